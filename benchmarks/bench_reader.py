@@ -1,0 +1,141 @@
+"""Reading speed: pdn.read_games against a plain regular-expression tokenizer, same bytes, same run.
+
+    python benchmarks/bench_reader.py [FILE] [--repeat N] [--pydraughts GAMES]
+
+FILE defaults to the Open Checkers Archive (``../shared/corpus/mzuluaga__checkers/OCA_2.0.pdn``).
+Three figures are printed, each the best of ``--repeat`` runs:
+
+* the baseline: decoding the bytes and running ONE compiled regular expression over the text,
+  with a Python loop that classifies every token (tag, comment, result, number, move, NAG,
+  strength, parenthesis, other) and counts them; it builds nothing;
+* ``pdn.read_games``: decoding, cutting into games, the LALR grammar, the whole model (every
+  move a node with its line and column), variant detection; the loop touches each game's move
+  count so that nothing is skipped;
+* the ratio reader / baseline (the target is at least 0.25).
+
+With ``--pydraughts N`` the first N games are also read by pydraughts' PDNReader (if installed);
+its reader re-splits the rest of the text for every game, so only a small slice is timed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from pdn import read_games  # noqa: E402
+
+DEFAULT = ROOT / ".." / "shared" / "corpus" / "mzuluaga__checkers" / "OCA_2.0.pdn"
+
+TOKEN = re.compile(
+    r"""
+      (?P<tag>\[[^\]\n]*\])
+    | (?P<comment>\{[^}]*\})
+    | (?P<result>(?:1/2-1/2|1-0|0-1|2-0|0-2|1-1|0-0|\*)(?![0-9]))
+    | (?P<number>[0-9]+\.(?:\.\.)?)
+    | (?P<move>[0-9]{1,2}(?:[-xX:][0-9]{1,2})+|[a-h][1-8](?:[-xX:][a-h][1-8])+)
+    | (?P<nag>\$[0-9]+)
+    | (?P<strength>[!?]+)
+    | (?P<paren>[()])
+    | (?P<other>\S)
+    """,
+    re.VERBOSE,
+)
+
+
+def baseline(data: bytes) -> dict[str, int]:
+    """Tokenize with one regular expression; count the tokens of each kind."""
+    text = data.decode("utf-8", "replace")
+    counts: dict[str, int] = {}
+    for match in TOKEN.finditer(text):
+        kind = match.lastgroup or "?"
+        counts[kind] = counts.get(kind, 0) + 1
+    return counts
+
+
+def reader(path: Path) -> dict[str, int]:
+    """Read every game with pdn.read_games; count games, moves and problems."""
+    games = moves = problems = 0
+    for game in read_games(path):
+        games += 1
+        moves += game.count_moves()
+        problems += len(game.errors)
+    return {"games": games, "moves": moves, "problems": problems}
+
+
+def best_of(repeat: int, function: Callable[[], dict[str, int]]) -> tuple[float, dict[str, int]]:
+    """The shortest wall time of ``repeat`` calls, and the last result."""
+    best = float("inf")
+    result: dict[str, int] = {}
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = function()
+        best = min(best, time.perf_counter() - start)
+    return best, result
+
+
+def pydraughts_slice(data: bytes, games: int) -> tuple[float, int] | None:
+    """Time pydraughts' PDNReader on the first ``games`` games, if pydraughts is installed."""
+    try:
+        from draughts.PDN import PDNReader  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    text = data.decode("utf-8", "replace")
+    starts = [m.start() for m in re.finditer(r"^\[Event ", text, re.MULTILINE)]
+    cut = starts[games] if len(starts) > games else len(text)
+    piece = text[:cut]
+    start = time.perf_counter()
+    result = PDNReader(pdn_text=piece)
+    elapsed = time.perf_counter() - start
+    return elapsed, len(result.games)
+
+
+def main() -> int:
+    """Run the benchmark and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("file", nargs="?", type=Path, default=DEFAULT)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--pydraughts", type=int, default=0, metavar="GAMES")
+    args = parser.parse_args()
+    path: Path = args.file.resolve()
+    if not path.exists():
+        print(f"no such file: {path}", file=sys.stderr)
+        return 2
+    data = path.read_bytes()
+    megabytes = len(data) / 1e6
+    list(read_games("1. 11-15 *"))  # build the parser outside the timing
+
+    base_time, counts = best_of(args.repeat, lambda: baseline(data))
+    read_time, figures = best_of(args.repeat, lambda: reader(path))
+    print(f"file: {path.name}, {megabytes:.2f} MB")
+    print(
+        f"baseline regex tokenizer: {base_time:6.2f} s  {megabytes / base_time:6.2f} MB/s  "
+        f"({sum(counts.values())} tokens: {counts})"
+    )
+    print(
+        f"pdn.read_games:           {read_time:6.2f} s  {megabytes / read_time:6.2f} MB/s  "
+        f"({figures['games']} games, {figures['moves']} moves, {figures['problems']} problems)"
+    )
+    print(f"ratio reader / baseline:  {base_time / read_time:.3f}  (target >= 0.25)")
+    if args.pydraughts:
+        measured = pydraughts_slice(data, args.pydraughts)
+        if measured is None:
+            print("pydraughts is not installed")
+        else:
+            elapsed, count = measured
+            share = len(data) * count / max(figures["games"], 1) / 1e6
+            print(
+                f"pydraughts PDNReader:      {elapsed:6.2f} s for the first {count} games "
+                f"(about {share / elapsed:.3f} MB/s on that slice; quadratic in the file size)"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

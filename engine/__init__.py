@@ -1,0 +1,52 @@
+"""Rules engine for draughts and checkers: variants, positions, legal moves, perft, diagnosis.
+
+``engine`` knows nothing of PDN text; the ``pdn`` package builds on it.
+
+>>> from engine import ENGLISH, Position, perft
+>>> perft(Position.start(ENGLISH), 4)
+1469
+"""
+
+from engine.board import Board, board_for
+from engine.diagnose import Diagnosis, Fault, diagnose
+from engine.fen import FenError
+from engine.movegen import Move, perft
+from engine.position import Piece, Position, parse_fen
+from engine.variants import (
+    BRAZILIAN,
+    CANADIAN,
+    ENGLISH,
+    INTERNATIONAL,
+    POOL,
+    RUSSIAN,
+    VARIANTS,
+    Color,
+    Variant,
+    get_variant,
+    variant_for_game_type,
+)
+
+__all__ = [
+    "BRAZILIAN",
+    "CANADIAN",
+    "ENGLISH",
+    "INTERNATIONAL",
+    "POOL",
+    "RUSSIAN",
+    "VARIANTS",
+    "Board",
+    "Color",
+    "Diagnosis",
+    "Fault",
+    "FenError",
+    "Move",
+    "Piece",
+    "Position",
+    "Variant",
+    "board_for",
+    "diagnose",
+    "get_variant",
+    "parse_fen",
+    "perft",
+    "variant_for_game_type",
+]

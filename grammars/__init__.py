@@ -1,0 +1,1 @@
+"""The PDN grammar, shipped as package data (``pdn.lark``)."""

@@ -1,0 +1,272 @@
+"""The ``GameType`` tag, and which variant a game is when that tag is missing.
+
+``[GameType "T[,S,W,H,Nk[,I]]"]`` (PDN 3.0): T the type number, S the colour that moves first,
+W and H the board size, N the notation letter (``A`` alphanumeric, ``N`` numeric, ``S`` SAN) with
+the corner digit of square 1 seen from the first player, I the invert flag.  A short value such as
+``"20"`` stands for the full value in the standard's table.
+
+>>> gt = parse_game_type("21")
+>>> (gt.number, gt.start, gt.width, gt.height, gt.notation, gt.corner, gt.invert, gt.expanded)
+(21, 'B', 8, 8, 'N', 1, False, True)
+>>> variant_name(21)
+'english'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = [
+    "FULL_VALUES",
+    "VARIANT_NAMES",
+    "GameType",
+    "GameTypeError",
+    "detect_variant",
+    "fen_evidence",
+    "first_mover",
+    "moves_evidence",
+    "parse_game_type",
+    "variant_from_evidence",
+    "variant_name",
+]
+
+#: Full GameType values of the PDN 3.0 table (current master of the standard).  Type 23 has
+#: several rule sets; the bare ``"23"`` means American pool checkers.
+FULL_VALUES: dict[int, str] = {
+    20: "20,W,10,10,N2,0",
+    21: "21,B,8,8,N1,0",
+    22: "22,W,8,8,N2,1",
+    23: "23,B,8,8,N1,0",
+    24: "24,W,8,8,N1,1",
+    25: "25,W,8,8,A0,0",
+    26: "26,W,8,8,A0,0",
+    27: "27,W,12,12,N2,0",
+    28: "28,W,8,8,N1,1",
+    29: "29,W,8,8,A0,0",
+    30: "30,W,8,8,A0,0",
+    31: "31,B,8,8,N2,0",
+    40: "40,W,10,10,N2,0",
+    41: "41,W,10,8,A0,0",
+}
+
+#: GameType number -> variant name (the keys of the engine's variant registry).
+VARIANT_NAMES: dict[int, str] = {
+    20: "international",
+    21: "english",
+    22: "italian",
+    23: "pool",
+    24: "spanish",
+    25: "russian",
+    26: "brazilian",
+    27: "canadian",
+    28: "portuguese",
+    29: "czech",
+    30: "turkish",
+    31: "thai",
+    40: "frisian",
+    41: "spantsiretti",
+}
+
+_NAME_TO_NUMBER = {name: number for number, name in VARIANT_NAMES.items()}
+
+_FULL_RE = re.compile(
+    r"\s*(\d+)\s*(?:,\s*([WBwb])\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*([ANSans])\s*([0-3])?\s*"
+    r"(?:,\s*([01])\s*)?)?\s*"
+)
+
+
+class GameTypeError(ValueError):
+    """A ``GameType`` value that cannot be read at all (no type number)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameType:
+    """A parsed ``GameType`` value.
+
+    Fields that the value does not give (and the table cannot supply) are ``None``.
+    ``expanded`` is true when the value was the short form and the rest came from the table;
+    ``text`` is the value as written.  ``start`` is ``"W"`` or ``"B"``: the colour that moves
+    first; ``corner`` is where square 1 (or a1) lies seen from that player: 0 bottom-left,
+    1 bottom-right, 2 top-left, 3 top-right; ``invert`` true means the bottom-left square is not
+    a playing square.
+    """
+
+    number: int
+    start: str | None
+    width: int | None
+    height: int | None
+    notation: str | None
+    corner: int | None
+    invert: bool | None
+    text: str
+    expanded: bool = False
+
+    @property
+    def variant(self) -> str | None:
+        """The variant name for this type number, or ``None`` for types that are not draughts."""
+        return VARIANT_NAMES.get(self.number)
+
+    def full(self) -> str:
+        """The value in full form (``"20,W,10,10,N2,0"``), as far as it is known."""
+        parts = [str(self.number)]
+        if self.start and self.width is not None and self.height is not None and self.notation:
+            parts += [self.start, str(self.width), str(self.height)]
+            parts.append(self.notation + ("" if self.corner is None else str(self.corner)))
+            if self.invert is not None:
+                parts.append("1" if self.invert else "0")
+        return ",".join(parts)
+
+
+def parse_game_type(text: str) -> GameType:
+    """Read a ``GameType`` value, expanding the short form from the standard's table.
+
+    Liberal: spaces and lower case are accepted, a missing corner digit or invert flag is left
+    ``None``.  Raises :class:`GameTypeError` when not even the type number can be read.
+
+    >>> parse_game_type("20,W,10,10,N1,0").corner
+    1
+    """
+    match = _FULL_RE.fullmatch(text)
+    if match is None:
+        lead = re.match(r"\s*(\d+)", text)
+        if lead is None:
+            raise GameTypeError(f"GameType {text!r} has no type number")
+        # A readable number followed by something odd ("20,W,0,0,N,0" is fine, "20;x" is not):
+        # keep the number so that the variant is still known.
+        return GameType(int(lead.group(1)), None, None, None, None, None, None, text)
+    number = int(match.group(1))
+    if match.group(2) is None:
+        full = FULL_VALUES.get(number)
+        if full is None:
+            return GameType(number, None, None, None, None, None, None, text)
+        expanded = parse_game_type(full)
+        return GameType(
+            number,
+            expanded.start,
+            expanded.width,
+            expanded.height,
+            expanded.notation,
+            expanded.corner,
+            expanded.invert,
+            text,
+            expanded=True,
+        )
+    corner = match.group(6)
+    invert = match.group(7)
+    return GameType(
+        number,
+        match.group(2).upper(),
+        int(match.group(3)),
+        int(match.group(4)),
+        match.group(5).upper(),
+        None if corner is None else int(corner),
+        None if invert is None else invert == "1",
+        text,
+    )
+
+
+def variant_name(number: int) -> str | None:
+    """The variant name for a GameType number (``21`` -> ``"english"``), or ``None``."""
+    return VARIANT_NAMES.get(number)
+
+
+def first_mover(variant: str | None, game_type: GameType | None = None) -> str:
+    """``"W"`` or ``"B"``: the colour that moves first, from GameType or the variant's table row.
+
+    English checkers, American pool and Thai draughts start with Black; the others with White.
+    Unknown variants are taken to start with White.
+    """
+    if game_type is not None and game_type.start:
+        return game_type.start
+    number = _NAME_TO_NUMBER.get(variant or "")
+    if number is not None:
+        return FULL_VALUES[number].split(",")[1]
+    return "W"
+
+
+# Evidence from the moves and the FEN ------------------------------------------------------
+
+_ALGEBRAIC_RE = re.compile(r"(?<![A-Za-z])[a-lA-L](?:1[0-2]|[1-9])(?![0-9])")
+# A numeric square next to a move separator (so move numbers "33." are not counted).
+_SQUARE_RE = re.compile(r"(?<![0-9])([0-9]{1,2})(?=\s*[-xX:])|[-xX:]\s*([0-9]{1,2})(?![0-9])")
+_FEN_SQUARE_RE = re.compile(r"(?<![A-Za-z0-9])[Kk]?([0-9]{1,3}|[a-lA-L](?:1[0-2]|[1-9]))")
+
+
+def moves_evidence(moves: list[str]) -> tuple[bool, int]:
+    """(any algebraic square, highest numeric square) over written moves."""
+    algebraic = False
+    highest = 0
+    for move in moves:
+        if _ALGEBRAIC_RE.search(move):
+            algebraic = True
+            continue
+        for left, right in _SQUARE_RE.findall(move):
+            value = int(left or right)
+            if value > highest:
+                highest = value
+        if len(move) == 4 and move.isdigit():
+            highest = max(highest, int(move[:2]), int(move[2:]))
+    return algebraic, highest
+
+
+def fen_evidence(fen: str) -> tuple[bool, int]:
+    """(any algebraic square, highest numeric square) in a FEN such as ``"W:W31-50:B1-20"``."""
+    algebraic = False
+    highest = 0
+    # Skip the side-to-move field and the lidraughts :H/:F counters.
+    for section in fen.split(":")[1:]:
+        section = section.strip()
+        if not section or section[0] in "HFhf":
+            continue
+        body = section[1:] if section[0] in "WBwb" else section
+        for square in _FEN_SQUARE_RE.findall(body):
+            if square[0].isdigit():
+                highest = max(highest, int(square))
+            else:
+                algebraic = True
+    return algebraic, highest
+
+
+def variant_from_evidence(algebraic: bool, highest: int) -> str | None:
+    """The variant that the squares used point to, or ``None`` if there are no squares.
+
+    This is a guess: algebraic squares are taken as Russian draughts (8x8, ``A0``, the most
+    common alphanumeric variant; Brazilian, Czech and pool games look the same), numeric
+    squares up to 32 as English checkers, up to 50 as international draughts, and higher ones as
+    Canadian (12x12).
+    """
+    if algebraic:
+        return "russian"
+    if highest > 50:
+        return "canadian"
+    if highest > 32:
+        return "international"
+    if highest > 0:
+        return "english"
+    return None
+
+
+def detect_variant(
+    game_type: GameType | None,
+    moves: list[str],
+    fens: list[str],
+) -> tuple[str | None, str]:
+    """``(variant, source)`` from GameType, else the squares of the moves and FENs.
+
+    ``source`` is ``"gametype"``, ``"squares"`` (moves, possibly with FEN squares), ``"fen"``
+    (no moves; the FEN alone) or ``"default"`` (nothing to go on: English checkers, the variant
+    of the original PDN).  A GameType whose number is not a draughts variant gives ``None``.
+    """
+    if game_type is not None:
+        return VARIANT_NAMES.get(game_type.number), "gametype"
+    algebraic, highest = moves_evidence(moves)
+    has_moves = algebraic or highest > 0
+    for fen in fens:
+        fen_algebraic, fen_highest = fen_evidence(fen)
+        algebraic = algebraic or fen_algebraic
+        highest = max(highest, fen_highest)
+    guess = variant_from_evidence(algebraic, highest)
+    if guess is None:
+        return "english", "default"
+    return guess, "squares" if has_moves else "fen"

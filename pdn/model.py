@@ -1,0 +1,507 @@
+"""The in-memory form of a PDN game: tags, a tree of moves, comments, the terminator.
+
+The model knows nothing of draughts rules: a move is kept exactly as it was written
+(``"26x17x10x1"``, ``"1- 6"``, ``"c3:e5"``, ``"- -"``) and it is up to the validator to find out
+what it means on a board.
+
+The shape follows python-chess's ``chess.pgn``: a :class:`Game` owns a root :class:`Node`; every
+node's ``variations[0]`` is the main continuation and ``variations[1:]`` are alternatives to it.
+
+>>> g = Game()
+>>> first = g.root.add_variation("11-15", number="1.")
+>>> second = first.add_variation("23-19")
+>>> [n.move for n in g.mainline()]
+['11-15', '23-19']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from pdn.problems import Problem
+
+if TYPE_CHECKING:
+    from pdn.gametype import GameType
+
+__all__ = [
+    "BEGIN_VARIATION",
+    "COMMENT_KINDS",
+    "END_VARIATION",
+    "MOVE",
+    "STANDARD_TAGS",
+    "Comment",
+    "Game",
+    "GameVisitor",
+    "Node",
+    "Tags",
+    "line_events",
+]
+
+#: How a comment was delimited: ``{...}``, ``;...`` to the end of the line, ``%...`` line.
+COMMENT_KINDS = ("brace", "line", "percent")
+
+#: The seven tags of the PDN/PGN "seven tag roster", in their standard order.
+STANDARD_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+
+
+@dataclass(slots=True)
+class Comment:
+    """A comment, without its delimiters.
+
+    ``kind`` is ``"brace"`` for ``{...}`` (the text may span lines but never holds ``}``),
+    ``"line"`` for a ``;`` comment and ``"percent"`` for a ``%`` escape line (neither holds a
+    line break).
+    """
+
+    text: str
+    kind: str = "brace"
+
+
+class Node:
+    """One move (or one setup command) in a line of play.
+
+    ``move`` is the move exactly as written; ``setup`` the FEN of a ``/FEN "..."/`` command (then
+    ``move`` is ``None``); ``number`` the move number written before it (``"1."``, ``"12..."``,
+    ``"1. ..."``), or ``None``.  ``variations[0]`` is the main continuation after this node and
+    ``variations[1:]`` are alternatives to ``variations[0]``.
+
+    ``parent``, ``line`` and ``column`` (1-based, absolute in the file, of the move text) are not
+    part of equality.  The three annotation lists are created on first use, which keeps reading a
+    large archive fast; to the caller they are plain lists.
+
+    Equality and ``repr`` walk the tree iteratively, so games of any length compare without
+    hitting Python's recursion limit.
+    """
+
+    __slots__ = (
+        "_after",
+        "_before",
+        "_nags",
+        "column",
+        "line",
+        "move",
+        "number",
+        "parent",
+        "setup",
+        "strength",
+        "variations",
+    )
+
+    move: str | None
+    setup: str | None
+    number: str | None
+    strength: str | None
+    variations: list[Node]
+    parent: Node | None
+    line: int | None
+    column: int | None
+    _nags: list[int] | None
+    _before: list[Comment] | None
+    _after: list[Comment] | None
+
+    def __init__(
+        self,
+        move: str | None = None,
+        setup: str | None = None,
+        number: str | None = None,
+        strength: str | None = None,
+        nags: Iterable[int] | None = None,
+        comments_before: Iterable[Comment] | None = None,
+        comments_after: Iterable[Comment] | None = None,
+        variations: Iterable[Node] | None = None,
+        parent: Node | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
+        self.move = move
+        self.setup = setup
+        self.number = number
+        self.strength = strength
+        self._nags = list(nags) if nags else None
+        self._before = list(comments_before) if comments_before else None
+        self._after = list(comments_after) if comments_after else None
+        self.variations = list(variations) if variations else []
+        self.parent = parent
+        self.line = line
+        self.column = column
+
+    # The lazily created lists -------------------------------------------------------------
+
+    @property
+    def nags(self) -> list[int]:
+        """Numeric annotation glyphs (``$n``) in written order."""
+        if self._nags is None:
+            self._nags = []
+        return self._nags
+
+    @nags.setter
+    def nags(self, value: list[int]) -> None:
+        self._nags = value
+
+    @property
+    def comments_before(self) -> list[Comment]:
+        """Comments between the previous element and this move (e.g. at a variation's start)."""
+        if self._before is None:
+            self._before = []
+        return self._before
+
+    @comments_before.setter
+    def comments_before(self, value: list[Comment]) -> None:
+        self._before = value
+
+    @property
+    def comments_after(self) -> list[Comment]:
+        """Comments after this move (on the root: comments before the first move)."""
+        if self._after is None:
+            self._after = []
+        return self._after
+
+    @comments_after.setter
+    def comments_after(self, value: list[Comment]) -> None:
+        self._after = value
+
+    # Tree navigation ----------------------------------------------------------------------
+
+    def add_variation(
+        self,
+        move: str | None = None,
+        *,
+        setup: str | None = None,
+        number: str | None = None,
+        strength: str | None = None,
+    ) -> Node:
+        """Append a child (the main continuation if it is the first) and return it."""
+        child = Node(move, setup, number, strength, parent=self)
+        self.variations.append(child)
+        return child
+
+    def next(self) -> Node | None:
+        """The main continuation after this node, or ``None`` at the end of the line."""
+        return self.variations[0] if self.variations else None
+
+    def mainline(self) -> Iterator[Node]:
+        """The nodes of the main continuation after this one (not including this node)."""
+        node = self
+        while node.variations:
+            node = node.variations[0]
+            yield node
+
+    def is_mainline(self) -> bool:
+        """Whether this node lies on the game's main line."""
+        node = self
+        while node.parent is not None:
+            if node.parent.variations[0] is not node:
+                return False
+            node = node.parent
+        return True
+
+    def end(self) -> Node:
+        """The last node of the main continuation from here."""
+        node = self
+        while node.variations:
+            node = node.variations[0]
+        return node
+
+    def walk(self) -> Iterator[tuple[Node, int]]:
+        """Every node below this one in written order, with its depth.
+
+        The depth counts the nodes from this one (its children have depth 1), setup commands
+        included; from the root it is the ply along the node's own line when there are no
+        setups.  Written order means each alternative comes right after the move it replaces
+        (with its whole line), then the main line goes on.
+        """
+        depth = 0
+        saved: list[int] = []
+        for event, node in line_events(self):
+            if event == MOVE:
+                assert node is not None
+                depth += 1
+                yield node, depth
+            elif event == BEGIN_VARIATION:
+                # The alternative stands where the move it replaces stands.
+                saved.append(depth)
+                depth -= 1
+            else:
+                depth = saved.pop()
+
+    def count(self) -> int:
+        """How many moves lie below this node, all lines included (setup commands not counted)."""
+        total = 0
+        stack = list(self.variations)
+        while stack:
+            node = stack.pop()
+            if node.move is not None:
+                total += 1
+            if node.variations:
+                stack.extend(node.variations)
+        return total
+
+    # Equality and display -----------------------------------------------------------------
+
+    def _key(self) -> tuple[object, ...]:
+        return (
+            self.move,
+            self.setup,
+            self.number,
+            self.strength,
+            self._nags or [],
+            self._before or [],
+            self._after or [],
+            len(self.variations),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Node):
+            return NotImplemented
+        pairs: list[tuple[Node, Node]] = [(self, other)]
+        while pairs:
+            a, b = pairs.pop()
+            if a is b:
+                continue
+            if a._key() != b._key():
+                return False
+            pairs.extend(zip(a.variations, b.variations))
+        return True
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        what = f"setup={self.setup!r}" if self.move is None and self.setup else repr(self.move)
+        extra = f", number={self.number!r}" if self.number else ""
+        return f"Node({what}{extra}, variations={len(self.variations)})"
+
+
+class Tags:
+    """Tag pairs in written order; unknown names and duplicates are kept.
+
+    ``tags["Event"]`` is the first value of that name (``KeyError`` if absent);
+    ``tags[name] = value`` replaces the first value or appends the pair; :meth:`add` always
+    appends.  Iteration yields ``(name, value)`` pairs.
+
+    >>> t = Tags([("Event", "Open"), ("Event", "again")])
+    >>> t["Event"], len(t), t.get_all("Event")
+    ('Open', 2, ['Open', 'again'])
+    """
+
+    __slots__ = ("_pairs",)
+
+    def __init__(self, pairs: Iterable[tuple[str, str]] = ()) -> None:
+        self._pairs: list[tuple[str, str]] = list(pairs)
+
+    def __getitem__(self, name: str) -> str:
+        for key, value in self._pairs:
+            if key == name:
+                return value
+        raise KeyError(name)
+
+    def get(self, name: str, default: str | None = None) -> str | None:
+        """The first value of ``name``, or ``default``."""
+        for key, value in self._pairs:
+            if key == name:
+                return value
+        return default
+
+    def get_all(self, name: str) -> list[str]:
+        """Every value of ``name`` in written order."""
+        return [value for key, value in self._pairs if key == name]
+
+    def __setitem__(self, name: str, value: str) -> None:
+        for i, (key, _) in enumerate(self._pairs):
+            if key == name:
+                self._pairs[i] = (name, value)
+                return
+        self._pairs.append((name, value))
+
+    def __delitem__(self, name: str) -> None:
+        before = len(self._pairs)
+        self._pairs = [pair for pair in self._pairs if pair[0] != name]
+        if len(self._pairs) == before:
+            raise KeyError(name)
+
+    def __contains__(self, name: object) -> bool:
+        return any(key == name for key, _ in self._pairs)
+
+    def add(self, name: str, value: str) -> None:
+        """Append a pair, even if the name is already present."""
+        self._pairs.append((name, value))
+
+    def items(self) -> list[tuple[str, str]]:
+        """A copy of the ``(name, value)`` pairs in order."""
+        return list(self._pairs)
+
+    def names(self) -> list[str]:
+        """The tag names in order (duplicates included)."""
+        return [key for key, _ in self._pairs]
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        return iter(list(self._pairs))
+
+    def __len__(self) -> int:
+        return len(self._pairs)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Tags):
+            return self._pairs == other._pairs
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Tags({self._pairs!r})"
+
+
+@dataclass(slots=True)
+class Game:
+    """One game: tags, the tree of moves and the terminator, plus what the reader learnt.
+
+    ``terminator`` is the result token written at the end of the movetext (``"1-0"``, ``"*"``...)
+    or ``None``; the ``Result`` tag is kept apart in :attr:`tags`.  ``root.comments_before`` holds
+    comments written before or among the tags, ``root.comments_after`` those between the tags and
+    the first move.
+
+    Equality compares tags, tree and terminator only: never source positions, encoding, variant
+    detection or errors, so "read, write, read" can be checked with ``==``.
+    """
+
+    tags: Tags = field(default_factory=Tags)
+    root: Node = field(default_factory=Node)
+    terminator: str | None = None
+    variant: str | None = field(default=None, compare=False)
+    variant_source: str = field(default="default", compare=False)
+    game_type: GameType | None = field(default=None, compare=False)
+    encoding: str = field(default="utf-8", compare=False)
+    line: int = field(default=1, compare=False)
+    index: int = field(default=1, compare=False)
+    errors: list[Problem] = field(default_factory=list, compare=False)
+
+    @property
+    def result(self) -> str | None:
+        """The ``Result`` tag, or the terminator when there is no such tag."""
+        value = self.tags.get("Result")
+        return value if value is not None else self.terminator
+
+    @property
+    def fen(self) -> str | None:
+        """The ``FEN`` tag (the start position), or ``None``."""
+        return self.tags.get("FEN")
+
+    def mainline(self) -> Iterator[Node]:
+        """The nodes of the main line, first move first."""
+        return self.root.mainline()
+
+    def mainline_moves(self) -> list[str]:
+        """The written moves of the main line (setup commands left out)."""
+        return [node.move for node in self.root.mainline() if node.move is not None]
+
+    def walk(self) -> Iterator[tuple[Node, int]]:
+        """Every node of the game with its depth (see :meth:`Node.walk`)."""
+        return self.root.walk()
+
+    def count_moves(self) -> int:
+        """How many moves the game holds, variations included (setup commands not counted)."""
+        return self.root.count()
+
+    def accept(self, visitor: GameVisitor) -> None:
+        """Walk the game in written order, calling ``visitor`` (python-chess style)."""
+        visitor.begin_game(self)
+        for comment in self.root.comments_before:
+            visitor.visit_comment(comment)
+        for name, value in self.tags:
+            visitor.visit_tag(name, value)
+        visitor.end_tags()
+        for comment in self.root.comments_after:
+            visitor.visit_comment(comment)
+        _visit_line(self.root, visitor)
+        visitor.visit_terminator(self.terminator)
+        visitor.end_game(self)
+
+    def __str__(self) -> str:
+        from pdn.writer import write_game
+
+        return write_game(self)
+
+
+class GameVisitor:
+    """Base class for walking a game in written order; override the events you need.
+
+    Events for one move come as: ``visit_move`` (with the node: number, comments before,
+    strength, NAGs and comments after are on it), then for every alternative to it
+    ``begin_variation`` ... ``end_variation``, then the next move of the line.
+    """
+
+    def begin_game(self, game: Game) -> None:
+        """Called first."""
+
+    def visit_tag(self, name: str, value: str) -> None:
+        """Called for every tag pair, in order."""
+
+    def end_tags(self) -> None:
+        """Called after the last tag pair."""
+
+    def visit_comment(self, comment: Comment) -> None:
+        """Called for the comments before and among the tags and before the first move."""
+
+    def visit_move(self, node: Node) -> None:
+        """Called for every move or setup node."""
+
+    def begin_variation(self) -> None:
+        """Called when an alternative line opens."""
+
+    def end_variation(self) -> None:
+        """Called when an alternative line closes."""
+
+    def visit_terminator(self, terminator: str | None) -> None:
+        """Called with the game's terminator (``None`` if there is none)."""
+
+    def end_game(self, game: Game) -> None:
+        """Called last."""
+
+
+#: Events of :func:`line_events`.
+MOVE, BEGIN_VARIATION, END_VARIATION = 0, 1, 2
+
+
+def line_events(parent: Node) -> Iterator[tuple[int, Node | None]]:
+    """The moves below ``parent`` in written order, as ``(event, node)`` pairs.
+
+    ``(MOVE, node)`` for each node; alternatives to a node follow it, each wrapped in
+    ``(BEGIN_VARIATION, None)`` ... ``(END_VARIATION, None)``.  Iterative, so a line of any length
+    and variations of any depth are walked without recursion.
+    """
+    # Stack entries: (kind, node, alternatives); kind 0 = resume a line, 1 = open, 2 = close.
+    stack: list[tuple[int, Node | None, list[Node]]] = []
+    node: Node | None = parent.variations[0] if parent.variations else None
+    alternatives: list[Node] = parent.variations[1:]
+    while True:
+        if node is not None:
+            yield MOVE, node
+            following = node.variations[0] if node.variations else None
+            following_alternatives = node.variations[1:]
+            if not alternatives:
+                node, alternatives = following, following_alternatives
+                continue
+            stack.append((0, following, following_alternatives))
+            for alternative in reversed(alternatives):
+                stack.append((2, None, []))
+                stack.append((1, alternative, []))
+            node = None
+        if not stack:
+            return
+        kind, node, alternatives = stack.pop()
+        if kind == 1:
+            yield BEGIN_VARIATION, None
+        elif kind == 2:
+            yield END_VARIATION, None
+
+
+def _visit_line(parent: Node, visitor: GameVisitor) -> None:
+    for event, node in line_events(parent):
+        if event == MOVE:
+            assert node is not None
+            visitor.visit_move(node)
+        elif event == BEGIN_VARIATION:
+            visitor.begin_variation()
+        else:
+            visitor.end_variation()

@@ -1,0 +1,119 @@
+"""The one list of problem codes, and the record every diagnostic is reported as.
+
+Readers, the validator, the CLI's text and JSON output and the annotator all take their codes
+from :data:`CODES`, so a code means the same thing everywhere.
+
+>>> p = Problem("missed-capture", "a jump was available", line=3, column=7, ply=5, move="9-13")
+>>> p.severity
+'error'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Severity = Literal["error", "warning", "notice"]
+
+
+@dataclass(frozen=True, slots=True)
+class CodeInfo:
+    """What a problem code means and how serious it is."""
+
+    code: str
+    severity: Severity
+    summary: str
+
+
+def _info(code: str, severity: Severity, summary: str) -> tuple[str, CodeInfo]:
+    return code, CodeInfo(code, severity, summary)
+
+
+#: Every problem code, with its default severity and a one-line summary.
+CODES: dict[str, CodeInfo] = dict(
+    [
+        # --- reading: syntax and encoding -------------------------------------------------
+        _info("syntax-error", "error", "the text is not PDN at this point"),
+        _info("unclosed-comment", "error", "a '{' comment is never closed"),
+        _info("unclosed-variation", "error", "a '(' variation is never closed"),
+        _info("unopened-variation", "error", "a ')' closes no variation"),
+        _info("nested-comment", "warning", "a '{' inside a comment (comments do not nest)"),
+        _info("bad-tag", "error", "a tag pair that cannot be read"),
+        _info("junk", "warning", "text that is not PDN was skipped"),
+        _info("encoding", "warning", "bytes that are not valid in the detected encoding"),
+        _info("empty-game", "warning", "a game with neither tags nor moves"),
+        _info("odd-tag-name", "warning", "a tag name outside the PDN 3.0 form [A-Z][A-Za-z0-9_]*"),
+        _info("missing-terminator", "notice", "the game has no result or '*' at its end"),
+        _info("dangling-move-number", "warning", "a move number with no move after it"),
+        _info("not-pdn", "error", "the input is not PDN text (binary data, an image)"),
+        # --- replay: moves --------------------------------------------------------------
+        _info("missed-capture", "error", "a plain move while a jump was available"),
+        _info("backward-man", "error", "a man moved backward"),
+        _info("incomplete-capture", "error", "a multi-jump stopped while a further jump was open"),
+        _info("capture-after-crowning", "error", "a man went on jumping after it was crowned"),
+        _info("wrong-side", "error", "a piece of the side not to move was moved (out of turn)"),
+        _info("empty-square", "error", "the move starts on an empty square"),
+        _info("occupied-square", "error", "the move ends on an occupied square"),
+        _info("not-diagonal", "error", "the move is not along a diagonal"),
+        _info("king-too-far", "error", "a king moved more than one square"),
+        _info("ambiguous-move", "error", "the written move fits more than one legal capture"),
+        _info("move-after-game-end", "error", "a move after the side to move had no legal move"),
+        _info("illegal-move", "error", "the move is not legal here"),
+        _info("bad-square", "error", "a square that does not exist on this board"),
+        _info("unknown-move", "warning", "a move written as unknown ('- -')"),
+        # --- replay: the game as a whole ------------------------------------------------
+        _info("result-mismatch", "warning", "the terminator and the Result tag disagree"),
+        _info("result-impossible", "error", "the result contradicts the final position"),
+        _info("bad-fen", "error", "a FEN setup that cannot be read"),
+        _info("bad-gametype", "warning", "a GameType tag that cannot be read"),
+        _info("unsupported-variant", "warning", "the rules of this variant are not implemented"),
+        _info("move-number", "notice", "a move number that does not fit the position"),
+        _info("draw-claimable", "notice", "a draw could be claimed (40-move rule or repetition)"),
+    ]
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One located diagnostic: a syntax error from the reader or an illegal move from replay.
+
+    ``line`` and ``column`` are 1-based and absolute in the file; ``ply`` is 1-based along the
+    line of play it was found in (``None`` for problems that are not about a move).
+    """
+
+    code: str
+    message: str
+    line: int | None = None
+    column: int | None = None
+    ply: int | None = None
+    move: str | None = None
+    legal: tuple[str, ...] = ()
+    severity: Severity = field(default="error")
+
+    def __post_init__(self) -> None:
+        info = CODES.get(self.code)
+        if info is None:
+            raise ValueError(f"unknown problem code {self.code!r}")
+        # The registry decides the severity unless the caller chose one deliberately.
+        if self.severity == "error" and info.severity != "error":
+            object.__setattr__(self, "severity", info.severity)
+
+    @property
+    def location(self) -> str:
+        """``line:column`` (or just the line, or ``?``) for messages."""
+        if self.line is None:
+            return "?"
+        return f"{self.line}:{self.column}" if self.column is not None else str(self.line)
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready dictionary with every field."""
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "ply": self.ply,
+            "move": self.move,
+            "line": self.line,
+            "column": self.column,
+            "message": self.message,
+            "legal": list(self.legal),
+        }

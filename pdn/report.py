@@ -1,0 +1,1214 @@
+"""Tournament reports built from game tags: standings, crosstables, rounds, colours, ballots.
+
+Only the tags are read (``Event``, ``Site``, ``Date``, ``Round``, ``Black``, ``White``,
+``Result``, ``GameType`` and, when present, ``Opening``); the moves are never looked at, so a
+report can be made from a file whose moves do not replay.
+
+The steps are kept apart so each can be used (and tested) on its own:
+
+1. :func:`record_from_tags` / :func:`games_to_records` turn tags into :class:`GameRecord` s,
+   naming the players as *first mover* and *second mover*. Which colour moves first depends on
+   the variant (:func:`first_mover_colour`): Black in English checkers and American pool, White
+   in International, Russian and most others. A result's first number is always the first
+   mover's score, so ``1-0`` is a win for Black in English checkers and for White in Russian.
+2. :func:`build_reports` groups the records by event and computes an :class:`EventReport` for
+   each: standings, crosstable, results by round, colour balance, ballots and notes.
+3. ``render_text`` / ``render_markdown`` / ``render_csv`` / ``render_json`` / ``render_html``
+   (or :func:`render`) turn the reports into a string.
+
+Ordering of the standings (documented tie-breaks):
+
+1. points, highest first;
+2. Sonneborn-Berger, highest first, computed from the crosstable as the sum over opponents of
+   (points scored against that opponent x that opponent's total points), both in the chosen
+   points scheme;
+3. wins, most first;
+4. name, alphabetically ignoring case (then exactly, so the order is always the same).
+
+Players equal on points, Sonneborn-Berger and wins share a rank (shown as ``2=``).
+
+>>> recs = [record_from_tags({"Event": "Club", "Round": "1", "Black": "Ann", "White": "Bo",
+...                           "Result": "1-0"})]
+>>> [(row.player, row.points) for row in build_reports(recs)[0].standings]
+[('Ann', 1.0), ('Bo', 0.0)]
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+__all__ = [
+    "BLACK",
+    "CSV_TABLES",
+    "DEFAULT_POINTS",
+    "FORMATS",
+    "WHITE",
+    "ColourBalance",
+    "Crosstable",
+    "EventReport",
+    "GameLike",
+    "GameRecord",
+    "OpeningStats",
+    "RoundGames",
+    "StandingRow",
+    "TagSource",
+    "build_reports",
+    "first_mover_colour",
+    "games_to_records",
+    "parse_points",
+    "parse_result",
+    "record_from_tags",
+    "render",
+    "render_csv",
+    "render_html",
+    "render_json",
+    "render_markdown",
+    "render_text",
+    "round_sort_key",
+]
+
+BLACK = "Black"
+WHITE = "White"
+
+#: Points for a win, a draw and a loss.
+DEFAULT_POINTS: tuple[float, float, float] = (1.0, 0.5, 0.0)
+
+#: Output formats understood by :func:`render`.
+FORMATS: tuple[str, ...] = ("text", "markdown", "csv", "json", "html")
+
+#: Tables :func:`render_csv` can write (one table per CSV document keeps it machine-readable).
+CSV_TABLES: tuple[str, ...] = ("standings", "crosstable", "games", "openings")
+
+UNKNOWN = "?"
+_DASH = " \u2013 "  # en dash between the two players of a game
+
+# Variants (and GameType numbers) in which Black moves first; every other variant starts
+# with White. English is also the fallback when nothing says which variant a game is.
+_BLACK_FIRST_VARIANTS = frozenset({"english", "checkers", "pool", "american-pool"})
+_BLACK_FIRST_GAME_TYPES = frozenset({21, 23})
+
+# Results reduced to (first mover's score, second mover's score) on a 1 / 0.5 / 0 scale.
+# Both families are here: 1-0/0-1/1/2-1/2 and the International 2-0/0-2/1-1.
+_OUTCOMES: dict[str, tuple[float, float]] = {
+    "1-0": (1.0, 0.0),
+    "2-0": (1.0, 0.0),
+    "0-1": (0.0, 1.0),
+    "0-2": (0.0, 1.0),
+    "1/2-1/2": (0.5, 0.5),
+    "0.5-0.5": (0.5, 0.5),
+    "1-1": (0.5, 0.5),
+    "0-0": (0.0, 0.0),
+}
+_NO_RESULT = frozenset({"", "*", "?"})
+_VALID_SCORES = frozenset({(1.0, 0.0), (0.0, 1.0), (0.5, 0.5), (0.0, 0.0)})
+_SCHEME_INDEX = {1.0: 0, 0.5: 1, 0.0: 2}  # game score -> position in the points scheme
+
+
+class TagSource(Protocol):
+    """Anything with ``get(name, default)`` (a ``dict``, a ``Mapping``, ``pdn.model.Tags``)."""
+
+    def get(self, key: str, default: str, /) -> str | None:
+        """Return the tag's value, or ``default`` when the tag is absent."""
+        ...
+
+
+class GameLike(Protocol):
+    """What :func:`games_to_records` needs of a game: its tags and detected variant name."""
+
+    @property
+    def tags(self) -> TagSource:
+        """The game's tag pairs."""
+        ...
+
+    @property
+    def variant(self) -> str | None:
+        """The detected variant name (``"english"``, ``"russian"``...) or ``None``."""
+        ...
+
+
+# --------------------------------------------------------------------------------------------
+# Records
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game as a report sees it.
+
+    ``first_score`` and ``second_score`` are on the 1 / 0.5 / 0 scale whatever the result
+    family (``2-0`` gives ``1.0, 0.0``); both are ``None`` when the game is unplayed or its
+    result unknown. ``result`` is the Result tag as written (without surrounding spaces).
+    ``index`` is the 1-based position of the game in the input, when known.
+    """
+
+    event: str
+    site: str
+    date: str
+    round: str
+    first: str
+    second: str
+    result: str
+    first_score: float | None
+    second_score: float | None
+    opening: str | None = None
+    first_colour: str = BLACK
+    index: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.first_colour not in (BLACK, WHITE):
+            raise ValueError(f"first_colour must be {BLACK!r} or {WHITE!r}")
+        scores = (self.first_score, self.second_score)
+        if scores != (None, None) and scores not in _VALID_SCORES:
+            raise ValueError(f"scores {scores} are not a win, a draw, a loss or a double loss")
+
+    @property
+    def second_colour(self) -> str:
+        """The colour of the second mover."""
+        return WHITE if self.first_colour == BLACK else BLACK
+
+    @property
+    def scored(self) -> bool:
+        """Whether the game counts in the standings (a known result between two players)."""
+        return self.first_score is not None and self.first != self.second
+
+    def describe(self) -> str:
+        """``"first mover \u2013 second mover: result"`` (an en dash), unknown results as ``?``.
+
+        >>> GameRecord("E", "", "", "1", "Ann", "Bo", "1-0", 1.0, 0.0).describe()
+        'Ann \u2013 Bo: 1-0'
+        """
+        return f"{self.first}{_DASH}{self.second}: {self.result or UNKNOWN}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain-dict form for JSON."""
+        return {
+            "index": self.index,
+            "event": self.event,
+            "site": self.site,
+            "date": self.date,
+            "round": self.round,
+            "first_colour": self.first_colour,
+            "first": self.first,
+            "second": self.second,
+            "result": self.result,
+            "first_score": self.first_score,
+            "second_score": self.second_score,
+            "scored": self.scored,
+            "opening": self.opening,
+        }
+
+
+def parse_result(text: str | None) -> tuple[float, float] | None:
+    """(first mover's score, second mover's score) on a 1 / 0.5 / 0 scale, or ``None``.
+
+    Both result families are understood, spaces are ignored and ``½`` is read as ``1/2``.
+    ``0-0`` is a double loss. Unplayed (``*``), unknown (``?``, empty) and unrecognised
+    results give ``None``.
+
+    >>> parse_result(" 2-0 "), parse_result("½-½"), parse_result("1-1"), parse_result("*")
+    ((1.0, 0.0), (0.5, 0.5), (0.5, 0.5), None)
+    """
+    if text is None:
+        return None
+    key = "".join(text.split()).replace("½", "1/2").replace(_DASH.strip(), "-")
+    return _OUTCOMES.get(key)
+
+
+def first_mover_colour(variant: str | None = None, game_type: str | None = None) -> str:
+    """``"Black"`` or ``"White"``: the colour that moves first.
+
+    ``variant`` may be a colour (``"Black"``, ``"W"``...) or a variant name: ``english``,
+    ``checkers`` and ``pool`` start with Black, every other variant with White. When
+    ``variant`` is empty the ``GameType`` tag value decides: its second field (``B``/``W``,
+    as in ``"21,B,8,8,N1,0"``) when present, otherwise its number (21 and 23 start with
+    Black, the others with White). With neither, English checkers is assumed: Black.
+
+    >>> first_mover_colour("russian"), first_mover_colour(None, "20"), first_mover_colour()
+    ('White', 'White', 'Black')
+    """
+    if variant is not None and variant.strip():
+        key = re.sub(r"[\s_]+", "-", variant.strip().lower())
+        if key in ("black", "b"):
+            return BLACK
+        if key in ("white", "w"):
+            return WHITE
+        return BLACK if key in _BLACK_FIRST_VARIANTS else WHITE
+    if game_type is not None and game_type.strip():
+        fields = [part.strip().upper() for part in game_type.split(",")]
+        if len(fields) > 1 and fields[1] in ("B", "W"):
+            return BLACK if fields[1] == "B" else WHITE
+        if fields[0].isdecimal():
+            return BLACK if int(fields[0]) in _BLACK_FIRST_GAME_TYPES else WHITE
+    return BLACK
+
+
+def _tag(tags: TagSource, name: str) -> str:
+    value = tags.get(name, "")
+    return "" if value is None else str(value).strip()
+
+
+def _known(value: str) -> str | None:
+    return value if value and value != UNKNOWN else None
+
+
+def record_from_tags(
+    tags: TagSource,
+    *,
+    first_mover: str | None = None,
+    opening: str | None = None,
+    index: int | None = None,
+) -> GameRecord:
+    """Build a :class:`GameRecord` from a game's tags.
+
+    ``first_mover`` is ``"Black"``, ``"White"`` or a variant name (see
+    :func:`first_mover_colour`); when ``None`` the ``GameType`` tag decides, and without one
+    Black moves first. ``opening`` is a label such as ``"ACF 38"``; when ``None`` the
+    ``Opening`` tag is used if it has a value. Names and other values lose surrounding
+    spaces; a missing Event, Round or player name becomes ``"?"``.
+
+    >>> r = record_from_tags({"White": "Vos", "Black": "Kok", "Result": "2-0"},
+    ...                      first_mover="international")
+    >>> r.first, r.second, r.first_score
+    ('Vos', 'Kok', 1.0)
+    """
+    colour = first_mover_colour(first_mover, _tag(tags, "GameType"))
+    second_colour = WHITE if colour == BLACK else BLACK
+    result = _tag(tags, "Result")
+    scores = parse_result(result)
+    if opening is None:
+        opening = _known(_tag(tags, "Opening"))
+    return GameRecord(
+        event=_tag(tags, "Event") or UNKNOWN,
+        site=_tag(tags, "Site"),
+        date=_tag(tags, "Date"),
+        round=_tag(tags, "Round") or UNKNOWN,
+        first=_tag(tags, colour) or UNKNOWN,
+        second=_tag(tags, second_colour) or UNKNOWN,
+        result=result,
+        first_score=None if scores is None else scores[0],
+        second_score=None if scores is None else scores[1],
+        opening=opening,
+        first_colour=colour,
+        index=index,
+    )
+
+
+def _aligned(openings: Sequence[str | None] | None, count: int) -> Sequence[str | None]:
+    if openings is None:
+        return [None] * count
+    if len(openings) != count:
+        raise ValueError(f"{len(openings)} opening labels given for {count} games")
+    return openings
+
+
+def games_to_records(
+    games: Iterable[GameLike],
+    variant: str | None = None,
+    *,
+    openings: Sequence[str | None] | None = None,
+) -> list[GameRecord]:
+    """Records for games read from files (objects with ``.tags`` and ``.variant``).
+
+    ``variant`` overrides every game's own ``.variant``; when both are ``None`` the game's
+    ``GameType`` tag decides who moved first (see :func:`first_mover_colour`). ``openings``,
+    if given, holds one label (or ``None``) per game, in the same order. ``index`` on each
+    record is the game's 1-based position in ``games``.
+
+    >>> from types import SimpleNamespace as G
+    >>> rec = games_to_records([G(tags={"Black": "Kok", "White": "Vos", "Result": "0-2"},
+    ...                           variant="russian")])[0]
+    >>> rec.first, rec.second, rec.second_score
+    ('Vos', 'Kok', 1.0)
+    """
+    items = list(games)
+    labels = _aligned(openings, len(items))
+    return [
+        record_from_tags(
+            game.tags, first_mover=variant or game.variant, opening=label, index=number
+        )
+        for number, (game, label) in enumerate(zip(items, labels, strict=True), start=1)
+    ]
+
+
+def parse_points(text: str) -> tuple[float, float, float]:
+    """A points scheme written as ``"win,draw,loss"`` (commas, slashes or spaces).
+
+    >>> parse_points("2,1,0")
+    (2.0, 1.0, 0.0)
+    """
+    parts = [part for part in re.split(r"[\s,/;]+", text.strip()) if part]
+    try:
+        return _points_scheme([float(part) for part in parts])
+    except ValueError:
+        raise ValueError(
+            f"points must be three numbers for a win, a draw and a loss, like 2,1,0: {text!r}"
+        ) from None
+
+
+def _points_scheme(points: Sequence[float]) -> tuple[float, float, float]:
+    values = [float(value) for value in points]
+    if len(values) != 3 or not all(math.isfinite(value) for value in values):
+        raise ValueError(f"points must be three finite numbers (win, draw, loss): {points!r}")
+    return values[0], values[1], values[2]
+
+
+# --------------------------------------------------------------------------------------------
+# Reports
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    """One player's line in the standings; ``games`` counts scored games only."""
+
+    rank: int
+    player: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    points: float
+    sonneborn_berger: float
+    unscored: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain-dict form for JSON."""
+        return {
+            "rank": self.rank,
+            "player": self.player,
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "points": self.points,
+            "sonneborn_berger": self.sonneborn_berger,
+            "unscored": self.unscored,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Crosstable:
+    """Points each player scored against each other, players in standings order.
+
+    ``scores[i][j]`` is what ``players[i]`` scored against ``players[j]`` over all their
+    scored games (``None`` on the diagonal and where they never met); ``games[i][j]`` counts
+    those games. A row's scores add up to the player's points.
+    """
+
+    players: tuple[str, ...]
+    scores: tuple[tuple[float | None, ...], ...]
+    games: tuple[tuple[int, ...], ...]
+
+    def score(self, player: str, opponent: str) -> float | None:
+        """What ``player`` scored against ``opponent`` (``None`` if they never met)."""
+        return self.scores[self.players.index(player)][self.players.index(opponent)]
+
+    def cell(self, row: int, column: int) -> str:
+        """The cell as shown: ``"X"`` on the diagonal, empty where the players never met."""
+        if row == column:
+            return "X"
+        value = self.scores[row][column]
+        return "" if value is None else _num(value)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain-dict form for JSON."""
+        return {
+            "players": list(self.players),
+            "scores": [list(row) for row in self.scores],
+            "games": [list(row) for row in self.games],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RoundGames:
+    """The games of one round, in input order."""
+
+    round: str
+    games: tuple[GameRecord, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain-dict form for JSON."""
+        return {"round": self.round, "games": [game.to_dict() for game in self.games]}
+
+
+@dataclass(frozen=True, slots=True)
+class ColourBalance:
+    """How often a player moved first and second (every listed game counts)."""
+
+    player: str
+    first: int
+    second: int
+
+    @property
+    def difference(self) -> int:
+        """Games as first mover minus games as second mover."""
+        return self.first - self.second
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain-dict form for JSON."""
+        return {"player": self.player, "first": self.first, "second": self.second}
+
+
+@dataclass(frozen=True, slots=True)
+class OpeningStats:
+    """How often an opening (ballot) was played in an event and how it went."""
+
+    opening: str
+    games: int
+    first_wins: int
+    draws: int
+    second_wins: int
+    double_losses: int
+    unscored: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain-dict form for JSON."""
+        return {
+            "opening": self.opening,
+            "games": self.games,
+            "first_wins": self.first_wins,
+            "draws": self.draws,
+            "second_wins": self.second_wins,
+            "double_losses": self.double_losses,
+            "unscored": self.unscored,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class EventReport:
+    """Everything reported for one event.
+
+    ``first_colours`` lists the first-mover colours seen in the event (normally one).
+    ``unscored`` holds the games that are listed but not scored (unplayed, unknown or
+    unrecognised result, or the same name on both sides). ``name_variants`` groups player
+    names that differ only in case or spacing; they are still counted as different players.
+    ``notes`` says all this in sentences.
+    """
+
+    event: str
+    sites: tuple[str, ...]
+    dates: tuple[str, str] | None
+    points_scheme: tuple[float, float, float]
+    first_colours: tuple[str, ...]
+    games: tuple[GameRecord, ...]
+    standings: tuple[StandingRow, ...]
+    crosstable: Crosstable
+    rounds: tuple[RoundGames, ...]
+    colour_balance: tuple[ColourBalance, ...]
+    openings: tuple[OpeningStats, ...]
+    unscored: tuple[GameRecord, ...]
+    name_variants: tuple[tuple[str, ...], ...]
+    notes: tuple[str, ...]
+
+    def standing(self, player: str) -> StandingRow:
+        """The standings row of ``player`` (``KeyError`` if the player is not in the event)."""
+        for row in self.standings:
+            if row.player == player:
+                return row
+        raise KeyError(player)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain-dict form (lists, dicts, strings, numbers, ``None``) for JSON."""
+        win, draw, loss = self.points_scheme
+        return {
+            "event": self.event,
+            "sites": list(self.sites),
+            "dates": None
+            if self.dates is None
+            else {"first": self.dates[0], "last": self.dates[1]},
+            "points": {"win": win, "draw": draw, "loss": loss},
+            "first_colours": list(self.first_colours),
+            "games": len(self.games),
+            "scored": len(self.games) - len(self.unscored),
+            "unscored": len(self.unscored),
+            "standings": [row.to_dict() for row in self.standings],
+            "crosstable": self.crosstable.to_dict(),
+            "rounds": [rnd.to_dict() for rnd in self.rounds],
+            "colour_balance": [entry.to_dict() for entry in self.colour_balance],
+            "openings": [entry.to_dict() for entry in self.openings],
+            "name_variants": [list(group) for group in self.name_variants],
+            "notes": list(self.notes),
+        }
+
+
+def round_sort_key(name: str) -> tuple[Any, ...]:
+    """Sort key for Round values: ``"2"`` < ``"10"``, ``"1.2"`` < ``"1.10"``, text last.
+
+    >>> sorted(["10", "2", "1.10", "x", "1.2", "?", "1"], key=round_sort_key)
+    ['1', '1.2', '1.10', '2', '10', 'x', '?']
+    """
+    name = name.strip()
+    parts = name.split(".")
+    if all(part.isdecimal() for part in parts):
+        return (0, tuple(int(part) for part in parts))
+    # Unknown rounds go after every named one, so they never sit between real rounds.
+    return (2 if name in ("", UNKNOWN, "-") else 1, name.casefold(), name)
+
+
+def _natural_key(text: str) -> tuple[tuple[int, int, str], ...]:
+    # "ACF 4" before "ACF 38": runs of digits compare as numbers.
+    return tuple(
+        (0, int(part), "") if part.isdecimal() else (1, 0, part.casefold())
+        for part in re.split(r"(\d+)", text)
+        if part
+    )
+
+
+@dataclass(slots=True)
+class _Tally:
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    points: float = 0.0
+    unscored: int = 0
+    as_first: int = 0
+    as_second: int = 0
+    against: dict[str, float] = field(default_factory=dict)
+    met: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class _OpeningTally:
+    games: int = 0
+    first_wins: int = 0
+    draws: int = 0
+    second_wins: int = 0
+    double_losses: int = 0
+    unscored: int = 0
+
+
+def build_reports(
+    records: Iterable[GameRecord],
+    points: Sequence[float] = DEFAULT_POINTS,
+    *,
+    openings: Sequence[str | None] | None = None,
+) -> list[EventReport]:
+    """One :class:`EventReport` per Event, in the order events are first seen.
+
+    ``points`` is (win, draw, loss), e.g. ``(2, 1, 0)``. ``openings``, if given, holds one
+    label (or ``None``) per record; a label replaces the record's own ``opening``.
+
+    >>> recs = [record_from_tags({"Event": "E", "Black": "A", "White": "B", "Result": "1-0"})]
+    >>> build_reports(recs, (2, 1, 0))[0].standing("A").points
+    2.0
+    """
+    scheme = _points_scheme(points)
+    games = list(records)
+    labels = _aligned(openings, len(games))
+    games = [
+        game if label is None else replace(game, opening=label)
+        for game, label in zip(games, labels, strict=True)
+    ]
+    events: dict[str, list[GameRecord]] = {}
+    for game in games:
+        events.setdefault(game.event.strip() or UNKNOWN, []).append(game)
+    return [_build_event(name, group, scheme) for name, group in events.items()]
+
+
+def _unscored_reason(game: GameRecord) -> str:
+    if game.first == game.second:
+        return "the same player on both sides"
+    if game.result in _NO_RESULT:
+        return "unplayed or unknown result"
+    return "unrecognised result"
+
+
+def _tally_games(
+    games: Sequence[GameRecord], scheme: tuple[float, float, float]
+) -> dict[str, _Tally]:
+    tallies: dict[str, _Tally] = {}
+    for game in games:
+        tallies.setdefault(game.first, _Tally()).as_first += 1
+        tallies.setdefault(game.second, _Tally()).as_second += 1
+        if not game.scored:
+            for name in dict.fromkeys((game.first, game.second)):
+                tallies[name].unscored += 1
+            continue
+        sides = (
+            (game.first, game.second, game.first_score),
+            (game.second, game.first, game.second_score),
+        )
+        for player, opponent, score in sides:
+            assert score is not None  # a scored game has both scores
+            outcome = _SCHEME_INDEX[score]
+            tally = tallies[player]
+            tally.games += 1
+            tally.wins += outcome == 0
+            tally.draws += outcome == 1
+            tally.losses += outcome == 2
+            tally.points += scheme[outcome]
+            tally.against[opponent] = tally.against.get(opponent, 0.0) + scheme[outcome]
+            tally.met[opponent] = tally.met.get(opponent, 0) + 1
+    return tallies
+
+
+def _standings(tallies: dict[str, _Tally]) -> tuple[StandingRow, ...]:
+    # Rounded so that float noise from schemes like 3,1,0.3 cannot break a real tie.
+    def sb_of(player: str) -> float:
+        against = tallies[player].against
+        return round(sum(score * tallies[opp].points for opp, score in against.items()), 9)
+
+    sbs = {player: sb_of(player) for player in tallies}
+    order = sorted(
+        tallies,
+        key=lambda p: (
+            -round(tallies[p].points, 9),
+            -sbs[p],
+            -tallies[p].wins,
+            p.casefold(),
+            p,
+        ),
+    )
+    rows: list[StandingRow] = []
+    previous: tuple[float, float, int] | None = None
+    for position, player in enumerate(order, start=1):
+        tally = tallies[player]
+        merit = (round(tally.points, 9), sbs[player], tally.wins)
+        rank = rows[-1].rank if merit == previous else position
+        previous = merit
+        rows.append(
+            StandingRow(
+                rank=rank,
+                player=player,
+                games=tally.games,
+                wins=tally.wins,
+                draws=tally.draws,
+                losses=tally.losses,
+                points=round(tally.points, 9),
+                sonneborn_berger=sbs[player],
+                unscored=tally.unscored,
+            )
+        )
+    return tuple(rows)
+
+
+def _crosstable(players: Sequence[str], tallies: dict[str, _Tally]) -> Crosstable:
+    scores = tuple(
+        tuple(
+            None
+            if opp == player or opp not in tallies[player].met
+            else round(tallies[player].against[opp], 9)
+            for opp in players
+        )
+        for player in players
+    )
+    games = tuple(tuple(tallies[player].met.get(opp, 0) for opp in players) for player in players)
+    return Crosstable(players=tuple(players), scores=scores, games=games)
+
+
+def _rounds(games: Sequence[GameRecord]) -> tuple[RoundGames, ...]:
+    grouped: dict[str, list[GameRecord]] = {}
+    for game in games:
+        grouped.setdefault(game.round, []).append(game)
+    return tuple(
+        RoundGames(name, tuple(grouped[name])) for name in sorted(grouped, key=round_sort_key)
+    )
+
+
+def _openings(games: Sequence[GameRecord]) -> tuple[OpeningStats, ...]:
+    tallies: dict[str, _OpeningTally] = {}
+    for game in games:
+        if not game.opening:
+            continue
+        tally = tallies.setdefault(game.opening, _OpeningTally())
+        tally.games += 1
+        if not game.scored:
+            tally.unscored += 1
+        elif game.first_score == 1.0:
+            tally.first_wins += 1
+        elif game.second_score == 1.0:
+            tally.second_wins += 1
+        elif game.first_score == 0.5:
+            tally.draws += 1
+        else:
+            tally.double_losses += 1
+    order = sorted(tallies, key=lambda label: (-tallies[label].games, _natural_key(label)))
+    return tuple(
+        OpeningStats(
+            opening=label,
+            games=tallies[label].games,
+            first_wins=tallies[label].first_wins,
+            draws=tallies[label].draws,
+            second_wins=tallies[label].second_wins,
+            double_losses=tallies[label].double_losses,
+            unscored=tallies[label].unscored,
+        )
+        for label in order
+    )
+
+
+def _name_variants(players: Iterable[str]) -> tuple[tuple[str, ...], ...]:
+    groups: dict[str, list[str]] = {}
+    for name in players:
+        groups.setdefault("".join(name.split()).casefold(), []).append(name)
+    return tuple(tuple(names) for names in groups.values() if len(names) > 1)
+
+
+def _quoted(names: Iterable[str]) -> str:
+    return ", ".join(f'"{name}"' for name in names)
+
+
+def _build_event(
+    event: str, games: Sequence[GameRecord], scheme: tuple[float, float, float]
+) -> EventReport:
+    tallies = _tally_games(games, scheme)
+    standings = _standings(tallies)
+    players = [row.player for row in standings]
+    unscored = tuple(game for game in games if not game.scored)
+    variants = _name_variants(tallies)
+    first_colours = tuple(dict.fromkeys(game.first_colour for game in games))
+    dates = sorted({game.date for game in games if game.date.strip("?.")})
+
+    notes: list[str] = [
+        f"names that differ only in case or spacing are counted as different players: "
+        f"{_quoted(group)}"
+        for group in variants
+    ]
+    nameless = sum(UNKNOWN in (game.first, game.second) for game in games)
+    if nameless:
+        notes.append(f'{nameless} game(s) with a player name missing, shown as "{UNKNOWN}"')
+    if len(first_colours) > 1:
+        notes.append(f"games with different first movers: {', '.join(first_colours)}")
+    for game in unscored:
+        shown = f'"{game.result}"' if game.result else "none"
+        notes.append(
+            f"round {game.round}: {game.first}{_DASH}{game.second}: {_unscored_reason(game)}"
+            f" (result {shown}), not scored"
+        )
+
+    return EventReport(
+        event=event,
+        sites=tuple(dict.fromkeys(game.site for game in games if _known(game.site))),
+        dates=(dates[0], dates[-1]) if dates else None,
+        points_scheme=scheme,
+        first_colours=first_colours,
+        games=tuple(games),
+        standings=standings,
+        crosstable=_crosstable(players, tallies),
+        rounds=_rounds(games),
+        colour_balance=tuple(
+            ColourBalance(player, tallies[player].as_first, tallies[player].as_second)
+            for player in players
+        ),
+        openings=_openings(games),
+        unscored=unscored,
+        name_variants=variants,
+        notes=tuple(notes),
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Rendering
+# --------------------------------------------------------------------------------------------
+
+
+def _num(value: float) -> str:
+    # Plain decimals everywhere ("2.5", "2", "0.75"), never "2.0" or "1½".
+    text = f"{value:.6f}".rstrip("0").rstrip(".")
+    return "0" if text in ("", "-0") else text
+
+
+def _rank_labels(rows: Sequence[StandingRow]) -> list[str]:
+    counts = Counter(row.rank for row in rows)
+    return [f"{row.rank}=" if counts[row.rank] > 1 else str(row.rank) for row in rows]
+
+
+def _mover(report: EventReport, which: str) -> str:
+    """``"first mover (Black)"``; the colour is left out when an event mixes first movers."""
+    if len(report.first_colours) != 1:
+        return f"{which} mover"
+    colour = report.first_colours[0]
+    if which == "second":
+        colour = WHITE if colour == BLACK else BLACK
+    return f"{which} mover ({colour})"
+
+
+def _summary(report: EventReport) -> list[tuple[str, str]]:
+    win, draw, loss = report.points_scheme
+    lines: list[tuple[str, str]] = []
+    if report.sites:
+        lines.append(("Site" if len(report.sites) == 1 else "Sites", "; ".join(report.sites)))
+    if report.dates is not None:
+        first, last = report.dates
+        lines.append(("Date", first if first == last else f"{first}{_DASH}{last}"))
+    scored = len(report.games) - len(report.unscored)
+    lines.append(
+        ("Games", f"{len(report.games)} (scored {scored}, unplayed/unknown {len(report.unscored)})")
+    )
+    lines.append(("Points", f"win {_num(win)}, draw {_num(draw)}, loss {_num(loss)}"))
+    lines.append(("First mover", ", ".join(report.first_colours) or UNKNOWN))
+    return lines
+
+
+# A table is (headers, rows, right-aligned flags); every format lays the same tables out.
+_Table = tuple[list[str], list[list[str]], list[bool]]
+
+
+def _standings_table(report: EventReport) -> _Table:
+    headers = ["#", "Player", "Games", "W", "D", "L", "Points", "SB"]
+    right = [True, False, True, True, True, True, True, True]
+    with_unscored = bool(report.unscored)
+    if with_unscored:
+        headers.append("Unscored")
+        right.append(True)
+    rows = []
+    for label, row in zip(_rank_labels(report.standings), report.standings, strict=True):
+        cells = [
+            label,
+            row.player,
+            str(row.games),
+            str(row.wins),
+            str(row.draws),
+            str(row.losses),
+            _num(row.points),
+            _num(row.sonneborn_berger),
+        ]
+        if with_unscored:
+            cells.append(str(row.unscored))
+        rows.append(cells)
+    return headers, rows, right
+
+
+def _crosstable_table(report: EventReport) -> _Table:
+    table = report.crosstable
+    count = len(table.players)
+    headers = ["#", "Player", *(str(n) for n in range(1, count + 1)), "Points"]
+    right = [True, False, *([True] * count), True]
+    rows = [
+        [
+            str(i + 1),
+            player,
+            *(table.cell(i, j) for j in range(count)),
+            _num(report.standings[i].points),
+        ]
+        for i, player in enumerate(table.players)
+    ]
+    return headers, rows, right
+
+
+def _rounds_table(report: EventReport) -> _Table:
+    first, second = _mover(report, "first"), _mover(report, "second")
+    headers = ["Round", first[0].upper() + first[1:], second[0].upper() + second[1:], "Result"]
+    with_openings = any(game.opening for game in report.games)
+    if with_openings:
+        headers.append("Opening")
+    rows = []
+    for rnd in report.rounds:
+        for game in rnd.games:
+            cells = [rnd.round, game.first, game.second, game.result or UNKNOWN]
+            if with_openings:
+                cells.append(game.opening or "")
+            rows.append(cells)
+    return headers, rows, [False] * len(headers)
+
+
+def _colours_table(report: EventReport) -> _Table:
+    headers = ["Player", f"As {_mover(report, 'first')}", f"As {_mover(report, 'second')}"]
+    headers.append("Difference")
+    rows = [
+        [
+            entry.player,
+            str(entry.first),
+            str(entry.second),
+            f"{entry.difference:+d}" if entry.difference else "0",
+        ]
+        for entry in report.colour_balance
+    ]
+    return headers, rows, [False, True, True, True]
+
+
+def _openings_table(report: EventReport) -> _Table:
+    columns: list[tuple[str, Callable[[OpeningStats], int]]] = [
+        ("Games", lambda s: s.games),
+        ("1st wins", lambda s: s.first_wins),
+        ("Draws", lambda s: s.draws),
+        ("2nd wins", lambda s: s.second_wins),
+    ]
+    # Rare columns appear only when they hold something, to keep the table narrow.
+    if any(s.double_losses for s in report.openings):
+        columns.append(("Double losses", lambda s: s.double_losses))
+    if any(s.unscored for s in report.openings):
+        columns.append(("Unscored", lambda s: s.unscored))
+    headers = ["Opening", *(name for name, _ in columns)]
+    rows = [[s.opening, *(str(get(s)) for _, get in columns)] for s in report.openings]
+    return headers, rows, [False, *([True] * len(columns))]
+
+
+def _sections(report: EventReport) -> list[tuple[str, _Table]]:
+    sections = [
+        ("Standings", _standings_table(report)),
+        ("Crosstable", _crosstable_table(report)),
+        ("Results by round", _rounds_table(report)),
+        ("Colour balance", _colours_table(report)),
+    ]
+    if report.openings:
+        sections.append(("Ballots played", _openings_table(report)))
+    return sections
+
+
+def _one_line(text: str) -> str:
+    # Tag values can hold tabs or newlines; in a table they would break the layout.
+    return " ".join(text.split()) if any(ch in text for ch in "\t\r\n\v\f") else text
+
+
+def _text_table(table: _Table, indent: str = "  ") -> list[str]:
+    headers, rows, right = table
+    rows = [[_one_line(cell) for cell in row] for row in rows]
+    widths = [len(h) for h in headers]
+    for row in rows:
+        widths = [max(width, len(cell)) for width, cell in zip(widths, row, strict=True)]
+
+    def line(cells: Sequence[str]) -> str:
+        padded = (
+            cell.rjust(width) if is_right else cell.ljust(width)
+            for cell, width, is_right in zip(cells, widths, right, strict=True)
+        )
+        return (indent + "  ".join(padded)).rstrip()
+
+    return [line(headers), line(["-" * width for width in widths]), *(line(row) for row in rows)]
+
+
+def render_text(reports: Sequence[EventReport]) -> str:
+    """Aligned plain-text tables for a terminal, one block per event."""
+    blocks: list[str] = []
+    for report in reports:
+        title = _one_line(report.event)
+        lines = [title, "=" * len(title)]
+        width = max(len(label) for label, _ in _summary(report))
+        lines += [
+            f"{label + ':':<{width + 1}} {_one_line(value)}" for label, value in _summary(report)
+        ]
+        for heading, table in _sections(report):
+            lines += ["", heading]
+            if heading == "Results by round":
+                # The round list reads better as "first - second: result" lines than as a table.
+                for rnd in report.rounds:
+                    lines.append(f"  Round {_one_line(rnd.round)}")
+                    for game in rnd.games:
+                        opening = f"  [{game.opening}]" if game.opening else ""
+                        lines.append(f"    {_one_line(game.describe())}{_one_line(opening)}")
+            else:
+                lines += _text_table(table)
+        if report.notes:
+            lines += ["", "Notes"]
+            lines += [f"  - {_one_line(note)}" for note in report.notes]
+        blocks.append("\n".join(lines))
+    return "\n\n\n".join(blocks) + ("\n" if blocks else "")
+
+
+# Characters that could start markup, an HTML tag or entity, or a new table cell, wherever
+# they stand; characters special only at the start of a line cannot occur there.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&#])")
+
+
+def _md(text: str) -> str:
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", _one_line(text))
+
+
+def render_markdown(reports: Sequence[EventReport]) -> str:
+    """GitHub-flavoured Markdown: a section per event with pipe tables.
+
+    Every value from a file is backslash-escaped, so names cannot add markup or break a table.
+    """
+    out: list[str] = []
+    for report in reports:
+        out += [f"## {_md(report.event)}", ""]
+        out += [f"- **{label}:** {_md(value)}" for label, value in _summary(report)]
+        for heading, (headers, rows, right) in _sections(report):
+            out += ["", f"### {heading}", ""]
+            out.append("| " + " | ".join(headers) + " |")
+            out.append("|" + "|".join("---:" if r else ":---" for r in right) + "|")
+            out += ["| " + " | ".join(_md(cell) for cell in row) + " |" for row in rows]
+        if report.notes:
+            out += ["", "### Notes", ""]
+            out += [f"- {_md(note)}" for note in report.notes]
+        out.append("")
+    return "\n".join(out)
+
+
+_CSV_HEADERS: dict[str, list[str]] = {
+    "standings": [
+        "event", "rank", "player", "games", "wins", "draws", "losses", "points",
+        "sonneborn_berger", "unscored", "as_first", "as_second",
+    ],
+    "crosstable": ["event", "player", "opponent", "games", "score"],
+    "games": [
+        "event", "round", "site", "date", "first_colour", "first", "second", "result",
+        "first_score", "second_score", "scored", "opening", "index",
+    ],
+    "openings": [
+        "event", "opening", "games", "first_wins", "draws", "second_wins", "double_losses",
+        "unscored",
+    ],
+}  # fmt: skip
+
+
+def _optional_num(value: float | None) -> str:
+    return "" if value is None else _num(value)
+
+
+def _csv_rows(report: EventReport, table: str) -> list[list[Any]]:
+    event = report.event
+    if table == "standings":
+        balance = {entry.player: entry for entry in report.colour_balance}
+        return [
+            [
+                *(event, r.rank, r.player, r.games, r.wins, r.draws, r.losses),
+                *(_num(r.points), _num(r.sonneborn_berger), r.unscored),
+                *(balance[r.player].first, balance[r.player].second),
+            ]
+            for r in report.standings
+        ]
+    if table == "crosstable":
+        cross = report.crosstable
+        return [
+            [event, player, opponent, cross.games[i][j], _num(score)]
+            for i, player in enumerate(cross.players)
+            for j, opponent in enumerate(cross.players)
+            if (score := cross.scores[i][j]) is not None
+        ]
+    if table == "games":
+        return [
+            [
+                *(event, g.round, g.site, g.date, g.first_colour, g.first, g.second, g.result),
+                *(_optional_num(g.first_score), _optional_num(g.second_score), int(g.scored)),
+                *(g.opening or "", "" if g.index is None else g.index),
+            ]
+            for rnd in report.rounds
+            for g in rnd.games
+        ]
+    return [
+        [
+            *(event, s.opening, s.games, s.first_wins, s.draws, s.second_wins),
+            *(s.double_losses, s.unscored),
+        ]
+        for s in report.openings
+    ]
+
+
+def render_csv(reports: Sequence[EventReport], table: str = "standings") -> str:
+    """One CSV table for all events, with an ``event`` column first.
+
+    ``table`` is one of :data:`CSV_TABLES`: ``standings`` (with colour balance),
+    ``crosstable`` (one row per pair of players that met), ``games`` (by round) or
+    ``openings``. Lines end with ``\\n``; numbers are plain decimals.
+
+    >>> render_csv([], "crosstable")
+    'event,player,opponent,games,score\\n'
+    """
+    if table not in _CSV_HEADERS:
+        raise ValueError(f"unknown CSV table {table!r}; choose one of {', '.join(CSV_TABLES)}")
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(_CSV_HEADERS[table])
+    for report in reports:
+        writer.writerows(_csv_rows(report, table))
+    return buffer.getvalue()
+
+
+def render_json(reports: Sequence[EventReport]) -> str:
+    """``{"events": [...]}`` with each report's :meth:`EventReport.to_dict`, indented."""
+    return json.dumps({"events": [r.to_dict() for r in reports]}, indent=2, ensure_ascii=False)
+
+
+_CSS = """
+body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
+h1 { font-size: 1.6em; } h2 { margin-top: 2em; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; }
+th { background: #f2f2f2; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.self { background: #ddd; text-align: center; }
+dl { display: grid; grid-template-columns: max-content auto; gap: 0.2em 1em; }
+dt { font-weight: bold; } dd { margin: 0; } .notes li { color: #8a4b00; }
+""".strip()
+
+
+def _h(value: object) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _html_table(table: _Table, diagonal: bool = False) -> list[str]:
+    headers, rows, right = table
+    out = [
+        "<table>",
+        "<thead><tr>" + "".join(f"<th>{_h(h)}</th>" for h in headers) + "</tr></thead>",
+    ]
+    out.append("<tbody>")
+    for i, row in enumerate(rows):
+        cells = []
+        for j, (cell, is_right) in enumerate(zip(row, right, strict=True)):
+            # Crosstable data columns start after "#" and "Player": column j - 2 is player j - 2.
+            css = "self" if diagonal and j - 2 == i else "num" if is_right else ""
+            attr = f' class="{css}"' if css else ""
+            cells.append(f"<td{attr}>{_h(cell)}</td>")
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    out += ["</tbody>", "</table>"]
+    return out
+
+
+def render_html(reports: Sequence[EventReport], title: str = "Tournament report") -> str:
+    """One self-contained HTML page (inline CSS, no scripts, nothing fetched).
+
+    Every value taken from a file is passed through :func:`html.escape`.
+    """
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        # Belt and braces: even if something slipped through, the page may load nothing.
+        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+        "style-src 'unsafe-inline'\">",
+        f"<title>{_h(title)}</title>",
+        f"<style>\n{_CSS}\n</style>",
+        "</head>",
+        "<body>",
+        f"<h1>{_h(title)}</h1>",
+    ]
+    for report in reports:
+        out += ["<section>", f"<h2>{_h(report.event)}</h2>", "<dl>"]
+        out += [f"<dt>{_h(label)}</dt><dd>{_h(value)}</dd>" for label, value in _summary(report)]
+        out.append("</dl>")
+        for heading, table in _sections(report):
+            out.append(f"<h3>{_h(heading)}</h3>")
+            out += _html_table(table, diagonal=heading == "Crosstable")
+        if report.notes:
+            out += ["<h3>Notes</h3>", '<ul class="notes">']
+            out += [f"<li>{_h(note)}</li>" for note in report.notes]
+            out.append("</ul>")
+        out.append("</section>")
+    out += ["</body>", "</html>", ""]
+    return "\n".join(out)
+
+
+def render(reports: Sequence[EventReport], fmt: str = "text", *, table: str = "standings") -> str:
+    """Render in one of :data:`FORMATS` (``md`` is accepted for ``markdown``).
+
+    ``table`` only matters for ``csv`` (see :func:`render_csv`); the other formats hold all
+    the tables.
+
+    >>> render([], "json")
+    '{\\n  "events": []\\n}'
+    """
+    name = {"md": "markdown", "txt": "text", "htm": "html"}.get(fmt.lower(), fmt.lower())
+    if name == "csv":
+        return render_csv(reports, table)
+    renderers: dict[str, Callable[[Sequence[EventReport]], str]] = {
+        "text": render_text,
+        "markdown": render_markdown,
+        "json": render_json,
+        "html": render_html,
+    }
+    if name not in renderers:
+        raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    return renderers[name](reports)

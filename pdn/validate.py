@@ -1,0 +1,316 @@
+"""Replay a game under its rules and explain every move that breaks them.
+
+This is where the reader's model meets the engine: every line of play (the mainline and each
+variation, from the start position or a FEN setup) is replayed, each written move is matched to
+exactly one legal move, and each one that is not legal becomes a :class:`~pdn.problems.Problem`.
+
+>>> import pdn
+>>> report = pdn.validate(pdn.read_game("1. 11-15 23-19 2. 15-11 *"))
+>>> report.status, [p.code for p in report.problems]
+('illegal', ['backward-man'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Literal
+
+from engine import Color, FenError, Move, Position, Variant, diagnose, get_variant
+
+from .model import Game, Node
+from .notation import NotationError, move_texts, parse_move, resolve_squares
+from .problems import Problem
+from .results import Outcome, parse_result
+
+Status = Literal["ok", "illegal", "syntax-error", "unchecked"]
+
+# WCDF: a draw may be claimed when neither side has moved a man or captured in its own last
+# 40 moves, i.e. 80 plies.
+_QUIET_PLIES_FOR_CLAIM = 80
+
+
+@dataclass(slots=True)
+class Step:
+    """One replayed move (or setup command) of some line of play."""
+
+    node: Node
+    ply: int
+    mainline: bool
+    before: Position
+    move: Move | None
+    after: Position | None
+
+
+@dataclass(slots=True)
+class Report:
+    """What replaying one game found: its problems, each replayed step, the final position."""
+
+    game: Game
+    variant: Variant | None
+    problems: list[Problem] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    start: Position | None = None
+    final: Position | None = None
+    complete: bool = True
+
+    @property
+    def status(self) -> Status:
+        """``syntax-error`` or ``illegal`` when it has errors of that kind; ``unchecked`` when
+        the variant's rules are not implemented; else ``ok`` (warnings and notices allowed)."""
+        if any(p.severity == "error" and p.ply is None for p in self.game.errors):
+            return "syntax-error"
+        if any(p.severity == "error" for p in self.problems):
+            return "illegal"
+        if self.variant is None:
+            return "unchecked"
+        return "ok"
+
+    @property
+    def all_problems(self) -> list[Problem]:
+        """The reader's problems followed by the replay's, each group in file order."""
+        return [*self.game.errors, *self.problems]
+
+    def mainline_steps(self) -> Iterator[Step]:
+        """The steps of the mainline, in order."""
+        return (step for step in self.steps if step.mainline)
+
+
+def validate(game: Game, variant: Variant | str | None = None) -> Report:
+    """Replay every line of ``game`` and report what is illegal.
+
+    ``variant`` overrides the variant detected by the reader (a :class:`engine.Variant` or a
+    name such as ``"english"``).
+    """
+    chosen = _choose_variant(game, variant)
+    report = Report(game=game, variant=chosen)
+    if chosen is None:
+        name = variant if isinstance(variant, str) else game.variant
+        report.problems.append(
+            Problem(
+                "unsupported-variant",
+                f"the rules of {name or 'this variant'} are not implemented; moves not checked",
+                line=game.line,
+                column=1,
+            )
+        )
+        return report
+    start = _start_position(game, chosen, report)
+    if start is None:
+        return report
+    report.start = start
+    _Replayer(report, chosen).run(start)
+    _check_result(report)
+    return report
+
+
+def _choose_variant(game: Game, variant: Variant | str | None) -> Variant | None:
+    if isinstance(variant, Variant):
+        return variant
+    name = variant if variant is not None else (game.variant or "english")
+    try:
+        return get_variant(name)
+    except KeyError:
+        return None
+
+
+def _start_position(game: Game, variant: Variant, report: Report) -> Position | None:
+    fen = game.tags.get("FEN")
+    if not fen:
+        return Position.start(variant)
+    try:
+        return Position.from_fen(fen, variant)
+    except FenError as exc:
+        report.problems.append(
+            Problem("bad-fen", f"FEN tag {fen!r}: {exc}", line=game.line, column=1)
+        )
+        report.complete = False
+        return None
+
+
+class _Replayer:
+    """Walks the move tree depth-first, carrying the position along each line."""
+
+    def __init__(self, report: Report, variant: Variant) -> None:
+        self.report = report
+        self.variant = variant
+
+    def run(self, start: Position) -> None:
+        root = self.report.game.root
+        final = self._line(root, start, ply=1, mainline=True)
+        self.report.final = final
+
+    def _line(self, parent: Node, position: Position, ply: int, mainline: bool) -> Position:
+        """Replay the continuation of ``parent``; returns the last position it reached (before
+        the move that stopped it, when one did)."""
+        watch = _DrawWatch(position) if mainline else None
+        while parent.variations:
+            main, *alternatives = parent.variations
+            for alt in alternatives:
+                self._line_from(alt, position, ply)
+            after = self._step(main, position, ply, mainline)
+            if after is None:
+                # The line stops here; what it reached still decides whether the game was over.
+                if mainline:
+                    self.report.complete = False
+                return position
+            if main.move is not None:
+                if watch is not None:
+                    for message in watch.update(self.report.steps[-1].move, after, ply):
+                        self.report.problems.append(
+                            Problem(
+                                "draw-claimable",
+                                message,
+                                line=main.line,
+                                column=main.column,
+                                ply=ply,
+                                move=main.move,
+                            )
+                        )
+                ply += 1
+            elif watch is not None:
+                watch = _DrawWatch(after)  # a setup starts the counts afresh
+            position = after
+            parent = main
+        return position
+
+    def _line_from(self, first: Node, position: Position, ply: int) -> None:
+        """Replay a variation whose first move is ``first``, an alternative at ``position``."""
+        after = self._step(first, position, ply, mainline=False)
+        if after is None:
+            return
+        self._line(first, after, ply + (first.move is not None), False)
+
+    def _step(self, node: Node, position: Position, ply: int, mainline: bool) -> Position | None:
+        report = self.report
+        if node.setup is not None:
+            try:
+                setup = Position.from_fen(node.setup, self.variant)
+            except FenError as exc:
+                report.problems.append(
+                    Problem(
+                        "bad-fen",
+                        f"setup {node.setup!r}: {exc}",
+                        line=node.line,
+                        column=node.column,
+                        ply=ply,
+                    )
+                )
+                return None
+            report.steps.append(Step(node, ply, mainline, position, None, setup))
+            return setup
+        assert node.move is not None  # a node is a move or a setup
+        problem, move, after = self._match(node, position, ply)
+        if problem is not None:
+            report.problems.append(problem)
+        report.steps.append(Step(node, ply, mainline, position, move, after))
+        return after
+
+    def _match(
+        self, node: Node, position: Position, ply: int
+    ) -> tuple[Problem | None, Move | None, Position | None]:
+        text = node.move or ""
+
+        def problem(code: str, message: str, legal: tuple[str, ...] = ()) -> Problem:
+            return Problem(
+                code,
+                message,
+                line=node.line,
+                column=node.column,
+                ply=ply,
+                move=text,
+                legal=legal,
+            )
+
+        try:
+            written = parse_move(text)
+        except NotationError:
+            if text.replace(" ", "") in {"--", "-"}:
+                return problem("unknown-move", "the move is written as unknown"), None, None
+            return problem("illegal-move", f"{text!r} is not a move"), None, None
+        try:
+            squares = resolve_squares(written, self.variant)
+        except NotationError as exc:
+            return problem("bad-square", f"{text}: {exc}"), None, None
+        diagnosis = diagnose(position, squares, written.capture_written)
+        if diagnosis.fault is None and diagnosis.move is not None:
+            return None, diagnosis.move, position.play(diagnosis.move)
+        shown = diagnosis.candidates or tuple(position.legal_moves())
+        legal = tuple(move_texts(shown, self.variant, algebraic=written.algebraic))
+        code = diagnosis.fault.value if diagnosis.fault is not None else "illegal-move"
+        return problem(code, diagnosis.message, legal), diagnosis.move, diagnosis.applied
+
+
+class _DrawWatch:
+    """Follows a line of play for the two WCDF draw claims, each reported once."""
+
+    def __init__(self, start: Position) -> None:
+        self.quiet = 0  # plies since the last capture or man move
+        self.seen: dict[Position, int] = {start: 1}
+        self.claimed: set[str] = set()
+
+    def update(self, move: Move | None, after: Position, ply: int) -> list[str]:
+        """Messages for the claims that become possible with this ply."""
+        messages = []
+        if move is None or move.is_capture or move.is_man_move:
+            self.quiet = 0
+        else:
+            self.quiet += 1
+        if self.quiet >= _QUIET_PLIES_FOR_CLAIM and "quiet" not in self.claimed:
+            self.claimed.add("quiet")
+            messages.append(
+                f"40-move rule: neither side has moved a man or captured in its last "
+                f"{_QUIET_PLIES_FOR_CLAIM // 2} moves; a draw can be claimed from ply {ply}"
+            )
+        count = self.seen[after] = self.seen.get(after, 0) + 1
+        if count >= 3 and "repetition" not in self.claimed:
+            self.claimed.add("repetition")
+            messages.append(
+                f"threefold repetition: the position after ply {ply} (same side to move) has "
+                f"now occurred three times; a draw can be claimed"
+            )
+        return messages
+
+
+def _check_result(report: Report) -> None:
+    game = report.game
+    tag = game.tags.get("Result")
+    terminator = game.terminator
+    tag_outcome = parse_result(tag)
+    term_outcome = parse_result(terminator)
+    if (
+        tag_outcome is not Outcome.UNKNOWN
+        and term_outcome is not Outcome.UNKNOWN
+        and tag_outcome is not term_outcome
+    ):
+        report.problems.append(
+            Problem(
+                "result-mismatch",
+                f"the Result tag says {tag!r} but the game ends with {terminator!r}",
+                line=game.line,
+                column=1,
+            )
+        )
+    outcome = tag_outcome if tag_outcome is not Outcome.UNKNOWN else term_outcome
+    final = report.final
+    if final is None or outcome is Outcome.UNKNOWN or final.legal_moves():
+        return
+    variant = report.variant
+    assert variant is not None
+    loser = final.turn
+    expected = Outcome.SECOND_WINS if loser is variant.first_mover else Outcome.FIRST_WINS
+    if outcome is not expected:
+        result_text = tag if tag_outcome is not Outcome.UNKNOWN else terminator
+        report.problems.append(
+            Problem(
+                "result-impossible",
+                f"the result {result_text!r} cannot stand: {_colour(loser)} is to move in the "
+                f"final position and has no legal move, so {_colour(loser)} lost",
+                line=game.line,
+                column=1,
+            )
+        )
+
+
+def _colour(color: Color) -> str:
+    return "Black" if color is Color.BLACK else "White"

@@ -1,0 +1,1 @@
+def write_game(game, normalize=False, columns=80): return ""

@@ -1,0 +1,176 @@
+"""Replay of whole games: every problem code on small hand-made records."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import pdn
+from engine import INTERNATIONAL, RUSSIAN
+from pdn.validate import validate
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def codes(text: str, variant: str | None = None) -> list[str]:
+    return [p.code for p in validate(pdn.read_game(text), variant).problems]
+
+
+def only(text: str) -> pdn.Problem:
+    problems = validate(pdn.read_game(text)).problems
+    assert len(problems) == 1, problems
+    return problems[0]
+
+
+def test_clean_game_has_no_problems_and_replays_every_ply() -> None:
+    game = pdn.read_game("1. 11-15 24-20 2. 8-11 28-24 3. 9-13 22-18 4. 15x22 25x18 1/2-1/2")
+    report = validate(game)
+    assert report.status == "ok"
+    assert report.problems == []
+    assert [s.ply for s in report.mainline_steps()] == list(range(1, 9))
+    assert report.final is not None
+    assert report.final.fen() == (
+        "B:W18,20,21,23,24,26,27,29,30,31,32:B1,2,3,4,5,6,7,10,11,12,13"
+    )
+
+
+@pytest.mark.parametrize(
+    ("round_", "code", "ply", "move"),
+    [
+        ("1", "missed-capture", 3, "9-13"),
+        ("2", "backward-man", 3, "15-11"),
+        ("3", "incomplete-capture", 1, "9x18"),
+        ("4", "capture-after-crowning", 1, "11x2x9"),
+        ("5", "wrong-side", 2, "15-18"),
+        ("6", "empty-square", 1, "13-17"),
+        ("7", "occupied-square", 1, "8-11"),
+        ("8", "not-diagonal", 1, "11-14"),
+        ("9", "king-too-far", 1, "1-10"),
+        ("10", "ambiguous-move", 1, "27x11"),
+        ("11", "move-after-game-end", 1, "28-24"),
+        ("12", "illegal-move", 1, "7x16"),
+    ],
+)
+def test_gallery_game_reports_its_code(round_: str, code: str, ply: int, move: str) -> None:
+    games = {g.tags["Round"]: g for g in pdn.read_games(EXAMPLES / "illegal-moves.pdn")}
+    report = validate(games[round_])
+    assert report.status == "illegal"
+    first = report.problems[0]
+    assert (first.code, first.ply, first.move) == (code, ply, move)
+    assert first.line is not None and first.column is not None
+    assert first.message
+
+
+def test_problem_points_at_the_written_move() -> None:
+    text = '[Event "x"]\n1. 11-15 23-19\n2. 15-11 *'
+    problem = only(text)
+    assert (problem.line, problem.column) == (3, 4)
+
+
+def test_missed_capture_lists_the_jumps_and_keeps_going() -> None:
+    # 9-13 ignores 15x22; the record goes on, and its next fault is reported too.
+    report = validate(pdn.read_game("1. 11-15 22-18 2. 9-13 18x11 3. 8x15 23-19 4. 15-11 *"))
+    assert [p.code for p in report.problems] == ["missed-capture", "backward-man"]
+    assert report.problems[0].legal == ("15x22",)
+
+
+def test_line_stops_at_a_move_that_cannot_be_made() -> None:
+    report = validate(pdn.read_game("1. 13-17 22-18 2. 9-14 *"))
+    assert [p.code for p in report.problems] == ["empty-square"]
+    assert not report.complete
+    assert len(report.steps) == 1
+
+
+def test_full_and_short_jump_paths_both_match() -> None:
+    base = '[FEN "B:W14,23,30:B9,1"] '
+    assert codes(base + "1. 9x18x27 *") == []
+    assert codes(base + "1. 9x27 *") == []
+
+
+def test_king_circle_short_form_is_one_move() -> None:
+    # Both directions round the circle take the same four men: not ambiguous.
+    assert codes('[FEN "W:WK2:B6,7,14,15"] 1... 2x2 *') == []
+
+
+def test_variations_are_replayed_from_their_own_position() -> None:
+    text = "1. 11-15 23-19 (1... 22-18 2. 15x22 (2. 9-13) 25x18) 2. 8-11 *"
+    report = validate(pdn.read_game(text))
+    assert [p.code for p in report.problems] == ["missed-capture"]
+    assert report.problems[0].move == "9-13"
+    assert report.problems[0].ply == 3
+    assert sum(1 for s in report.steps if not s.mainline) == 4
+
+
+def test_setup_command_changes_the_position() -> None:
+    text = '1. 11-15 /FEN "W:W27:B15,16,24"/ 27x11 *'
+    report = validate(pdn.read_game(text))
+    assert report.problems == []
+    assert report.final is not None and report.final.fen() == "B:W11:B15"
+
+
+def test_bad_fen_tag_is_reported_and_nothing_replayed() -> None:
+    report = validate(pdn.read_game('[FEN "B:W21:B1,1"]\n1. 1-5 *'))
+    assert [p.code for p in report.problems] == ["bad-fen"]
+    assert report.steps == []
+
+
+def test_result_mismatch() -> None:
+    assert codes('[Result "1-0"]\n1. 11-15 0-1') == ["result-mismatch"]
+    # A '*' terminator after a decided game is common in real files and not a mismatch.
+    assert codes('[Result "1-0"]\n1. 11-15 *') == []
+
+
+def test_result_impossible_when_the_winner_is_blocked() -> None:
+    # White to move has no legal move: White lost, so 0-1 (White won) cannot stand.
+    text = '[Result "0-1"]\n[FEN "W:W29:B25,22"]\n*'
+    assert codes(text) == ["result-impossible"]
+    assert codes('[Result "1-0"]\n[FEN "W:W29:B25,22"]\n*') == []
+
+
+def test_threefold_repetition_notice_at_the_third_occurrence() -> None:
+    moves = " ".join(["1-5 32-28 5-1 28-32"] * 3)
+    report = validate(pdn.read_game(f'[FEN "B:WK32:BK1"] {moves} *'))
+    claims = [p for p in report.problems if p.code == "draw-claimable"]
+    assert len(claims) == 1
+    assert claims[0].ply == 8
+    assert claims[0].severity == "notice"
+    assert report.status == "ok"
+
+
+def test_forty_move_rule_notice_after_eighty_quiet_plies() -> None:
+    cycle = "1-5 30-25 5-9 25-22 9-5 22-25 5-1 25-30 2-6 31-26 6-2 26-31"
+    report = validate(pdn.read_game(f'[FEN "B:WK30,K31:BK1,K2"] {" ".join([cycle] * 7)} *'))
+    quiet = [p for p in report.problems if "40-move" in p.message]
+    assert [p.ply for p in quiet] == [80]
+
+
+def test_unknown_and_bad_square_moves() -> None:
+    assert codes("1. 11-15 - - *")[:1] == ["unknown-move"]
+    assert codes("1. 11-35 *", "english") == ["bad-square"]
+    # Without a GameType, square 35 is evidence of the 10x10 board.
+    assert validate(pdn.read_game("1. 11-35 *")).variant is INTERNATIONAL
+
+
+def test_variant_override_and_algebraic_moves() -> None:
+    text = "1. c3-d4 f6-e5 2. d4xf6 g7xe5 *"
+    assert codes(text, "russian") == []
+    report = validate(pdn.read_game(text), RUSSIAN)
+    assert report.variant is RUSSIAN
+
+
+def test_unsupported_variant_is_unchecked_not_illegal() -> None:
+    report = validate(pdn.read_game('[GameType "22"]\n1. 22-18 *'))
+    assert report.status == "unchecked"
+    assert [p.code for p in report.problems] == ["unsupported-variant"]
+
+
+@pytest.mark.parametrize(
+    "name", ["german-open-2004.pdn", "international-wk2007.pdn", "russian-setup.pdn"]
+)
+def test_bundled_clean_examples_replay_cleanly(name: str) -> None:
+    for game in pdn.read_games(EXAMPLES / name):
+        report = validate(game)
+        errors = [p for p in report.all_problems if p.severity == "error"]
+        assert errors == [], (game.index, errors)
+        assert report.complete

@@ -7,6 +7,7 @@ Every command reads files or ``-`` (standard input), writes standard output or `
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +18,7 @@ import click
 import engine
 
 from .atomic import atomic_writer
+from .model import Game
 
 # Exit statuses: 0 all clean, 1 a game has an error, 2 usage errors (click's own convention).
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
@@ -45,7 +47,9 @@ def _output_option(func: click.decorators.FC) -> click.decorators.FC:
 
 
 @contextlib.contextmanager
-def open_output(output: str, inputs: tuple[str, ...] = (), *, in_place: bool = False) -> Iterator[TextIO]:
+def open_output(
+    output: str, inputs: tuple[str, ...] = (), *, in_place: bool = False
+) -> Iterator[TextIO]:
     """Standard output for ``-``, else an atomic writer that refuses to overwrite an input."""
     if output == "-":
         yield sys.stdout
@@ -59,7 +63,21 @@ def open_output(output: str, inputs: tuple[str, ...] = (), *, in_place: bool = F
         yield handle
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Group(click.Group):
+    """Turns the errors a user can cause (unreadable files, a closed pipe) into messages."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            # The reader of our output went away (``pdn validate big.pdn | head``): not an error.
+            sys.stderr.close()
+            sys.exit(EXIT_CLEAN)
+        except OSError as exc:
+            raise click.ClickException(f"{exc.filename or ''}: {exc.strerror or exc}") from exc
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="pdn")
 def main() -> None:
     """Check, convert and study draughts and checkers game records (PDN)."""
@@ -74,9 +92,7 @@ def perft(depth: int, fen: str | None, variant: str | None, divide: bool) -> Non
     """Count the leaf nodes of the move tree to DEPTH plies (a move-generator test)."""
     rules = engine.get_variant(variant or "english")
     try:
-        position = (
-            engine.Position.from_fen(fen, rules) if fen else engine.Position.start(rules)
-        )
+        position = engine.Position.from_fen(fen, rules) if fen else engine.Position.start(rules)
     except engine.FenError as exc:
         raise click.BadParameter(str(exc), param_hint="--fen") from exc
     from .notation import move_text
@@ -90,3 +106,334 @@ def perft(depth: int, fen: str | None, variant: str | None, divide: bool) -> Non
         click.echo(f"total: {total}")
     else:
         click.echo(str(engine.perft(position, depth)))
+
+
+def _sources(files: tuple[str, ...]) -> list[str | TextIO]:
+    """Paths as given, with ``-`` standing for standard input (read as bytes)."""
+    if not files:
+        raise click.UsageError("give at least one FILE (or - for standard input)")
+    return [click.get_binary_stream("stdin") if f == "-" else f for f in files]  # type: ignore[misc]
+
+
+_FORMAT = click.Choice(["text", "json", "ndjson"])
+
+
+@main.command()
+@click.argument("files", nargs=-1, type=click.Path(exists=True, allow_dash=True, dir_okay=False))
+@click.option("--format", "fmt", type=_FORMAT, default="text", show_default=True)
+@_variant_option
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(0),
+    default=1,
+    show_default=True,
+    help="Worker processes (0: one per core). Output order is the same.",
+)
+@click.option("--notices", is_flag=True, help="Also show notices (draw claims, numbering).")
+@_output_option
+def validate(
+    files: tuple[str, ...],
+    fmt: str,
+    variant: str | None,
+    jobs: int,
+    notices: bool,
+    output: str,
+) -> None:
+    """Replay every game of FILES under its rules and report every problem.
+
+    Problems are printed as FILE:LINE:COL: CODE: MESSAGE, grouped per game, then a summary.
+    Exit status: 0 when every game is clean, 1 when any has an error, 2 on usage errors.
+    """
+    import json
+
+    from .batch import Summary, validate_files, verdict_text
+
+    jobs = jobs or os.cpu_count() or 1
+    summary = Summary()
+    progress = _Progress(files)
+    with open_output(output, files) as out:
+        if fmt == "json":
+            out.write('{"games": [\n')
+        first = True
+        for verdict in validate_files(_sources(files), variant=variant, jobs=jobs):
+            summary.add(verdict)
+            progress.tick(summary.games)
+            if fmt == "text":
+                text = verdict_text(verdict, least="notice" if notices else "warning")
+                if text:
+                    out.write(text + "\n")
+            elif fmt == "ndjson":
+                out.write(
+                    json.dumps({"type": "game", **verdict.to_dict()}, ensure_ascii=False) + "\n"
+                )
+            else:
+                out.write(
+                    ("" if first else ",\n") + json.dumps(verdict.to_dict(), ensure_ascii=False)
+                )
+            first = False
+        progress.done()
+        if fmt == "text":
+            out.write(("\n" if summary.games else "") + summary.text() + "\n")
+        elif fmt == "ndjson":
+            out.write(json.dumps({"type": "summary", **summary.to_dict()}) + "\n")
+        else:
+            out.write('\n], "summary": ' + json.dumps(summary.to_dict()) + "}\n")
+    sys.exit(EXIT_PROBLEMS if summary.with_errors else EXIT_CLEAN)
+
+
+class _Progress:
+    """A games counter on standard error, only for a terminal and large inputs."""
+
+    LARGE = 2 << 20  # bytes
+
+    def __init__(self, files: tuple[str, ...]) -> None:
+        size = sum(Path(f).stat().st_size for f in files if f != "-" and Path(f).is_file())
+        self.enabled = sys.stderr.isatty() and size >= self.LARGE
+
+    def tick(self, games: int) -> None:
+        if self.enabled and games % 500 == 0:
+            click.echo(f"\r{games:,} games...", nl=False, err=True)
+
+    def done(self) -> None:
+        if self.enabled:
+            click.echo("\r" + " " * 30 + "\r", nl=False, err=True)
+
+
+def _games_of(files: tuple[str, ...]) -> Iterator[tuple[str, Game]]:
+    """(file name, game) for every game of FILES, streaming."""
+    from .batch import display_name, iter_games
+
+    for source in _sources(files):
+        name = display_name(source)
+        for game in iter_games(source):
+            yield name, game
+
+
+@main.command()
+@click.argument("files", nargs=-1, type=click.Path(exists=True, allow_dash=True, dir_okay=False))
+@click.option(
+    "--to",
+    "fmt",
+    type=click.Choice(["pdn", "json", "ndjson", "csv", "fen"]),
+    default="pdn",
+    show_default=True,
+    help="Output format.",
+)
+@click.option(
+    "--squares",
+    type=click.Choice(["numeric", "algebraic"]),
+    default=None,
+    help="Rewrite squares as numbers or as algebraic names (default: as written).",
+)
+@click.option(
+    "--captures",
+    type=click.Choice(["short", "full"]),
+    default=None,
+    help="Rewrite captures short (full path kept where short is ambiguous) or as full paths.",
+)
+@click.option("--normalize", is_flag=True, help="PDN 3.0 writing form (tag order, numbering...).")
+@_variant_option
+@click.option("--in-place", is_flag=True, help="Allow -o to name one of the input files.")
+@_output_option
+def convert(
+    files: tuple[str, ...],
+    fmt: str,
+    squares: str | None,
+    captures: str | None,
+    normalize: bool,
+    variant: str | None,
+    in_place: bool,
+    output: str,
+) -> None:
+    """Convert the games of FILES to PDN, JSON, NDJSON, CSV (one row per ply) or FEN lists.
+
+    JSON is lossless (tags, the move tree with comments, NAGs and variations, and the FEN after
+    every ply) and reads back with pdn.export.game_from_dict.
+    """
+    from .convert import ConvertOptions, convert_games
+
+    options = ConvertOptions(
+        fmt=fmt, squares=squares, captures=captures, normalize=normalize, variant=variant
+    )
+    problems = 0
+    with open_output(output, files, in_place=in_place) as out:
+        for piece in convert_games(_games_of(files), options):
+            out.write(piece.text)
+            problems += piece.problems
+    if problems:
+        click.echo(
+            f"note: {problems} moves could not be rewritten and were kept as written", err=True
+        )
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, allow_dash=True, dir_okay=False))
+@click.option(
+    "--game",
+    "number",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="Which game of the file (1-based).",
+)
+@click.option(
+    "--ply",
+    type=click.IntRange(0),
+    default=None,
+    help="Show the position after this many mainline plies (default: the end).",
+)
+@click.option("--svg", is_flag=True, help="Write an SVG diagram instead of a text board.")
+@_variant_option
+@_output_option
+def show(
+    file: str, number: int, ply: int | None, svg: bool, variant: str | None, output: str
+) -> None:
+    """Show a position of one game of FILE as a text board or an SVG diagram."""
+    from .diagram import svg_board, text_board
+    from .validate import position_at
+
+    game = next((g for _, g in _games_of((file,)) if g.index == number), None)
+    if game is None:
+        raise click.BadParameter(f"{file} has fewer than {number} games", param_hint="--game")
+    found = position_at(game, ply, variant)
+    if found.position is None:
+        raise click.ClickException(found.reason)
+    with open_output(output, (file,)) as out:
+        if svg:
+            out.write(svg_board(found.position) + "\n")
+        else:
+            out.write(f"{found.reason}\n{text_board(found.position)}\n")
+
+
+@main.command()
+@click.argument("files", nargs=-1, type=click.Path(exists=True, allow_dash=True, dir_okay=False))
+@click.option("--stats", is_flag=True, help="Per ballot: games, wins, draws and score.")
+@click.option(
+    "--ballot",
+    type=click.IntRange(1, 174),
+    default=None,
+    help="Extract the games of ACF ballot N as PDN (to -o).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "csv", "json", "markdown"]),
+    default="text",
+    show_default=True,
+)
+@_output_option
+def openings(
+    files: tuple[str, ...], stats: bool, ballot: int | None, fmt: str, output: str
+) -> None:
+    """Classify each English game by its ACF three-move ballot (by position, so
+    transpositions are caught), two-move opening or 11-man ballot."""
+    from .openings import ballot_stats, classify, opening_row, render_openings, render_stats
+    from .writer import write_game
+
+    rows = []
+    pairs = []
+    extracted = 0
+    with open_output(output, files) as out:
+        for _, game in _games_of(files):
+            opening = classify(game)
+            if ballot is not None:
+                if opening.kind == "ballot" and opening.number == ballot:
+                    out.write(("\n" if extracted else "") + write_game(game))
+                    extracted += 1
+                continue
+            if stats:
+                pairs.append((opening, game.result))
+            else:
+                rows.append(opening_row(game, opening))
+        if ballot is None:
+            out.write(
+                render_stats(ballot_stats(pairs), fmt) if stats else render_openings(rows, fmt)
+            )
+
+
+@main.command()
+@click.argument("files", nargs=-1, type=click.Path(exists=True, allow_dash=True, dir_okay=False))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "markdown", "csv", "json", "html"]),
+    default="text",
+    show_default=True,
+)
+@click.option(
+    "--points",
+    default="1,0.5,0",
+    show_default=True,
+    help="Points for a win, a draw and a loss, e.g. 2,1,0.",
+)
+@click.option(
+    "--table",
+    type=click.Choice(["standings", "crosstable", "games", "openings"]),
+    default="standings",
+    show_default=True,
+    help="Which table CSV output holds.",
+)
+@click.option("--no-openings", is_flag=True, help="Skip the ballot of each game (faster).")
+@_variant_option
+@_output_option
+def report(
+    files: tuple[str, ...],
+    fmt: str,
+    points: str,
+    table: str,
+    no_openings: bool,
+    variant: str | None,
+    output: str,
+) -> None:
+    """Standings, crosstable, results by round, colour balance and ballots, per event."""
+    from . import report as reports
+    from .openings import classify
+
+    try:
+        scheme = reports.parse_points(points)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--points") from exc
+    records = []
+    for _, game in _games_of(files):
+        label = None
+        if not no_openings:
+            opening = classify(game)
+            label = f"ACF {opening.number}" if opening.kind == "ballot" else None
+        records.extend(reports.games_to_records([game], variant, openings=[label]))
+    built = reports.build_reports(records, scheme)
+    with open_output(output, files) as out:
+        out.write(reports.render(built, fmt, table=table))
+
+
+@main.command()
+@click.argument("files", nargs=-1, type=click.Path(exists=True, allow_dash=True, dir_okay=False))
+@click.option("--fen", "fen_comments", is_flag=True, help="A comment with the FEN after each move.")
+@click.option("--forced", is_flag=True, help="Mark only-moves and forced jumps.")
+@click.option(
+    "--problems", is_flag=True, help="A comment at each illegal move (code, legal moves)."
+)
+@_variant_option
+@click.option("--in-place", is_flag=True, help="Allow -o to name one of the input files.")
+@_output_option
+def annotate(
+    files: tuple[str, ...],
+    fen_comments: bool,
+    forced: bool,
+    problems: bool,
+    variant: str | None,
+    in_place: bool,
+    output: str,
+) -> None:
+    """Write the games back with PlyCount, Opening, FinalFEN and Termination tags, and
+    optional per-move comments. Everything already in the file is kept as it was."""
+    from .annotate import AnnotateOptions
+    from .annotate import annotate as add_annotations
+    from .validate import validate as replay
+    from .writer import write_game
+
+    options = AnnotateOptions(fen=fen_comments, forced=forced, problems=problems)
+    with open_output(output, files, in_place=in_place) as out:
+        for number, (_, game) in enumerate(_games_of(files)):
+            add_annotations(game, replay(game, variant), options)
+            out.write(("\n" if number else "") + write_game(game))

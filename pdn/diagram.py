@@ -4,7 +4,7 @@ Both are drawn with White at the bottom, as the square maps of every variant are
 
 >>> from engine import ENGLISH, Position
 >>> print(text_board(Position.start(ENGLISH)).splitlines()[1])
-8  . b . b . b . b   1-4
+8    b   b   b   b   1-4
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from pdn.problems import Problem
 
@@ -38,6 +38,8 @@ __all__ = [
     "Tags",
     "line_events",
 ]
+
+_new_object = object.__new__
 
 #: How a comment was delimited: ``{...}``, ``;...`` to the end of the line, ``%...`` line.
 COMMENT_KINDS = ("brace", "line", "percent")
@@ -126,6 +128,26 @@ class Node:
         self.parent = parent
         self.line = line
         self.column = column
+
+    @classmethod
+    def _leaf(
+        cls, move: str, number: str | None, parent: Node, line: int | None, column: int | None
+    ) -> Node:
+        """A move node appended to ``parent`` (the reader's fast path: no argument checks)."""
+        node = _new_object(cls)
+        node.move = move
+        node.setup = None
+        node.number = number
+        node.strength = None
+        node._nags = None
+        node._before = None
+        node._after = None
+        node.variations = []
+        node.parent = parent
+        node.line = line
+        node.column = column
+        parent.variations.append(node)
+        return node
 
     # The lazily created lists -------------------------------------------------------------
 
@@ -238,6 +260,48 @@ class Node:
                 stack.extend(node.variations)
         return total
 
+    # Copying and pickling (iterative, like equality) ------------------------------------------
+
+    def copy(self) -> Node:
+        """A deep copy of this node and everything below it (the copy has no parent)."""
+        clone = _rebuild(self._flatten())
+        return clone
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Node:
+        return self.copy()
+
+    def __copy__(self) -> Node:
+        return self.copy()
+
+    def __reduce__(self) -> tuple[object, tuple[list[tuple[object, ...]]]]:
+        # A flat list instead of nested nodes, so that pickling a long game does not recurse.
+        return _rebuild, (self._flatten(),)
+
+    def _flatten(self) -> list[tuple[object, ...]]:
+        records: list[tuple[object, ...]] = []
+        index: dict[int, int] = {}
+        stack: list[tuple[Node, int]] = [(self, -1)]
+        while stack:
+            node, parent = stack.pop()
+            index[id(node)] = len(records)
+            records.append(
+                (
+                    parent,
+                    node.move,
+                    node.setup,
+                    node.number,
+                    node.strength,
+                    list(node._nags) if node._nags else None,
+                    [Comment(c.text, c.kind) for c in node._before] if node._before else None,
+                    [Comment(c.text, c.kind) for c in node._after] if node._after else None,
+                    node.line,
+                    node.column,
+                )
+            )
+            me = len(records) - 1
+            stack.extend((child, me) for child in reversed(node.variations))
+        return records
+
     # Equality and display -----------------------------------------------------------------
 
     def _key(self) -> tuple[object, ...]:
@@ -262,7 +326,7 @@ class Node:
                 continue
             if a._key() != b._key():
                 return False
-            pairs.extend(zip(a.variations, b.variations))
+            pairs.extend(zip(a.variations, b.variations, strict=True))
         return True
 
     __hash__ = None  # type: ignore[assignment]
@@ -271,6 +335,33 @@ class Node:
         what = f"setup={self.setup!r}" if self.move is None and self.setup else repr(self.move)
         extra = f", number={self.number!r}" if self.number else ""
         return f"Node({what}{extra}, variations={len(self.variations)})"
+
+
+def _rebuild(records: list[tuple[object, ...]]) -> Node:
+    """The inverse of ``Node._flatten``: records in pre-order, each with its parent's index."""
+    nodes: list[Node] = []
+    for record in records:
+        parent_index, move, setup, number, strength, nags, before, after, line, column = record
+        node = Node(
+            cast("str | None", move),
+            cast("str | None", setup),
+            cast("str | None", number),
+            cast("str | None", strength),
+            cast("list[int] | None", nags),
+            cast("list[Comment] | None", before),
+            cast("list[Comment] | None", after),
+            None,
+            None,
+            cast("int | None", line),
+            cast("int | None", column),
+        )
+        index = cast(int, parent_index)
+        if index >= 0:
+            parent = nodes[index]
+            node.parent = parent
+            parent.variations.append(node)
+        nodes.append(node)
+    return nodes[0]
 
 
 class Tags:

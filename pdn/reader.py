@@ -43,7 +43,7 @@ import io
 import os
 import re
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import IO, Any, cast
@@ -60,7 +60,7 @@ from pdn.gametype import (
 from pdn.model import Comment, Game, Node, Tags
 from pdn.problems import Problem
 
-__all__ = ["Source", "read_game", "read_games"]
+__all__ = ["RawGame", "Source", "read_game", "read_games", "split_games"]
 
 Source = str | bytes | os.PathLike[str] | IO[str] | IO[bytes]
 
@@ -144,15 +144,18 @@ def _patterns() -> _Patterns:
 
 
 # Parts of a tag pair: name (everything up to the first quote) and the raw value.
+# Parts of a tag pair, the TAG terminal with groups: the name (everything up to the first quote)
+# and the value, between straight quotes (group 2, with escapes) or curly ones (group 3).
 _TAG_PARTS = re.compile(
-    r"\[([^\"\]\[\n\u201c\u201d]*)[\"\u201c]((?:\\.|[^\"\\\n\u201d])*)[\"\u201d][ \t]*\]"
+    r"\[([^\"\]\[\n\u201c\u201d]*)"
+    r"(?:\"((?:\\.|[^\"\\\n])*)[\"\u201d]|\u201c([^\n]*?)[\u201d\"])[ \t]*\]"
 )
 _GOOD_TAG_NAME = re.compile(r"[A-Z][A-Za-z0-9_]*")
 # Tag names already checked (the same few names recur in every game of a file).
 _TAG_NAMES_SEEN: dict[str, tuple[str, bool]] = {}
 _UNESCAPE = re.compile(r"\\([\"\\])")
 # White space other than " " and a line end inside a run (tabs, NO-BREAK SPACE...).
-_ODD_SPACE = re.compile(r"[^\S \n]")
+_ODD_SPACE = re.compile(r"[\t\x0b\x0c\x1c-\x1f]")  # after an isascii() check
 _WORD = re.compile(r"\S+")
 _ALGEBRAIC_IN_RUN = re.compile(r"[a-lA-L](?:1[0-2]|[1-9])(?![0-9])")
 # A numeric square above 32 (not a move number: those are followed by "."); it starts with a
@@ -171,6 +174,8 @@ _RESULTS = frozenset(["1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*"])
 # =============================================================================================
 
 _NON_ASCII = re.compile(rb"[\x80-\xff]")
+#: How many bytes from the first non-ASCII one decide the encoding.
+_GUESS_WINDOW = 65536
 _LITERAL_CR = re.compile(r"\\r(?=\n)")
 
 
@@ -191,6 +196,7 @@ class _Decoder:
         if encoding is not None:
             self.encoding = codecs.lookup(encoding).name
         self._pending = b""  # an incomplete multi-byte sequence at the end of a block
+        self._undecided = b""  # bytes from the first non-ASCII one, until there are enough
         self._byte_base = 0  # file offset of the first byte of _pending + next block
         self._first = True
         self._carry = ""  # text held back: a CR that may start a CRLF, a "\" that may be "\r"
@@ -260,18 +266,23 @@ class _Decoder:
     def _decode(self, data: bytes, final: bool) -> str:
         encoding = self.encoding
         if encoding is None:
+            data = self._undecided + data
+            self._undecided = b""
             hit = _NON_ASCII.search(data)
-            if hit is None and not final:
-                self._byte_base += len(data)
-                return data.decode("ascii")
             if hit is None:
-                self.encoding = "utf-8"
+                if final:
+                    self.encoding = "utf-8"
                 self._byte_base += len(data)
                 return data.decode("ascii")
             head = data[: hit.start()].decode("ascii")
             self._byte_base += hit.start()
-            self.encoding = encoding = self._guess(data[hit.start() : hit.start() + 65536])
-            return head + self._decode(data[hit.start() :], final)
+            rest = data[hit.start() :]
+            if len(rest) < _GUESS_WINDOW and not final:
+                # Too little text after the first non-ASCII byte to judge: wait for more.
+                self._undecided = rest
+                return head
+            self.encoding = encoding = self._guess(rest[:_GUESS_WINDOW])
+            return head + self._decode(rest, final)
         if encoding in ("utf-8", "utf-8-sig"):
             return self._decode_utf8(self._pending + data, final)
         if encoding in ("cp1252", "cp1251", "latin-1", "iso8859-1"):
@@ -426,27 +437,48 @@ def _open(source: Source | None, encoding: str | None, path: str | os.PathLike[s
 
 
 @dataclass(slots=True)
-class _Chunk:
-    """The text of one game and where it lies in the file."""
+class RawGame:
+    """The text of one game, cut from its source but not parsed yet.
+
+    Cheap to make and small to send to another process (it pickles); :meth:`parse` turns it into
+    a :class:`~pdn.model.Game`.  ``line`` and ``column`` (1-based) locate ``text[0]`` in the file,
+    so every position the parser reports is absolute.
+    """
 
     text: str
-    offset: int  # absolute character offset of text[0] in the normalised stream
-    line: int  # 1-based line of text[0]
-    column: int  # 1-based column of text[0]
-    end: str  # why it ends: "result", "tag", "comment" (unclosed), "eof", "size"
-    open_comment: int = -1  # index in text of a "{" that is never closed
+    offset: int  # character offset of text[0] in the (normalised) input
+    line: int
+    column: int
+    end: str  # why the game ends: "result", "tag", "comment" (unclosed), "eof", "size"
+    index: int = 0  # 1-based position of the game in its source
+    encoding: str = "utf-8"
     damage: list[tuple[int, _Damage | None]] = field(default_factory=list)
+    problem: Problem | None = None  # set when the source is not PDN at all
+
+    def parse(self) -> Game:
+        """The game: tags, move tree, terminator, variant and the problems found."""
+        if self.problem is not None:
+            game = Game(encoding=self.encoding, index=self.index, errors=[self.problem])
+            game.variant = None
+            return game
+        return _parse_chunk(self)
 
 
 _WS = re.compile(r"\s*")
+
+
+def _skip_space(text: str, at: int) -> int:
+    """The index of the first character at or after ``at`` that is not white space."""
+    match = _WS.match(text, at)
+    return at if match is None else match.end()
+
+
 _HEAD_ITEM = re.compile(r"[\[{%;}]")
 # What matters while cutting movetext, found by two searches that the regex engine runs fast: the
 # rare delimiters (a bare character class) and results (anchored on their "-", which a literal
 # scan finds; the look-behinds check that a result starts after white space or a delimiter).
 _SPECIAL = re.compile(r"[\[{%;)*(/]")
-_RESULT_DASH = re.compile(
-    r"-(?:(?<=[\s)}\]][012]-)[012]|(?<=[\s)}\]]1/2-)1/2)(?![^\s\[\](){};%])"
-)
+_RESULT_DASH = re.compile(r"-(?:(?<=[\s)}\]][012]-)[012]|(?<=[\s)}\]]1/2-)1/2)(?![^\s\[\](){};%])")
 _PAREN_STRENGTH = re.compile(r"\([!?]+\)")
 _SETUP = re.compile(r'/[^/\n"]*"[^"]*"[^/\n]*/')
 _SPECIAL_KIND = {"[": "bracket", "{": "brace", "%": "line", ";": "line", ")": "close"}
@@ -504,7 +536,7 @@ class _Chunker:
         self._result_cache = self._special_cache = (1 << 62, None)
         return True
 
-    def __iter__(self) -> Iterator[_Chunk]:
+    def __iter__(self) -> Iterator[RawGame]:
         while True:
             try:
                 found = self._scan()
@@ -518,7 +550,7 @@ class _Chunker:
                 return
             yield found
 
-    def _force_cut(self, start: int) -> _Chunk:
+    def _force_cut(self, start: int) -> RawGame:
         # A game that never ends within MAX_GAME_CHARS: cut at the last line end so that memory
         # stays bounded; the parser reports what this breaks.
         buf = self._buf
@@ -526,7 +558,7 @@ class _Chunker:
         if end <= start:
             end = len(buf)
         line, column = self._advance(start, end)
-        return _Chunk(buf[start:end], self._base + start, line, column, "size")
+        return RawGame(buf[start:end], self._base + start, line, column, "size")
 
     def _advance(self, start: int, end: int) -> tuple[int, int]:
         """Line and column at ``start``, moving the running position from _pos to ``end``."""
@@ -548,21 +580,19 @@ class _Chunker:
         self._pos = end
         return line, column
 
-    def _scan(self) -> _Chunk | None:
+    def _scan(self) -> RawGame | None:
         buf = self._buf
         n = len(buf)
         eof = self._eof
-        start = _WS.match(buf, self._pos).end()
+        start = _skip_space(buf, self._pos)
         if start >= n:
             if not eof:
                 raise _NeedMore
             return None
-        end, reason, open_comment = self._find_end(buf, start, n, eof)
+        end, reason, _ = self._find_end(buf, start, n, eof)
         line, column = self._advance(start, end)
         absolute = self._base + start
-        chunk = _Chunk(buf[start:end], absolute, line, column, reason)
-        if open_comment >= 0:
-            chunk.open_comment = open_comment - start
+        chunk = RawGame(buf[start:end], absolute, line, column, reason)
         if self._damage:
             stop = self._base + end
             chunk.damage = [(o - absolute, d) for o, d in self._damage if absolute <= o < stop]
@@ -576,7 +606,7 @@ class _Chunker:
         q = start
         # --- the tag section ---------------------------------------------------------------
         while True:
-            q = _WS.match(buf, q).end()
+            q = _skip_space(buf, q)
             if q >= guard:
                 if eof and q >= n:
                     return n, "eof", -1
@@ -685,7 +715,7 @@ class _Chunker:
             return _SPECIAL_KIND[buf[at]], at, at + 1
 
     def _next_game_follows(self, buf: str, at: int, n: int, eof: bool) -> bool:
-        end = _WS.match(buf, at).end()
+        end = _skip_space(buf, at)
         if end >= n:
             if not eof:
                 raise _NeedMore
@@ -786,7 +816,8 @@ class _Recovery:
             return True
         if isinstance(error, UnexpectedCharacters):
             line, column = builder.position(error.line, error.column)
-            char = builder.text[error.pos_in_stream] if error.pos_in_stream < len(builder.text) else ""
+            at = error.pos_in_stream or 0
+            char = builder.text[at : at + 1]
             builder.problem(
                 "syntax-error",
                 f"unexpected character {char!r} at {line}:{column} was skipped",
@@ -826,13 +857,13 @@ def _shorten(text: str, limit: int = 40) -> str:
 class _Builder:
     """Turns the flat token list of one game into a :class:`Game`."""
 
-    def __init__(self, chunk: _Chunk, index: int, encoding: str) -> None:
+    def __init__(self, chunk: RawGame) -> None:
         self.chunk = chunk
         self.text = chunk.text
         self.line0 = chunk.line
         self.col0 = chunk.column - 1
         self.problems: list[Problem] = []
-        self.game = Game(encoding=encoding, line=chunk.line, index=index)
+        self.game = Game(encoding=chunk.encoding, line=chunk.line, index=chunk.index)
         self.algebraic = False
         self.highest = 0
         self.fens: list[str] = []
@@ -996,7 +1027,9 @@ class _Builder:
         game.variant = game_type.variant
         game.variant_source = "gametype"
         if game_type.start is None and not game_type.expanded and "," in text:
-            self.problem("bad-gametype", f"GameType {text!r} is not of the form T,S,W,H,Nk,I", None, None)
+            self.problem(
+                "bad-gametype", f"GameType {text!r} is not of the form T,S,W,H,Nk,I", None, None
+            )
 
     # Tag section --------------------------------------------------------------------------
 
@@ -1004,8 +1037,8 @@ class _Builder:
         """Consecutive tag pairs (one TAGS token)."""
         pairs = tags._pairs  # appended to directly: this runs for every tag of every game
         seen = _TAG_NAMES_SEEN
-        for m in _TAG_PARTS.finditer(token):
-            raw, value = m.group(1, 2)
+        mark = len(pairs)
+        for raw, value, curly in _TAG_PARTS.findall(token):
             known = seen.get(raw)
             if known is None:
                 name = raw.strip()
@@ -1013,17 +1046,36 @@ class _Builder:
                 if len(seen) < 10_000:
                     seen[raw] = known
             name, good = known
-            if not good and not self.odd_tag(name, token, m.start()):
+            if not good:
+                # An odd name must be reported with its position: start again the slow way.
+                del pairs[mark:]
+                self.tag_run_located(token, pairs)
+                return
+            if curly:
+                value = curly
+            elif "\\" in value:
+                value = _UNESCAPE.sub(r"\1", value)
+            pairs.append((name, value))
+
+    def tag_run_located(self, token: Token, pairs: list[tuple[str, str]]) -> None:
+        for m in _TAG_PARTS.finditer(token):
+            raw, value, curly = m.group(1, 2, 3)
+            name = raw.strip()
+            if not self.odd_tag(name, token, m.start()):
                 continue
-            if "\\" in value:
+            if curly is not None:
+                value = curly
+            elif "\\" in value:
                 value = _UNESCAPE.sub(r"\1", value)
             pairs.append((name, value))
 
     def odd_tag(self, name: str, token: Token, offset: int) -> bool:
         """Report a tag name outside the PDN 3.0 form; False if the pair must be skipped."""
-        line, column = self.offset_position(token.start_pos + offset)
+        line, column = self.offset_position((token.start_pos or 0) + offset)
         if not name:
-            self.problem("bad-tag", f"tag pair at {line}:{column} has no name; skipped", line, column)
+            self.problem(
+                "bad-tag", f"tag pair at {line}:{column} has no name; skipped", line, column
+            )
             return False
         if _GOOD_TAG_NAME.fullmatch(name) is None:
             self.problem(
@@ -1038,7 +1090,7 @@ class _Builder:
     def bad_tag(self, token: Token, tags: Tags) -> bool:
         text = str(token)
         inner = text[1:-1] if text.endswith("]") else text[1:]
-        quote = re.search("[\"\u201c]", inner)
+        quote = re.search('["\u201c]', inner)
         if quote is not None:
             name = inner[: quote.start()].strip()
             rest = inner[quote.end() :]
@@ -1062,7 +1114,7 @@ class _Builder:
         inner = text.find("{")
         if inner >= 0:
             line, column = self.position(token.line, token.column)
-            line2, column2 = self.offset_position(token.start_pos + 1 + inner)
+            line2, column2 = self.offset_position((token.start_pos or 0) + 1 + inner)
             self.problem(
                 "nested-comment",
                 f"'{{' at {line2}:{column2} inside the comment opened at {line}:{column}: "
@@ -1265,8 +1317,7 @@ class _Builder:
             if m.group(1).upper() != "FEN":
                 self.problem(
                     "syntax-error",
-                    f"setup command {_shorten(str(token))} at {line}:{column} is not "
-                    '/FEN "..."/',
+                    f'setup command {_shorten(str(token))} at {line}:{column} is not /FEN "..."/',
                     line,
                     column,
                 )
@@ -1287,7 +1338,8 @@ class _Builder:
         last = state.last
         number = state.number
         number_line, number_column = state.number_at
-        if _ODD_SPACE.search(run) is not None:
+        leaf = Node._leaf
+        if not run.isascii() or _ODD_SPACE.search(run) is not None:
             # Tabs or other odd white space: find each word's column the slow way.
             for text in run.split("\n"):
                 for m in _WORD.finditer(text):
@@ -1298,29 +1350,35 @@ class _Builder:
                             self.dangling(number, (number_line, number_column))
                         number, number_line, number_column = word, line, column
                     else:
-                        node = Node(word, None, number, None, None, None, None, None, cur, line, column)
-                        cur.variations.append(node)
-                        cur = last = node
+                        cur = last = leaf(word, number, cur, line, column)
                         number = None
                 line += 1
                 offset = 1
         else:
             for text in run.split("\n"):
-                column = offset
-                for word in text.split(" "):
-                    if not word:
-                        column += 1
-                        continue
-                    if word[-1] == ".":
-                        if number is not None:
-                            self.dangling(number, (number_line, number_column))
-                        number, number_line, number_column = word, line, column
-                    else:
-                        node = Node(word, None, number, None, None, None, None, None, cur, line, column)
-                        cur.variations.append(node)
-                        cur = last = node
-                        number = None
-                    column += len(word) + 1
+                if "  " in text or text[:1] == " ":
+                    # Several spaces: the slow way for this line only.
+                    for m in _WORD.finditer(text):
+                        word = m.group()
+                        column = offset + m.start()
+                        if word[-1] == ".":
+                            if number is not None:
+                                self.dangling(number, (number_line, number_column))
+                            number, number_line, number_column = word, line, column
+                        else:
+                            cur = last = leaf(word, number, cur, line, column)
+                            number = None
+                else:
+                    column = offset
+                    for word in text.split():
+                        if word[-1] == ".":
+                            if number is not None:
+                                self.dangling(number, (number_line, number_column))
+                            number, number_line, number_column = word, line, column
+                        else:
+                            cur = last = leaf(word, number, cur, line, column)
+                            number = None
+                        column += len(word) + 1
                 line += 1
                 offset = 1
         state.cur = cur
@@ -1407,11 +1465,13 @@ def _problem_order(problem: Problem) -> tuple[int, int]:
     return (problem.line or 0, problem.column or 0)
 
 
-def _parse_chunk(chunk: _Chunk, index: int, encoding: str) -> Game:
-    builder = _Builder(chunk, index, encoding)
+def _parse_chunk(chunk: RawGame) -> Game:
+    builder = _Builder(chunk)
     parser = _parser()
     try:
-        items = cast(list[Token], parser.parse(chunk.text, start="start", on_error=_Recovery(builder)))
+        items = cast(
+            list[Token], parser.parse(chunk.text, start="start", on_error=_Recovery(builder))
+        )
     except UnexpectedInput as exc:
         # Recovery gave up (it never should); keep what can be kept: the tag pairs.
         line, column = builder.position(getattr(exc, "line", None), getattr(exc, "column", None))
@@ -1421,13 +1481,42 @@ def _parse_chunk(chunk: _Chunk, index: int, encoding: str) -> Game:
             line,
             column,
         )
-        items = [Token("TAG", m.group(), line=1, column=1) for m in _patterns().tag.finditer(chunk.text)]
+        items = [
+            Token("TAGS", m.group(), start_pos=m.start(), line=1, column=1)
+            for m in _patterns().tag.finditer(chunk.text)
+        ]
     return builder.build(items)
 
 
 # =============================================================================================
 # Public API
 # =============================================================================================
+
+
+def split_games(
+    source: Source | None = None,
+    *,
+    encoding: str | None = None,
+    path: str | os.PathLike[str] | None = None,
+) -> Iterator[RawGame]:
+    """Cut a source into games without parsing them (see :func:`read_games` for the arguments).
+
+    This is the cheap, streaming half of reading: the games can then be parsed elsewhere, for
+    instance in worker processes, with :meth:`RawGame.parse`.
+    """
+    opened, handle = _open(source, encoding, path)
+    try:
+        if opened.binary_problem is not None:
+            yield RawGame("", 0, 1, 1, "eof", 1, "binary", problem=opened.binary_problem)
+            return
+        chunker = _Chunker(opened.blocks, opened.decoder)
+        for index, chunk in enumerate(chunker, start=1):
+            chunk.index = index
+            chunk.encoding = opened.encoding
+            yield chunk
+    finally:
+        if handle is not None:
+            handle.close()
 
 
 def read_games(
@@ -1446,21 +1535,10 @@ def read_games(
 
     Never raises for bad input: problems are reported on ``game.errors``.  A file that is not
     text at all (a Paint.NET image, binary data) gives one empty game carrying a ``not-pdn``
-    error.
+    error.  (A file that cannot be opened raises the usual ``OSError``.)
     """
-    opened, handle = _open(source, encoding, path)
-    try:
-        if opened.binary_problem is not None:
-            game = Game(encoding="binary", errors=[opened.binary_problem])
-            game.variant = None
-            yield game
-            return
-        chunker = _Chunker(opened.blocks, opened.decoder)
-        for index, chunk in enumerate(chunker, start=1):
-            yield _parse_chunk(chunk, index, opened.encoding)
-    finally:
-        if handle is not None:
-            handle.close()
+    for raw in split_games(source, encoding=encoding, path=path):
+        yield raw.parse()
 
 
 def read_game(text: Source) -> Game:
@@ -1479,8 +1557,3 @@ def read_game(text: Source) -> Game:
     return Game(
         errors=[Problem("empty-game", "the input holds no game", line=1, column=1)],
     )
-
-
-def _iter_paths(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Game]:
-    for one in paths:
-        yield from read_games(path=one)

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
-from engine import Color, FenError, Move, Position, Variant, diagnose, get_variant
+from engine import FenError, Move, Position, Variant, diagnose, get_variant
 
 from .model import Game, Node
 from .notation import NotationError, move_texts, parse_move, resolve_squares
@@ -304,13 +304,42 @@ def _check_result(report: Report) -> None:
         report.problems.append(
             Problem(
                 "result-impossible",
-                f"the result {result_text!r} cannot stand: {_colour(loser)} is to move in the "
-                f"final position and has no legal move, so {_colour(loser)} lost",
+                f"the result {result_text!r} cannot stand: {loser.label} is to move in the "
+                f"final position and has no legal move, so {loser.label} lost",
                 line=game.line,
                 column=1,
             )
         )
 
 
-def _colour(color: Color) -> str:
-    return "Black" if color is Color.BLACK else "White"
+@dataclass(frozen=True, slots=True)
+class Located:
+    """A position found in a game, and a sentence saying which one it is (or why none)."""
+
+    position: Position | None
+    reason: str
+
+
+def position_at(
+    game: Game, ply: int | None = None, variant: Variant | str | None = None
+) -> Located:
+    """The position after ``ply`` mainline plies (``None``: the last position reached).
+
+    >>> import pdn
+    >>> position_at(pdn.read_game("1. 11-15 23-19 *"), 1).position.fen()[:2]
+    'W:'
+    """
+    report = validate(game, variant)
+    if report.start is None:
+        reason = report.problems[0].message if report.problems else "no start position"
+        return Located(None, f"game {game.index}: {reason}")
+    steps = [s for s in report.mainline_steps() if s.after is not None]
+    if ply is None:
+        position = report.final if report.final is not None else report.start
+        return Located(position, f"game {game.index}, final position after {len(steps)} plies")
+    if ply == 0:
+        return Located(report.start, f"game {game.index}, start position")
+    if ply > len(steps):
+        return Located(None, f"game {game.index} has only {len(steps)} replayable plies, not {ply}")
+    step = steps[ply - 1]
+    return Located(step.after, f"game {game.index}, after ply {ply} ({step.node.move})")

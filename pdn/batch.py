@@ -1,0 +1,227 @@
+"""Whole files, game by game: on one process or several, always in the input's order.
+
+The main process only cuts the input into raw games (cheap, streaming); parsing and the work on
+each game happen in the workers, and only small results travel back. At most a few batches per
+worker are in flight, so memory stays bounded whatever the size of the input.
+
+>>> from pathlib import Path
+>>> verdicts = list(validate_files([Path("examples/illegal-moves.pdn")]))
+>>> len(verdicts), verdicts[0].status
+(12, 'illegal')
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from functools import partial
+from typing import IO, TypeVar
+
+from .model import Game
+from .problems import Problem
+from .reader import RawGame, read_games, split_games
+from .validate import validate
+
+T = TypeVar("T")
+
+#: Games sent to a worker at a time: large enough to amortise the hand-over.
+BATCH_SIZE = 200
+
+Input = str | os.PathLike[str] | IO[str] | IO[bytes]
+
+
+def display_name(source: Input) -> str:
+    """How a source is named in messages: its path, or ``-`` for standard input."""
+    if isinstance(source, (str, os.PathLike)):
+        return os.fspath(source)
+    return getattr(source, "name", "-") if isinstance(getattr(source, "name", None), str) else "-"
+
+
+def iter_games(source: Input) -> Iterator[Game]:
+    """The games of one source (a path as ``str`` or ``PathLike``, or an open file)."""
+    if isinstance(source, str):
+        return read_games(path=source)
+    return read_games(source)
+
+
+def _raw_games(source: Input) -> Iterator[RawGame]:
+    if isinstance(source, str):
+        return split_games(path=source)
+    return split_games(source)
+
+
+def _run_batch(func: Callable[[Game, str], T], name: str, batch: list[RawGame]) -> list[T]:
+    return [func(raw.parse(), name) for raw in batch]
+
+
+def map_games(
+    func: Callable[[Game, str], T],
+    sources: Iterable[Input],
+    *,
+    jobs: int = 1,
+) -> Iterator[T]:
+    """``func(game, file_name)`` for every game of every source, in input order.
+
+    With ``jobs > 1`` the games are parsed and processed by that many worker processes;
+    ``func`` must then be picklable (a module-level function, or a ``functools.partial`` of
+    one).
+    """
+    if jobs <= 1:
+        for source in sources:
+            name = display_name(source)
+            for game in iter_games(source):
+                yield func(game, name)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pending: deque[Future[list[T]]] = deque()
+        limit = jobs * 3
+        for source in sources:
+            name = display_name(source)
+            batch: list[RawGame] = []
+            for raw in _raw_games(source):
+                batch.append(raw)
+                if len(batch) >= BATCH_SIZE:
+                    pending.append(pool.submit(_run_batch, func, name, batch))
+                    batch = []
+                    while len(pending) >= limit:
+                        yield from pending.popleft().result()
+            if batch:
+                pending.append(pool.submit(_run_batch, func, name, batch))
+        while pending:
+            yield from pending.popleft().result()
+
+
+# ---------------------------------------------------------------------------------- validation
+
+
+@dataclass(slots=True)
+class Verdict:
+    """What validation says of one game, small enough to send between processes."""
+
+    file: str
+    index: int
+    line: int
+    tags: list[tuple[str, str]]
+    status: str
+    problems: list[Problem]
+
+    @property
+    def has_errors(self) -> bool:
+        """Whether the game has an error (syntax or an illegal move)."""
+        return self.status in ("illegal", "syntax-error")
+
+    def tag(self, name: str) -> str | None:
+        """The first value of a tag, or None."""
+        return next((value for key, value in self.tags if key == name), None)
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON form: file, index, line, tags, status and problems."""
+        return {
+            "file": self.file,
+            "index": self.index,
+            "line": self.line,
+            "tags": dict(reversed(self.tags)) if self.tags else {},
+            "status": self.status,
+            "problems": [p.to_dict() for p in self.problems],
+        }
+
+
+def verdict_of(game: Game, file: str, variant: str | None = None) -> Verdict:
+    """Validate one game and keep what a report needs."""
+    report = validate(game, variant)
+    return Verdict(
+        file=file,
+        index=game.index,
+        line=game.line,
+        tags=game.tags.items(),
+        status=report.status,
+        problems=report.all_problems,
+    )
+
+
+def validate_files(
+    sources: Iterable[Input], *, variant: str | None = None, jobs: int = 1
+) -> Iterator[Verdict]:
+    """Validate every game of every source, in order (see :func:`map_games` for ``jobs``)."""
+    return map_games(partial(verdict_of, variant=variant), sources, jobs=jobs)
+
+
+@dataclass(slots=True)
+class Summary:
+    """Counts over a run of verdicts."""
+
+    games: int = 0
+    clean: int = 0
+    with_errors: int = 0
+    unchecked: int = 0
+    by_code: Counter[str] = field(default_factory=Counter)
+
+    def add(self, verdict: Verdict) -> None:
+        """Count one more game."""
+        self.games += 1
+        if verdict.has_errors:
+            self.with_errors += 1
+        elif verdict.status == "unchecked":
+            self.unchecked += 1
+        else:
+            self.clean += 1
+        self.by_code.update(p.code for p in verdict.problems)
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON form of the counts."""
+        return {
+            "games": self.games,
+            "clean": self.clean,
+            "with_errors": self.with_errors,
+            "unchecked": self.unchecked,
+            "by_code": dict(sorted(self.by_code.items())),
+        }
+
+    def text(self) -> str:
+        """A short human summary."""
+        parts = [f"{self.games} games: {self.clean} clean, {self.with_errors} with errors"]
+        if self.unchecked:
+            parts.append(f"{self.unchecked} not checked (rules not implemented)")
+        lines = [", ".join(parts)]
+        if self.by_code:
+            codes = ", ".join(f"{code} {n}" for code, n in sorted(self.by_code.items()))
+            lines.append(f"by code: {codes}")
+        return "\n".join(lines)
+
+
+_SEVERITY_RANK = {"error": 0, "warning": 1, "notice": 2}
+
+
+def verdict_text(verdict: Verdict, *, least: str = "warning") -> str:
+    """The text report of one game: a heading with its players and event, then one
+    ``file:line:col: code: message`` line per problem at least as serious as ``least``.
+    Empty when there is nothing to show."""
+    shown = [p for p in verdict.problems if _SEVERITY_RANK[p.severity] <= _SEVERITY_RANK[least]]
+    if not shown:
+        return ""
+    black, white = verdict.tag("Black") or "?", verdict.tag("White") or "?"
+    event = verdict.tag("Event")
+    heading = f"{verdict.file}: game {verdict.index} (line {verdict.line}): {black} - {white}"
+    if event:
+        heading += f", {event}"
+        if verdict.tag("Round") not in (None, "", "?", "-"):
+            heading += f", round {verdict.tag('Round')}"
+    lines = [heading]
+    for p in shown:
+        where = f"{verdict.file}:{p.line or verdict.line}:{p.column or 1}"
+        detail = f" [ply {p.ply}]" if p.ply is not None else ""
+        lines.append(f"  {where}: {p.code}: {p.message}{detail}")
+        if p.legal and p.code not in ("missed-capture",):
+            lines.append(f"      legal here: {' '.join(p.legal)}")
+    return "\n".join(lines)
+
+
+def summarise(verdicts: Sequence[Verdict]) -> Summary:
+    """The summary of finished verdicts."""
+    summary = Summary()
+    for verdict in verdicts:
+        summary.add(verdict)
+    return summary

@@ -1,0 +1,850 @@
+"""Openings of English checkers games: ACF three-move ballots, two-move openings, 11-man ballots.
+
+A game is classified by the *position* after its first three plies (side to move included), never
+by the written moves, so transpositions land on the right ballot: ``11-15 22-17 9-14`` reaches
+the position the ACF lists as #38, ``9-14 22-17 11-15``.
+
+>>> from engine import ENGLISH, Position
+>>> def replay(moves):
+...     pos, out = Position.start(ENGLISH), []
+...     for text in moves.split():
+...         pos = pos.play(next(m for m in pos.legal_moves() if m.notation() == text))
+...         out.append(pos)
+...     return out
+>>> opening = classify_positions(Position.start(ENGLISH), replay("11-15 22-17 9-14"))
+>>> opening.kind, opening.number, opening.moves, opening.transposed
+('ballot', 38, '9-14 22-17 11-15', True)
+>>> opening.label
+'ACF 38: 9-14 22-17 11-15 (transposed)'
+
+Data (package data in ``pdn/data/``, read once): ``three_move_deck.csv`` (the 174 numbered
+ballots), ``three_move_positions.csv`` (all 216 positions after three plies, 42 of them not in
+the ACF list), ``two_move.csv`` (the 49 two-ply openings) and ``eleven_man_english.csv`` (2,400
+11-man ballot positions). See ``pdn/data/README.md`` for where they come from.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import io
+import itertools
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import TYPE_CHECKING, Any, Literal
+
+from engine import ENGLISH, Color, Position
+
+from .results import Outcome, parse_result, scores
+
+if TYPE_CHECKING:
+    from .model import Game
+    from .validate import Report
+
+__all__ = [
+    "FORMATS",
+    "BallotStats",
+    "Kind",
+    "Opening",
+    "OpeningRow",
+    "Status",
+    "ThreeMove",
+    "TwoMove",
+    "ballot",
+    "ballot_stats",
+    "ballots",
+    "classify",
+    "classify_positions",
+    "compact_fen",
+    "eleven_man_fens",
+    "opening_row",
+    "render_openings",
+    "render_stats",
+    "three_move_positions",
+    "two_move_openings",
+]
+
+Kind = Literal["ballot", "other", "eleven-man", "setup", "short", "illegal", "not-english"]
+Status = Literal["standard", "barred"]
+
+#: Output formats of :func:`render_openings` and :func:`render_stats` (``md`` also works).
+FORMATS = ("text", "csv", "json", "markdown")
+
+# The ACF opening is three plies: Black, White, Black.
+_BALLOT_PLIES = 3
+
+
+# ----------------------------------------------------------------------------- records
+
+
+@dataclass(frozen=True, slots=True)
+class TwoMove:
+    """One of the 49 two-ply openings (Black's first move and White's reply).
+
+    ``status`` is ``"barred"`` for the six pairs left off the historical 43-opening two-move
+    list (two lose a man at once, four force an exchange), with the ``reason``.
+    """
+
+    number: int
+    moves: str
+    name: str | None
+    status: Status
+    reason: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dictionary."""
+        return {
+            "number": self.number,
+            "moves": self.moves,
+            "name": self.name,
+            "status": self.status,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ThreeMove:
+    """One of the 216 positions after three plies, and what the ACF list says about it.
+
+    ``number`` is the ACF ballot number 1-174 (``None`` for the 42 positions the list leaves
+    out, whose ``status`` is ``"other"``); ``moves`` is the order the ACF lists it under;
+    ``move_orders`` every three-ply order that reaches the position.
+    """
+
+    number: int | None
+    moves: str | None
+    name: str | None
+    status: Literal["standard", "barred", "other"]
+    move_orders: tuple[str, ...]
+    fen: str
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
+class Opening:
+    """What a game's first plies say about its opening.
+
+    ``kind`` is one of:
+
+    * ``"ballot"``: an ACF three-move ballot; ``number`` (1-174), ``moves`` (the ACF order),
+      ``name``, ``status`` (``standard`` or ``barred``) and ``transposed`` (the game reached it
+      by another order than the listed one) are set;
+    * ``"other"``: a position after three plies that the ACF list leaves out (``move_orders``);
+    * ``"eleven-man"``: the game starts from 11-man ballot ``number``;
+    * ``"setup"``: the game starts from some other position (``fen``), or a position inside
+      the first three plies does not follow from the one before it;
+    * ``"short"``: fewer than three plies were played;
+    * ``"illegal"``: the move at game ply ``ply`` (1-based) is illegal or could not be replayed,
+      so the opening is not classified;
+    * ``"not-english"``: another variant, which has no ACF ballots.
+
+    ``played`` is the game's own opening plies (up to three) as the engine writes them; for a
+    game set up after ply 1 or 2 the plies before the setup are included, since each such
+    position comes from exactly one move order. ``two_move`` is set whenever the position after
+    two plies is known. ``fen`` is the position after three plies (ballot, other) or the start
+    (eleven-man, setup).
+    """
+
+    kind: Kind
+    number: int | None = None
+    moves: str | None = None
+    name: str | None = None
+    status: Status | None = None
+    transposed: bool = False
+    played: str | None = None
+    move_orders: tuple[str, ...] = ()
+    two_move: TwoMove | None = None
+    ply: int | None = None
+    fen: str | None = None
+    note: str | None = None
+
+    @property
+    def label(self) -> str:
+        """A one-line description, e.g. ``"ACF 3: 9-13 21-17 10-14 [barred]"``.
+
+        >>> Opening("eleven-man", number=17).label
+        '11-man ballot 17'
+        """
+        if self.kind == "ballot":
+            name = f" {self.name}" if self.name else ""
+            barred = " [barred]" if self.status == "barred" else ""
+            transposed = " (transposed)" if self.transposed else ""
+            return f"ACF {self.number}{name}: {self.moves}{barred}{transposed}"
+        if self.kind == "other":
+            order = self.played or (self.move_orders[0] if self.move_orders else "")
+            return f"other: {order}".rstrip(": ")
+        if self.kind == "eleven-man":
+            return f"11-man ballot {self.number}"
+        if self.kind == "short":
+            return f"short: {self.played}" if self.played else "short"
+        if self.kind == "illegal":
+            return f"illegal move at ply {self.ply}"
+        if self.kind == "not-english":
+            return "not English"
+        return "setup"
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dictionary with every field and the :attr:`label`."""
+        return {
+            "kind": self.kind,
+            "label": self.label,
+            "number": self.number,
+            "moves": self.moves,
+            "name": self.name,
+            "status": self.status,
+            "transposed": self.transposed if self.kind == "ballot" else None,
+            "played": self.played,
+            "move_orders": list(self.move_orders),
+            "two_move": self.two_move.to_dict() if self.two_move is not None else None,
+            "ply": self.ply,
+            "fen": self.fen,
+            "note": self.note,
+        }
+
+
+# ----------------------------------------------------------------------------- data
+
+
+def _read_csv(name: str) -> list[dict[str, str]]:
+    text = (resources.files("pdn") / "data" / name).read_text(encoding="utf-8")
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def _status(text: str) -> Status:
+    # The reference data says "lost" (the ACF's "probably lost" openings); users know them as
+    # barred, which is also what the two-move list did with its six.
+    return "standard" if text == "standard" else "barred"
+
+
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    start: Position
+    # Positions at plies 0, 1 and 2 from the start, each with the line of positions leading to
+    # it: every one of them comes from exactly one move order.
+    lines: dict[Position, tuple[Position, ...]]
+    # The engine's notation of the one move from a position at ply 0-2 to a child of it.
+    edges: dict[tuple[Position, Position], str]
+    three: dict[Position, ThreeMove]
+    by_number: dict[int, ThreeMove]
+    two: dict[Position, TwoMove]
+    # The position after ply 2 of each ballot's ACF order, to tell transpositions.
+    listed_ply2: dict[int, Position]
+
+
+@functools.cache
+def _tables() -> _Tables:
+    start = Position.start(ENGLISH)
+    lines: dict[Position, tuple[Position, ...]] = {start: (start,)}
+    edges: dict[tuple[Position, Position], str] = {}
+    children: dict[Position, dict[str, Position]] = {}
+    frontier = [start]
+    for _ in range(_BALLOT_PLIES):
+        following: list[Position] = []
+        for position in frontier:
+            for move in position.legal_moves():
+                child = position.play(move)
+                edges[(position, child)] = move.notation()
+                children.setdefault(position, {})[move.notation()] = child
+                if child not in lines:
+                    lines[child] = (*lines[position], child)
+                    following.append(child)
+        frontier = following
+    # Plies 0-2 only: a position after ply 3 is looked up in the ballot table instead.
+    lines = {position: line for position, line in lines.items() if len(line) <= _BALLOT_PLIES}
+
+    names = {int(row["number"]): row["name"] or None for row in _read_csv("three_move_deck.csv")}
+    three: dict[Position, ThreeMove] = {}
+    by_number: dict[int, ThreeMove] = {}
+    listed_ply2: dict[int, Position] = {}
+    for row in _read_csv("three_move_positions.csv"):
+        number = int(row["acf_number"]) if row["acf_number"] else None
+        status: Literal["standard", "barred", "other"] = (
+            "other" if row["status"] == "other" else _status(row["status"])
+        )
+        entry = ThreeMove(
+            number=number,
+            moves=row["acf_listed_order"] or None,
+            name=names.get(number) if number is not None else None,
+            status=status,
+            move_orders=tuple(o.strip() for o in row["all_move_orders"].split("|")),
+            fen=row["fen_after_ply3"],
+            note=row["note"],
+        )
+        three[Position.from_fen(entry.fen, ENGLISH)] = entry
+        if number is not None:
+            by_number[number] = entry
+            position = start
+            for token in (entry.moves or "").split()[:2]:
+                position = children.get(position, {}).get(token, position)
+            listed_ply2[number] = position
+
+    two: dict[Position, TwoMove] = {}
+    for row in _read_csv("two_move.csv"):
+        two[Position.from_fen(row["fen_after_ply2"], ENGLISH)] = TwoMove(
+            number=int(row["number"]),
+            moves=row["moves"],
+            name=row["name"] or None,
+            status=_status(row["status"]),
+            reason=row["reason"] or None,
+        )
+    return _Tables(start, lines, edges, three, by_number, two, listed_ply2)
+
+
+@functools.cache
+def _eleven_man() -> tuple[tuple[str, ...], dict[Position, int]]:
+    fens = tuple(row["fen"] for row in _read_csv("eleven_man_english.csv"))
+    index = {Position.from_fen(fen, ENGLISH): number for number, fen in enumerate(fens, 1)}
+    return fens, index
+
+
+def ballots() -> tuple[ThreeMove, ...]:
+    """The 174 ACF three-move ballots in ACF order (#1 first), barred ones included.
+
+    >>> b = ballots()
+    >>> len(b), b[2].moves, b[2].status
+    (174, '9-13 21-17 10-14', 'barred')
+    """
+    by_number = _tables().by_number
+    return tuple(by_number[n] for n in sorted(by_number))
+
+
+def ballot(number: int) -> ThreeMove:
+    """ACF ballot ``number`` (1-174); ``KeyError`` for any other number.
+
+    >>> ballot(174).name
+    'Skunk'
+    """
+    try:
+        return _tables().by_number[number]
+    except KeyError:
+        raise KeyError(f"there is no ACF ballot {number}; they are numbered 1-174") from None
+
+
+def three_move_positions() -> tuple[ThreeMove, ...]:
+    """All 216 positions after three plies: the 174 ballots, then the 42 ``other`` ones."""
+    return tuple(_tables().three.values())
+
+
+def two_move_openings() -> tuple[TwoMove, ...]:
+    """The 49 two-ply openings in their usual order (9-13 21-17 first)."""
+    return tuple(sorted(_tables().two.values(), key=lambda t: t.number))
+
+
+def eleven_man_fens() -> tuple[str, ...]:
+    """The 2,400 English 11-man ballot positions (Black to move); ballot N is item N - 1."""
+    return _eleven_man()[0]
+
+
+def compact_fen(position: Position) -> str:
+    """The FEN with squares ascending and runs of three or more men written as ranges.
+
+    >>> compact_fen(Position.start(ENGLISH))
+    'B:W21-32:B1-12'
+    >>> compact_fen(Position.from_fen("W:W9,10,K11,12,13,14:B3,1,2,4", ENGLISH))
+    'W:W9,10,K11,12-14:B1-4'
+    """
+    pieces = position.pieces()
+    sections = []
+    for letter, color in (("W", Color.WHITE), ("B", Color.BLACK)):
+        squares = [s for s, piece in pieces.items() if piece.color is color]
+        kings = {s for s in squares if pieces[s].king}
+        sections.append(letter + ",".join(_square_items(squares, kings)))
+    return f"{position.turn.letter}:{sections[0]}:{sections[1]}"
+
+
+def _square_items(squares: Sequence[int], kings: set[int]) -> list[str]:
+    items: list[str] = []
+    i = 0
+    while i < len(squares):
+        first = squares[i]
+        if first in kings:
+            items.append(f"K{first}")
+            i += 1
+            continue
+        j = i
+        while (
+            j + 1 < len(squares)
+            and squares[j + 1] == squares[j] + 1
+            and squares[j + 1] not in kings
+        ):
+            j += 1
+        # Two adjacent squares stay a list: "9,10" is as short as "9-10" and reads plainer.
+        if j - i >= 2:
+            items.append(f"{first}-{squares[j]}")
+            i = j + 1
+        else:
+            items.append(str(first))
+            i += 1
+    return items
+
+
+# ----------------------------------------------------------------------------- classification
+
+
+def classify_positions(
+    start: Position,
+    after: Sequence[Position],
+    first_plies_text: Sequence[str] = (),
+    illegal_ply: int | None = None,
+) -> Opening:
+    """Classify an opening from positions: ``after[i]`` is the position after game ply ``i + 1``.
+
+    ``after`` holds the mainline positions that were legally replayed (more than three are
+    ignored). ``first_plies_text`` is the written moves of the first plies, for messages.
+    ``illegal_ply`` is the 1-based game ply of the first illegal move, if any; positions from
+    that ply on are not used.
+
+    The start decides how many plies the game itself must supply: none when it is a position
+    after three plies (a ballot diagram), one or two when it is a position after ply 2 or 1,
+    three from the standard start. Any other start is an 11-man ballot or a ``setup``.
+
+    >>> from engine import ENGLISH, Position
+    >>> classify_positions(Position.start(ENGLISH), []).kind
+    'short'
+    >>> fen = "W:W17,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,11,12,13,14"
+    >>> classify_positions(Position.from_fen(fen, ENGLISH), []).label
+    'ACF 3: 9-13 21-17 10-14 [barred]'
+    """
+    if start.variant.name != ENGLISH.name:
+        return Opening("not-english", note=f"{start.variant.name}: no ACF ballots")
+    tables = _tables()
+    entry = tables.three.get(start)
+    if entry is not None:
+        return _from_entry(entry, None, None, None)
+    line = tables.lines.get(start)
+    if line is None:
+        number = _eleven_man()[1].get(start)
+        if number is not None:
+            return Opening("eleven-man", number=number, fen=start.fen())
+        return Opening("setup", fen=start.fen())
+
+    offset = len(line) - 1
+    needed = _BALLOT_PLIES - offset
+    illegal = illegal_ply is not None and 1 <= illegal_ply <= needed
+    usable = after[: illegal_ply - 1] if illegal and illegal_ply is not None else after
+    sequence = [*line, *usable[:needed]]
+
+    moves: list[str] = []
+    for ply, (before, following) in enumerate(itertools.pairwise(sequence), 1):
+        text = tables.edges.get((before, following))
+        if text is None:
+            # Only a setup command inside the opening can put a position here that no move of
+            # the one before reaches; then the ballot is not the game's to claim.
+            return Opening(
+                "setup",
+                played=" ".join(moves) or None,
+                ply=ply - offset,
+                fen=following.fen(),
+                note=f"the position after ply {ply - offset} does not follow from the one before",
+            )
+        moves.append(text)
+
+    played = " ".join(moves) or None
+    two_move = tables.two.get(sequence[2]) if len(sequence) > 2 else None
+    if illegal:
+        assert illegal_ply is not None
+        written = (
+            first_plies_text[illegal_ply - 1] if len(first_plies_text) >= illegal_ply else None
+        )
+        note = f"illegal move {written} at ply {illegal_ply}" if written else None
+        return Opening("illegal", played=played, two_move=two_move, ply=illegal_ply, note=note)
+    if len(sequence) <= _BALLOT_PLIES:
+        return Opening("short", played=played, two_move=two_move)
+    final = sequence[_BALLOT_PLIES]
+    return _from_entry(tables.three[final], played, sequence[2], two_move)
+
+
+def _from_entry(
+    entry: ThreeMove, played: str | None, ply2: Position | None, two_move: TwoMove | None
+) -> Opening:
+    if entry.number is None:
+        return Opening(
+            "other", played=played, move_orders=entry.move_orders, two_move=two_move, fen=entry.fen
+        )
+    listed = _tables().listed_ply2.get(entry.number)
+    return Opening(
+        "ballot",
+        number=entry.number,
+        moves=entry.moves,
+        name=entry.name,
+        status=entry.status if entry.status != "other" else None,
+        transposed=ply2 is not None and ply2 != listed,
+        played=played,
+        move_orders=entry.move_orders,
+        two_move=two_move,
+        fen=entry.fen,
+    )
+
+
+def classify(game: Game, report: Report | None = None) -> Opening:
+    """Classify a game's opening from its validation report (validated here if not given).
+
+    Uses the report's start position, the mainline positions after plies 1-3 and the first
+    error on the mainline within those plies. A setup command before the first move counts as
+    the start; a move that could not be replayed (written as unknown, say) counts as illegal.
+
+    >>> import pdn
+    >>> classify(pdn.read_game("1. 9-13 21-17 2. 10-14 *")).label
+    'ACF 3: 9-13 21-17 10-14 [barred]'
+    """
+    if report is None:
+        # validate imports the reader's model; importing it lazily keeps this module usable
+        # (and importable) on its own.
+        from .validate import validate
+
+        report = validate(game)
+    variant = report.variant
+    if variant is None or variant.name != ENGLISH.name:
+        name = variant.name if variant is not None else (game.variant or "unknown variant")
+        return Opening("not-english", note=f"{name}: no ACF ballots")
+    start = report.start
+    if start is None:
+        return Opening("setup", fen=game.fen, note="the FEN cannot be read")
+
+    errors = {
+        (p.ply, p.line, p.column)
+        for p in report.problems
+        if p.severity == "error" and p.ply is not None and p.ply <= _BALLOT_PLIES
+    }
+    after: list[Position] = []
+    texts: list[str] = []
+    illegal: int | None = None
+    for step in report.mainline_steps():
+        if step.ply > _BALLOT_PLIES:
+            break
+        node = step.node
+        if node.move is None:
+            # A setup command: before the first move it is the start; later it shows up as a
+            # position that does not follow from the one before.
+            if step.after is None:
+                return Opening("setup", fen=node.setup, note="the setup FEN cannot be read")
+            if not texts:
+                start = step.after
+            continue
+        texts.append(node.move)
+        if step.after is None or (step.ply, node.line, node.column) in errors:
+            illegal = step.ply
+            break
+        after.append(step.after)
+    return classify_positions(start, after, texts, illegal)
+
+
+# ----------------------------------------------------------------------------- statistics
+
+
+@dataclass(frozen=True, slots=True)
+class BallotStats:
+    """Results of the games played on one ACF ballot, counted from the first mover's side.
+
+    ``score`` is the first mover's (Black's) points per scored game as a percentage (win 1,
+    draw ½, double loss 0), ``None`` when no game has a known result.
+    """
+
+    number: int
+    moves: str
+    name: str | None
+    status: Status
+    games: int = 0
+    first_wins: int = 0
+    second_wins: int = 0
+    draws: int = 0
+    both_lose: int = 0
+    unknown: int = 0
+    score: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dictionary."""
+        return {
+            "number": self.number,
+            "moves": self.moves,
+            "name": self.name,
+            "status": self.status,
+            "games": self.games,
+            "first_wins": self.first_wins,
+            "second_wins": self.second_wins,
+            "draws": self.draws,
+            "both_lose": self.both_lose,
+            "unknown": self.unknown,
+            "score": None if self.score is None else round(self.score, 2),
+        }
+
+
+def ballot_stats(
+    openings_and_results: Iterable[tuple[Opening, str | Outcome | None]],
+    *,
+    include_unplayed: bool = False,
+) -> list[BallotStats]:
+    """Per-ballot results, ordered by ballot number; games that are not ballots are skipped.
+
+    A result is a PDN result string (read with :func:`pdn.results.parse_result`) or an
+    :class:`~pdn.results.Outcome`. ``include_unplayed`` adds a zero row for every ballot no
+    game reached.
+
+    >>> b3 = Opening("ballot", number=3, moves="9-13 21-17 10-14", status="barred")
+    >>> [stats] = ballot_stats([(b3, "1-0"), (b3, "1/2-1/2"), (b3, "*")])
+    >>> stats.games, stats.first_wins, stats.draws, stats.unknown, stats.score
+    (3, 1, 1, 1, 75.0)
+    """
+    counts: dict[int, dict[Outcome, int]] = {}
+    for opening, result in openings_and_results:
+        if opening.kind != "ballot" or opening.number is None:
+            continue
+        outcome = result if isinstance(result, Outcome) else parse_result(result)
+        tally = counts.setdefault(opening.number, {})
+        tally[outcome] = tally.get(outcome, 0) + 1
+    numbers = sorted(_tables().by_number if include_unplayed else counts)
+    out: list[BallotStats] = []
+    for number in numbers:
+        entry = ballot(number)
+        tally = counts.get(number, {})
+        points = scored = 0.0
+        for outcome, count in tally.items():
+            pair = scores(outcome)
+            if pair is not None:
+                points += pair[0] * count
+                scored += count
+        out.append(
+            BallotStats(
+                number=number,
+                moves=entry.moves or "",
+                name=entry.name,
+                status="barred" if entry.status == "barred" else "standard",
+                games=sum(tally.values()),
+                first_wins=tally.get(Outcome.FIRST_WINS, 0),
+                second_wins=tally.get(Outcome.SECOND_WINS, 0),
+                draws=tally.get(Outcome.DRAW, 0),
+                both_lose=tally.get(Outcome.BOTH_LOSE, 0),
+                unknown=tally.get(Outcome.UNKNOWN, 0),
+                score=100.0 * points / scored if scored else None,
+            )
+        )
+    return out
+
+
+# ----------------------------------------------------------------------------- rendering
+
+
+@dataclass(frozen=True, slots=True)
+class OpeningRow:
+    """One line of the per-game openings table: the game's 1-based index and its opening."""
+
+    index: int
+    opening: Opening
+    event: str | None = None
+    black: str | None = None
+    white: str | None = None
+
+
+def opening_row(game: Game, opening: Opening) -> OpeningRow:
+    """A table row for ``game``, with its Event, Black and White tags (``?`` counts as absent)."""
+
+    def tag(name: str) -> str | None:
+        value = game.tags.get(name)
+        return value if value and value.strip() not in {"?", "-"} else None
+
+    return OpeningRow(game.index, opening, tag("Event"), tag("Black"), tag("White"))
+
+
+# (key, header, right-aligned)
+_Column = tuple[str, str, bool]
+
+_OPENING_COLUMNS: list[_Column] = [
+    ("index", "#", True),
+    ("event", "Event", False),
+    ("black", "Black", False),
+    ("white", "White", False),
+    ("kind", "Kind", False),
+    ("number", "Ballot", True),
+    ("moves", "ACF order", False),
+    ("name", "Name", False),
+    ("status", "Status", False),
+    ("transposed", "Transposed", False),
+    ("played", "Played", False),
+    ("two_move", "Two-move", False),
+    ("note", "Note", False),
+]
+# Shown in text and Markdown only when some row has them; CSV and JSON always keep them so a
+# script sees the same columns whatever the file held.
+_OPTIONAL = {"event", "black", "white"}
+
+_CSV_OPENING_FIELDS = [
+    "index", "event", "black", "white", "kind", "number", "moves", "name", "status",
+    "transposed", "played", "two_move", "two_move_name", "two_move_status", "ply", "fen",
+    "note",
+]  # fmt: skip
+
+_STATS_COLUMNS: list[_Column] = [
+    ("number", "Ballot", True),
+    ("moves", "ACF order", False),
+    ("name", "Name", False),
+    ("status", "Status", False),
+    ("games", "Games", True),
+    ("first_wins", "Black wins", True),
+    ("second_wins", "White wins", True),
+    ("draws", "Draws", True),
+    ("both_lose", "Both lose", True),
+    ("unknown", "Unknown", True),
+    ("score", "Score %", True),
+]
+
+
+def _opening_cells(row: OpeningRow) -> dict[str, str]:
+    o = row.opening
+    two = o.two_move
+    note = o.note
+    if o.kind == "eleven-man":
+        note = o.label
+    elif o.kind == "setup" and note is None:
+        note = o.fen
+    return {
+        "index": str(row.index),
+        "event": row.event or "",
+        "black": row.black or "",
+        "white": row.white or "",
+        "kind": o.kind,
+        "number": "" if o.number is None else str(o.number),
+        "moves": o.moves or "",
+        "name": o.name or "",
+        "status": o.status or "",
+        "transposed": ("yes" if o.transposed else "no") if o.kind == "ballot" else "",
+        "played": o.played or "",
+        "two_move": "" if two is None else two.moves + (f" ({two.name})" if two.name else ""),
+        "note": note or "",
+        "two_move_name": "" if two is None or two.name is None else two.name,
+        "two_move_status": "" if two is None else two.status,
+        "ply": "" if o.ply is None else str(o.ply),
+        "fen": o.fen or "",
+    }
+
+
+def _stats_cells(stats: BallotStats) -> dict[str, str]:
+    return {
+        "number": str(stats.number),
+        "moves": stats.moves,
+        "name": stats.name or "",
+        "status": stats.status,
+        "games": str(stats.games),
+        "first_wins": str(stats.first_wins),
+        "second_wins": str(stats.second_wins),
+        "draws": str(stats.draws),
+        "both_lose": str(stats.both_lose),
+        "unknown": str(stats.unknown),
+        "score": "" if stats.score is None else f"{stats.score:.1f}",
+    }
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _text_table(columns: Sequence[_Column], rows: Sequence[dict[str, str]]) -> str:
+    headers = [header for _, header, _ in columns]
+    body = [[_one_line(row[key]) for key, _, _ in columns] for row in rows]
+    widths = [max(len(cell) for cell in column) for column in zip(headers, *body, strict=True)]
+
+    def line(cells: Sequence[str]) -> str:
+        parts = [
+            cell.rjust(width) if right else cell.ljust(width)
+            for cell, width, (_, _, right) in zip(cells, widths, columns, strict=True)
+        ]
+        return "  ".join(parts).rstrip()
+
+    rule = "  ".join("-" * width for width in widths)
+    return "\n".join([line(headers), rule, *(line(cells) for cells in body)]) + "\n"
+
+
+def _md(text: str) -> str:
+    # Escape whatever could start markup or close a table cell; names come from files.
+    out = _one_line(text)
+    for char in "\\`*_[]<>|~&#":
+        out = out.replace(char, "\\" + char)
+    return out
+
+
+def _markdown_table(columns: Sequence[_Column], rows: Sequence[dict[str, str]]) -> str:
+    lines = [
+        "| " + " | ".join(header for _, header, _ in columns) + " |",
+        "|" + "|".join("---:" if right else ":---" for _, _, right in columns) + "|",
+    ]
+    lines += ["| " + " | ".join(_md(row[key]) for key, _, _ in columns) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def _csv_text(fields: Sequence[str], rows: Sequence[dict[str, str]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(fields)
+    writer.writerows([row[key] for key in fields] for row in rows)
+    return buffer.getvalue()
+
+
+def _format(fmt: str) -> str:
+    chosen = "markdown" if fmt == "md" else fmt
+    if chosen not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    return chosen
+
+
+def render_openings(rows: Iterable[OpeningRow], fmt: str = "text") -> str:
+    """The per-game openings table in ``fmt`` (one of :data:`FORMATS`).
+
+    Text is an aligned table; CSV has a header line and always every column; JSON is
+    ``{"games": [...]}`` with every field of each :class:`Opening`; Markdown is a pipe table
+    with the values escaped. Event and player columns appear in text and Markdown only when
+    some row has them.
+
+    >>> print(render_openings([OpeningRow(1, Opening("short", played="11-15"))]), end="")
+    #  Kind   Ballot  ACF order  Name  Status  Transposed  Played  Two-move  Note
+    -  -----  ------  ---------  ----  ------  ----------  ------  --------  ----
+    1  short                                               11-15
+    """
+    chosen = _format(fmt)
+    items = list(rows)
+    if chosen == "json":
+        games = [
+            {
+                "index": row.index,
+                "event": row.event,
+                "black": row.black,
+                "white": row.white,
+                **row.opening.to_dict(),
+            }
+            for row in items
+        ]
+        return json.dumps({"games": games}, indent=2, ensure_ascii=False) + "\n"
+    cells = [_opening_cells(row) for row in items]
+    if chosen == "csv":
+        return _csv_text(_CSV_OPENING_FIELDS, cells)
+    columns = [
+        column
+        for column in _OPENING_COLUMNS
+        if column[0] not in _OPTIONAL or any(row[column[0]] for row in cells)
+    ]
+    if chosen == "markdown":
+        return _markdown_table(columns, cells)
+    return _text_table(columns, cells)
+
+
+def render_stats(stats: Iterable[BallotStats], fmt: str = "text") -> str:
+    """Per-ballot results in ``fmt`` (one of :data:`FORMATS`); JSON is ``{"ballots": [...]}``.
+
+    >>> b3 = Opening("ballot", number=3, moves="9-13 21-17 10-14", status="barred")
+    >>> print(render_stats(ballot_stats([(b3, "0-1")]), "csv"), end="")
+    number,moves,name,status,games,first_wins,second_wins,draws,both_lose,unknown,score
+    3,9-13 21-17 10-14,,barred,1,0,1,0,0,0,0.0
+    """
+    chosen = _format(fmt)
+    items = list(stats)
+    if chosen == "json":
+        return (
+            json.dumps({"ballots": [s.to_dict() for s in items]}, indent=2, ensure_ascii=False)
+            + "\n"
+        )
+    cells = [_stats_cells(s) for s in items]
+    if chosen == "csv":
+        return _csv_text([key for key, _, _ in _STATS_COLUMNS], cells)
+    if chosen == "markdown":
+        return _markdown_table(_STATS_COLUMNS, cells)
+    return _text_table(_STATS_COLUMNS, cells)

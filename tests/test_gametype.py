@@ -1,0 +1,150 @@
+"""GameType parsing and variant detection."""
+
+from __future__ import annotations
+
+import pytest
+
+from pdn import read_game
+from pdn.gametype import (
+    FULL_VALUES,
+    VARIANT_NAMES,
+    GameType,
+    GameTypeError,
+    detect_variant,
+    fen_evidence,
+    first_mover,
+    moves_evidence,
+    parse_game_type,
+    variant_from_evidence,
+    variant_name,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "fields"),
+    [
+        ("20", (20, "W", 10, 10, "N", 2, False, True)),
+        ("21", (21, "B", 8, 8, "N", 1, False, True)),
+        ("22", (22, "W", 8, 8, "N", 2, True, True)),
+        ("25", (25, "W", 8, 8, "A", 0, False, True)),
+        ("27", (27, "W", 12, 12, "N", 2, False, True)),
+        ("31", (31, "B", 8, 8, "N", 2, False, True)),
+        ("41", (41, "W", 10, 8, "A", 0, False, True)),
+        ("20,W,10,10,N1,0", (20, "W", 10, 10, "N", 1, False, False)),
+        ("23,W,8,8,A0,0", (23, "W", 8, 8, "A", 0, False, False)),
+        (" 23 , b , 8 , 8 , a1 , 1 ", (23, "B", 8, 8, "A", 1, True, False)),
+        ("29,W,8,8,A0", (29, "W", 8, 8, "A", 0, None, False)),
+        ("20,W,0,0,N,0", (20, "W", 0, 0, "N", None, False, False)),
+        ("0,W,8,8,S0", (0, "W", 8, 8, "S", 0, None, False)),
+        ("50", (50, None, None, None, None, None, None, False)),
+    ],
+)
+def test_parse_game_type(text: str, fields: tuple[object, ...]) -> None:
+    gt = parse_game_type(text)
+    assert (gt.number, gt.start, gt.width, gt.height, gt.notation, gt.corner, gt.invert, gt.expanded) == fields
+    assert gt.text == text
+
+
+def test_every_table_row_expands_to_itself() -> None:
+    for number, full in FULL_VALUES.items():
+        short = parse_game_type(str(number))
+        assert short.full() == full
+        assert parse_game_type(full).full() == full
+        assert short.variant == VARIANT_NAMES[number] == variant_name(number)
+
+
+def test_unreadable_game_types() -> None:
+    with pytest.raises(GameTypeError):
+        parse_game_type("International")
+    with pytest.raises(GameTypeError):
+        parse_game_type("")
+    odd = parse_game_type("20;W")
+    assert (odd.number, odd.start) == (20, None)
+
+
+def test_variant_names() -> None:
+    assert [variant_name(n) for n in (20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 40, 41)] == [
+        "international",
+        "english",
+        "italian",
+        "pool",
+        "spanish",
+        "russian",
+        "brazilian",
+        "canadian",
+        "portuguese",
+        "czech",
+        "turkish",
+        "thai",
+        "frisian",
+        "spantsiretti",
+    ]
+    assert variant_name(0) is None and variant_name(99) is None
+
+
+def test_first_mover() -> None:
+    assert first_mover("english") == "B"
+    assert first_mover("international") == "W"
+    assert first_mover("thai") == "B"
+    assert first_mover(None) == "W"
+    assert first_mover("english", parse_game_type("21,W,8,8,N1,0")) == "W"
+
+
+def test_evidence() -> None:
+    assert moves_evidence(["11-15", "24-20", "26x17x10x1"]) == (False, 26)
+    assert moves_evidence(["33-28", "47x 9"]) == (False, 47)
+    assert moves_evidence(["c3-d4"]) == (True, 0)
+    assert moves_evidence(["3228"]) == (False, 32)
+    assert fen_evidence("W:W31-50:B1-20") == (False, 50)
+    assert fen_evidence("B:WK4,30:B27,22.") == (False, 30)
+    assert fen_evidence("W:Wa1,c3:Bh8") == (True, 0)
+    assert fen_evidence("W:W31,32:B1,2:H0:F1") == (False, 32)
+    assert fen_evidence("?:W29,13,11:BK22,4,2") == (False, 29)
+
+
+def test_variant_from_evidence() -> None:
+    assert variant_from_evidence(True, 50) == "russian"
+    assert variant_from_evidence(False, 32) == "english"
+    assert variant_from_evidence(False, 33) == "international"
+    assert variant_from_evidence(False, 72) == "canadian"
+    assert variant_from_evidence(False, 0) is None
+
+
+def test_detect_variant() -> None:
+    gt = parse_game_type("40")
+    assert detect_variant(gt, ["11-15"], []) == ("frisian", "gametype")
+    assert detect_variant(None, ["11-15"], []) == ("english", "squares")
+    assert detect_variant(None, ["11-15"], ["W:W45:B5"]) == ("international", "squares")
+    assert detect_variant(None, [], ["W:W45:B5"]) == ("international", "fen")
+    assert detect_variant(None, [], []) == ("english", "default")
+    assert detect_variant(GameType(0, "W", 8, 8, "S", 0, None, "0"), [], []) == (None, "gametype")
+
+
+@pytest.mark.parametrize(
+    ("text", "variant", "source"),
+    [
+        ('[GameType "25"]\n1. 11-15 *', "russian", "gametype"),
+        ("1. 11-15 24-20 *", "english", "squares"),
+        ("1. 32-28 19-23 *", "english", "squares"),
+        ("1. 33-28 19-23 *", "international", "squares"),
+        ("1. c3-d4 f6-g5 *", "russian", "squares"),
+        ('[FEN "W:W31-50:B1-20"]\n*', "international", "fen"),
+        ('[FEN "W:W31-50:B1-20"]\n1. 11-15 *', "international", "squares"),
+        ('[FEN "W:W29,30:B1,2."]\n1. c3-d4 *', "russian", "squares"),
+        ('/FEN "W:W45:B5"/ 1. 11-15 *', "international", "squares"),
+        ('[Event "x"]', "english", "default"),
+        ('[GameType "0,W,8,8,S0"]\n*', None, "gametype"),
+    ],
+)
+def test_the_reader_records_the_variant(text: str, variant: str | None, source: str) -> None:
+    game = read_game(text)
+    assert (game.variant, game.variant_source) == (variant, source)
+
+
+def test_the_reader_records_the_game_type() -> None:
+    game = read_game('[GameType "20,W,10,10,N1,0"]\n*')
+    assert game.game_type is not None and game.game_type.corner == 1
+    game = read_game('[GameType "International"]\n1. 33-28 *')
+    assert game.game_type is None
+    assert [p.code for p in game.errors] == ["bad-gametype"]
+    assert (game.variant, game.variant_source) == ("international", "squares")

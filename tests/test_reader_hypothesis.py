@@ -1,0 +1,185 @@
+"""Property tests: the reader never raises, and what it reads writes back to an equal game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pdn import Game, read_game, read_games, write_game
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "reader"
+CORPUS = (Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus").resolve()
+
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def check_round_trip(games: list[Game]) -> None:
+    """Each game writes back (faithful and normalised) to text that reads as the same game."""
+    for game in games:
+        written = write_game(game)
+        assert read_game(written) == game, written
+        normal = write_game(game, normalize=True)
+        assert write_game(read_game(normal), normalize=True) == normal, normal
+
+
+# --- arbitrary input ---------------------------------------------------------------------------
+
+
+@SETTINGS
+@given(st.binary(max_size=3000))
+def test_arbitrary_bytes_never_raise(data: bytes) -> None:
+    games = list(read_games(data))
+    for game in games:
+        assert isinstance(game, Game)
+        for problem in game.errors:
+            assert problem.line is None or problem.line >= 1
+    if not (games and games[0].encoding == "binary"):
+        check_round_trip(games)
+
+
+PDN_CHARACTERS = st.sampled_from(
+    list('{}()[]"%;*/\\$!?.-x:X 0123456789\n\n\r\t') + ["1-0", "0-1", "1/2-1/2", "2-0", "1-1", "*"]
+    + ["[Event \"", "\"]", "/FEN \"", "\u201c", "\u201d", "\u00a0", "a3", "h8", "\u0416", "\ufffd"]
+)
+
+
+@SETTINGS
+@given(st.lists(PDN_CHARACTERS, max_size=300).map("".join))
+def test_arbitrary_pdn_like_text_never_raises(text: str) -> None:
+    games = list(read_games(text))
+    check_round_trip(games)
+
+
+# --- mutated real games -----------------------------------------------------------------------
+
+
+def sample_texts() -> list[str]:
+    texts = [path.read_bytes().decode("utf-8", "replace") for path in sorted(FIXTURES.glob("*.pdn"))]
+    for relative in (
+        "wiegerw__pdn/games/succeed/nk ronde 01.pdn",
+        "wiegerw__pdn/games/succeed/windragon.pdn",
+        "wiegerw__pdn/games/succeed/ussr1947.pdn",
+        "wiegerw__pdn/games/fail/Cat.A1.pdn",
+    ):
+        path = CORPUS / relative
+        if path.exists():
+            texts.append(path.read_bytes().decode("utf-8", "replace")[:6000])
+    return texts
+
+
+SAMPLES = sample_texts()
+
+
+@st.composite
+def mutated(draw: st.DrawFn) -> str:
+    text = draw(st.sampled_from(SAMPLES))
+    for _ in range(draw(st.integers(1, 12))):
+        at = draw(st.integers(0, len(text)))
+        action = draw(st.sampled_from(["insert", "delete", "replace", "cut"]))
+        piece = draw(PDN_CHARACTERS)
+        if action == "insert":
+            text = text[:at] + piece + text[at:]
+        elif action == "delete":
+            text = text[:at] + text[at + draw(st.integers(1, 20)) :]
+        elif action == "replace":
+            text = text[:at] + piece + text[at + 1 :]
+        else:
+            text = text[:at]
+    return text
+
+
+@SETTINGS
+@given(mutated())
+def test_mutated_real_games_never_raise(text: str) -> None:
+    games = list(read_games(text))
+    check_round_trip(games)
+    assert list(read_games(text.encode("utf-8"))) == games
+
+
+# --- generated games --------------------------------------------------------------------------
+
+NAMES = st.sampled_from(["Event", "Site", "Date", "White", "Black", "Result", "FEN", "Annotator"])
+VALUES = st.text(
+    alphabet=st.characters(blacklist_categories=["Cs", "Cc"], blacklist_characters="\u201c\u201d"),
+    max_size=20,
+)
+NUMERIC_SQUARE = st.integers(1, 50).map(str)
+ALGEBRAIC_SQUARE = st.tuples(st.sampled_from("abcdefgh"), st.integers(1, 8)).map(
+    lambda pair: f"{pair[0]}{pair[1]}"
+)
+
+
+@st.composite
+def move_text(draw: st.DrawFn) -> str:
+    square = draw(st.sampled_from([NUMERIC_SQUARE, ALGEBRAIC_SQUARE]))
+    path = draw(st.lists(square, min_size=2, max_size=4))
+    separator = draw(st.sampled_from(["-", "x", "x", ":"]))
+    text = separator.join(path)
+    if text in ("1-1", "1:1", "1x1"):
+        text = "1-5"
+    return text
+
+
+COMMENT = st.one_of(
+    st.text(alphabet=st.characters(blacklist_characters="}", blacklist_categories=["Cs"]), max_size=30).map(
+        lambda t: "{" + t + "}"
+    ),
+    st.text(alphabet=st.characters(blacklist_characters="\n\r", blacklist_categories=["Cs", "Zl", "Zp"]), max_size=20).map(
+        lambda t: ";" + t + "\n"
+    ),
+)
+
+
+@st.composite
+def line_of_play(draw: st.DrawFn, depth: int) -> list[str]:
+    words: list[str] = []
+    count = draw(st.integers(1, 6))
+    for i in range(count):
+        if draw(st.booleans()):
+            words.append(f"{i + 1}.")
+        if draw(st.integers(0, 5)) == 0:
+            words.append(draw(COMMENT))
+        words.append(draw(move_text()) + draw(st.sampled_from(["", "", "", "!", "?!", "(?)"])))
+        if draw(st.integers(0, 6)) == 0:
+            words.append(f"${draw(st.integers(0, 999))}")
+        if draw(st.integers(0, 6)) == 0:
+            words.append(draw(COMMENT))
+        if depth < 3 and draw(st.integers(0, 5)) == 0:
+            words.append("(" + " ".join(draw(line_of_play(depth + 1))) + ")")
+        if draw(st.integers(0, 15)) == 0:
+            words.append('/FEN "W:W31,32:B1,2"/')
+    return words
+
+
+@st.composite
+def generated_game(draw: st.DrawFn) -> str:
+    tags = draw(st.lists(st.tuples(NAMES, VALUES), max_size=6))
+    lines = []
+    for name, value in tags:
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+        lines.append(f'[{name} "{escaped}"]')
+    words = draw(line_of_play(0))
+    terminator = draw(st.sampled_from(["", "*", "1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0"]))
+    return "\n".join(lines) + "\n\n" + " ".join(words) + " " + terminator + "\n"
+
+
+@SETTINGS
+@given(generated_game())
+def test_generated_games_round_trip(text: str) -> None:
+    games = list(read_games(text))
+    assert len(games) == 1, text
+    (game,) = games
+    assert [p for p in game.errors if p.severity == "error"] == [], game.errors
+    check_round_trip(games)
+
+
+@SETTINGS
+@given(st.lists(generated_game(), min_size=1, max_size=5))
+def test_files_of_generated_games(texts: list[str]) -> None:
+    # Each generated game is followed by a blank line and a tag, or ends with a terminator,
+    # so the games of a file are read apart.
+    joined = "".join(f'[Index "{i}"]\n{text}\n' for i, text in enumerate(texts))
+    games = list(read_games(joined))
+    assert [g.tags.get("Index") for g in games] == [str(i) for i in range(len(texts))]

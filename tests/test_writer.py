@@ -1,0 +1,188 @@
+"""The writer: faithful copies, the normalised PDN 3.0 form, and reading back."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from pdn import Comment, Game, Node, read_game, read_games, write_game
+from pdn.writer import canonical_move, write_games
+
+
+def roundtrip(text: str) -> tuple[Game, str]:
+    game = read_game(text)
+    written = write_game(game)
+    assert read_game(written) == game, written
+    return game, written
+
+
+@pytest.mark.parametrize(
+    ("written", "canonical"),
+    [
+        ("11-15", "11-15"),
+        ("26x17x10x1", "26x17x10x1"),
+        ("26-17-10", "26x17x10"),
+        ("1- 6", "1-6"),
+        ("47x 9", "47x9"),
+        ("06-11", "6-11"),
+        ("28:17", "28x17"),
+        ("12X23", "12x23"),
+        ("3228", "32-28"),
+        ("c3-d4", "c3-d4"),
+        ("A3-B4", "a3-b4"),
+        ("a3b4", "a3-b4"),
+        ("d4:b6", "d4xb6"),
+        ("d8xb6xd4xb2", "d8xb6xd4xb2"),
+        ("- -", "- -"),
+        ("23-32", "23-32"),
+    ],
+)
+def test_canonical_moves(written: str, canonical: str) -> None:
+    assert canonical_move(written) == canonical
+
+
+def test_faithful_copy() -> None:
+    text = (
+        '% escape\n[Event "A \\"quoted\\" name"]\n[isBot "x"]\n[Event "again"]\n\n'
+        "{start} 1.32-28! $3 ( 1. 33-29 {alt} ) 19-23 ; line\n2. 37-32 /FEN \"W:W28:B19\"/ 47x 9 1-1\n"
+    )
+    game, written = roundtrip(text)
+    assert written == (
+        "% escape\n"
+        '[Event "A \\"quoted\\" name"]\n'
+        '[isBot "x"]\n'
+        '[Event "again"]\n'
+        "\n"
+        "{start} 1. 32-28! $3 (1. 33-29 {alt}) 19-23 ; line\n"
+        '2. 37-32 /FEN "W:W28:B19"/ 47x 9 1-1\n'
+    )
+    assert str(game) == written
+
+
+def test_faithful_copy_keeps_missing_numbers_and_terminator() -> None:
+    _, written = roundtrip("32-28 19-23 (18-23) 28x19")
+    assert written == "32-28 19-23 (18-23) 28x19\n"
+
+
+def test_lines_are_filled_to_the_width() -> None:
+    text = "1. 11-15 " + " ".join(f"{i}. 9-14 22-18" for i in range(2, 60)) + " *"
+    game, written = roundtrip(text)
+    lines = written.splitlines()
+    assert len(lines) > 5 and all(len(line) <= 80 for line in lines)
+    # A number stays with its move.
+    assert not any(line.endswith(".") for line in lines)
+    narrow = write_game(game, columns=30)
+    assert all(len(line) <= 30 for line in narrow.splitlines())
+    assert read_game(narrow) == game
+
+
+def test_comments_are_written_verbatim() -> None:
+    text = "1. 11-15 {a long comment that goes on and on and on, well past the width of a line\nand over two lines} 24-20 *"
+    game, written = roundtrip(text)
+    assert "{a long comment that goes on and on and on, well past the width of a line\nand over two lines}" in written
+
+
+def test_tags_and_movetext_are_separated_by_a_blank_line() -> None:
+    _, written = roundtrip('[Event "x"]\n[Result "*"]\n1. 11-15 *')
+    assert written == '[Event "x"]\n[Result "*"]\n\n1. 11-15 *\n'
+    _, written = roundtrip('[Event "x"]')
+    assert written == '[Event "x"]\n'
+
+
+def test_normalised_tags_come_in_the_standard_order() -> None:
+    game = read_game('[Result "1-0"]\n[GameType "21"]\n[White "W"]\n[Event "E"]\n[Black "B"]\n1. 11-15 *')
+    written = write_game(game, normalize=True)
+    assert written.splitlines()[:5] == [
+        '[Event "E"]',
+        '[White "W"]',
+        '[Black "B"]',
+        '[Result "1-0"]',
+        '[GameType "21"]',
+    ]
+
+
+def test_normalised_numbers_english() -> None:
+    game = read_game("11-15 23-19 8-11 {c} 22-17 (27-24) 9-13 *")
+    written = write_game(game, normalize=True)
+    assert written == "1. 11-15 23-19 2. 8-11 {c} 2... 22-17 (2... 27-24) 3. 9-13 *\n"
+
+
+def test_normalised_numbers_follow_the_fen_side() -> None:
+    game = read_game('[FEN "W:W27,28:B20,3"]\n1. 27-24 2. 20x27 14-9 *')
+    assert write_game(game, normalize=True).endswith("1... 27-24 2. 20x27 14-9 *\n")
+    game = read_game('[GameType "20"]\n33-28 18-23 28x19 14x23 *')
+    assert write_game(game, normalize=True).endswith("1. 33-28 18-23 2. 28x19 14x23 *\n")
+
+
+def test_normalised_moves_and_terminator() -> None:
+    game = read_game('[Result "2-0"]\n[GameType "20"]\n1. 32 - 28 19- 23 2. 28X19 14:23 3. 3228')
+    written = write_game(game, normalize=True)
+    assert written.endswith("1. 32-28 19-23 2. 28x19 14x23 3. 32-28 2-0\n")
+    assert write_game(read_game("1. 11-15"), normalize=True) == "1. 11-15 *\n"
+    assert write_game(read_game('[Result " 0-1"]\n1. 11-15'), normalize=True).endswith("0-1\n")
+    assert write_game(read_game('[Result "4-6"]\n1. 11-15'), normalize=True).endswith("*\n")
+    assert write_game(read_game('[Result "1-0"]\n1. 11-15 *'), normalize=True).endswith("*\n")
+
+
+def test_normalising_keeps_the_squares() -> None:
+    text = "1. 26-17-10 a3b4 (1. 06-11 $2) 47x 9 - - *"
+    game = read_game(text)
+    again = read_game(write_game(game, normalize=True))
+    digits = [
+        [int(part) for part in node.move.replace("-", " ").replace("x", " ").split() if part.isdigit()]
+        for node, _ in game.walk()
+        if node.move
+    ]
+    assert digits == [
+        [int(part) for part in node.move.replace("-", " ").replace("x", " ").split() if part.isdigit()]
+        for node, _ in again.walk()
+        if node.move
+    ]
+    assert [n.nags for n, _ in again.walk()] == [n.nags for n, _ in game.walk()]
+
+
+def test_normalised_form_is_stable() -> None:
+    text = "{a} 1. 32-28 (?) 19-23!? ( 18-23 {x} (17-22) 38-32) 2. - - 1- 6 /FEN \"B:W28:B19\"/ 3. 28x19 1-1"
+    once = write_game(read_game(text), normalize=True)
+    assert write_game(read_game(once), normalize=True) == once
+
+
+def test_write_games() -> None:
+    games = list(read_games('[Event "a"]\n1. 11-15 *\n[Event "b"]\n1. 9-13 1-0\n'))
+    out = io.StringIO()
+    assert write_games(games, out) == 2
+    assert list(read_games(out.getvalue())) == games
+    assert out.getvalue() == '[Event "a"]\n\n1. 11-15 *\n\n[Event "b"]\n\n1. 9-13 1-0\n'
+
+
+def test_models_built_in_code() -> None:
+    game = Game()
+    game.tags["Event"] = "Built"
+    first = game.root.add_variation("11-15", number="1.")
+    second = first.add_variation("23-19")
+    second.nags.append(1)
+    second.comments_after.append(Comment("good", "line"))
+    first.add_variation("22-18").comments_before.append(Comment("or"))
+    game.terminator = "*"
+    written = write_game(game)
+    assert written == '[Event "Built"]\n\n1. 11-15 23-19 $1 ;good\n({or} 22-18) *\n'
+    assert read_game(written) == game
+
+
+def test_comments_that_cannot_be_written() -> None:
+    game = Game()
+    node = game.root.add_variation("11-15")
+    node.comments_after.append(Comment("a } b"))
+    with pytest.raises(ValueError, match="cannot hold"):
+        write_game(game)
+    node.comments_after[0] = Comment("a\nb", "line")
+    with pytest.raises(ValueError, match="line break"):
+        write_game(game)
+
+
+def test_setup_nodes_in_normalised_numbering() -> None:
+    game = read_game('[GameType "20"]\n1. 32-28 19-23 /FEN "W:W28:B19"/ 28x19 *')
+    written = write_game(game, normalize=True)
+    assert written.endswith('1. 32-28 19-23 /FEN "W:W28:B19"/ 2. 28x19 *\n')
+    assert isinstance(game.root.variations[0].variations[0].variations[0], Node)

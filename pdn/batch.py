@@ -37,7 +37,9 @@ def display_name(source: Input) -> str:
     """How a source is named in messages: its path, or ``-`` for standard input."""
     if isinstance(source, (str, os.PathLike)):
         return os.fspath(source)
-    return getattr(source, "name", "-") if isinstance(getattr(source, "name", None), str) else "-"
+    name = getattr(source, "name", None)
+    # Standard input calls itself "<stdin>"; users wrote "-".
+    return name if isinstance(name, str) and not name.startswith("<") else "-"
 
 
 def iter_games(source: Input) -> Iterator[Game]:
@@ -117,13 +119,20 @@ class Verdict:
         """The first value of a tag, or None."""
         return next((value for key, value in self.tags if key == name), None)
 
+    def tag_dict(self) -> dict[str, str]:
+        """The tags in file order; of a duplicated name, the first value."""
+        tags: dict[str, str] = {}
+        for name, value in self.tags:
+            tags.setdefault(name, value)
+        return tags
+
     def to_dict(self) -> dict[str, object]:
         """The JSON form: file, index, line, tags, status and problems."""
         return {
             "file": self.file,
             "index": self.index,
             "line": self.line,
-            "tags": dict(reversed(self.tags)) if self.tags else {},
+            "tags": self.tag_dict(),
             "status": self.status,
             "problems": [p.to_dict() for p in self.problems],
         }
@@ -204,7 +213,7 @@ def verdict_text(verdict: Verdict, *, least: str = "warning") -> str:
         return ""
     black, white = verdict.tag("Black") or "?", verdict.tag("White") or "?"
     event = verdict.tag("Event")
-    heading = f"{verdict.file}: game {verdict.index} (line {verdict.line}): {black} - {white}"
+    heading = f"{verdict.file}: game {verdict.index} (line {verdict.line}): {black} vs {white}"
     if event:
         heading += f", {event}"
         if verdict.tag("Round") not in (None, "", "?", "-"):

@@ -322,9 +322,16 @@ def show(
     default="text",
     show_default=True,
 )
+@click.option(
+    "--sort",
+    type=click.Choice(["ballot", "games"]),
+    default="ballot",
+    show_default=True,
+    help="Order of the --stats rows: by ballot number, or most played first.",
+)
 @_output_option
 def openings(
-    files: tuple[str, ...], stats: bool, ballot: int | None, fmt: str, output: str
+    files: tuple[str, ...], stats: bool, ballot: int | None, fmt: str, sort: str, output: str
 ) -> None:
     """Classify each English game by its ACF three-move ballot (by position, so
     transpositions are caught), two-move opening or 11-man ballot."""
@@ -346,10 +353,13 @@ def openings(
                 pairs.append((opening, game.result))
             else:
                 rows.append(opening_row(game, opening))
-        if ballot is None:
-            out.write(
-                render_stats(ballot_stats(pairs), fmt) if stats else render_openings(rows, fmt)
-            )
+        if ballot is None and stats:
+            table = ballot_stats(pairs)
+            if sort == "games":
+                table.sort(key=lambda row: -row.games)
+            out.write(render_stats(table, fmt))
+        elif ballot is None:
+            out.write(render_openings(rows, fmt))
 
 
 @main.command()

@@ -86,7 +86,8 @@ class GameType:
 
     Fields that the value does not give (and the table cannot supply) are ``None``.
     ``expanded`` is true when the value was the short form and the rest came from the table;
-    ``text`` is the value as written.  ``start`` is ``"W"`` or ``"B"``: the colour that moves
+    ``text`` is the value as written; ``well_formed`` is false when only the type number could
+    be read from it.  ``start`` is ``"W"`` or ``"B"``: the colour that moves
     first; ``corner`` is where square 1 (or a1) lies seen from that player: 0 bottom-left,
     1 bottom-right, 2 top-left, 3 top-right; ``invert`` true means the bottom-left square is not
     a playing square.
@@ -101,6 +102,7 @@ class GameType:
     invert: bool | None
     text: str
     expanded: bool = False
+    well_formed: bool = True
 
     @property
     def variant(self) -> str | None:
@@ -134,7 +136,9 @@ def parse_game_type(text: str) -> GameType:
             raise GameTypeError(f"GameType {text!r} has no type number")
         # A readable number followed by something odd ("20,W,0,0,N,0" is fine, "20;x" is not):
         # keep the number so that the variant is still known.
-        return GameType(int(lead.group(1)), None, None, None, None, None, None, text)
+        return GameType(
+            int(lead.group(1)), None, None, None, None, None, None, text, well_formed=False
+        )
     number = int(match.group(1))
     if match.group(2) is None:
         full = FULL_VALUES.get(number)

@@ -165,7 +165,8 @@ _SQUARE_IN_RUN = re.compile(
     r"(?<![0-9])0?(?:3[3-9]|[4-9][0-9])(?=\s*[-xX:])|[-xX:]\s*0?(?:3[3-9]|[4-9][0-9])(?![0-9])"
 )
 _SQUARE_IN_RUN = re.compile(r"(?<![0-9])([0-9]{1,2})(?=\s*[-xX:])|[-xX:]\s*([0-9]{1,2})(?![0-9])")
-_SETUP_PARTS = re.compile(r"/\s*([^\"/]*?)\s*\"([^\"]*)\"\s*/", re.S)
+# The keyword and the FEN of a setup command (the SETUP terminal with groups).
+_SETUP_PARTS = re.compile(r'/[ \t]*([A-Za-z]*)[ \t]*"([^"\n/]*)"[ \t]*/')
 _RESULTS = frozenset(["1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*"])
 
 
@@ -206,10 +207,21 @@ class _Decoder:
     # Encoding detection -------------------------------------------------------------------
 
     @staticmethod
-    def _guess(window: bytes) -> str:
-        text = window.decode("utf-8", "replace")
-        bad = text.count("\ufffd")
-        good = sum(1 for ch in text if ord(ch) > 127 and ch != "\ufffd")
+    def _guess(window: bytes, complete: bool = True) -> str:
+        # Count invalid UTF-8 sequences and valid multi-byte characters (a U+FFFD written in
+        # the file is a valid character; an incomplete sequence at the window's end is no error).
+        bad = good = 0
+        data = window
+        while True:
+            try:
+                text, _ = codecs.utf_8_decode(data, "strict", complete)
+            except UnicodeDecodeError as exc:
+                good += sum(1 for ch in data[: exc.start].decode("utf-8") if ord(ch) > 127)
+                bad += 1
+                data = data[exc.end :]
+                continue
+            good += sum(1 for ch in text if ord(ch) > 127)
+            break
         if bad == 0 or good >= bad:
             return "utf-8"
         high = [i for i, b in enumerate(window) if b > 127]
@@ -281,7 +293,8 @@ class _Decoder:
                 # Too little text after the first non-ASCII byte to judge: wait for more.
                 self._undecided = rest
                 return head
-            self.encoding = encoding = self._guess(rest[:_GUESS_WINDOW])
+            complete = final and len(rest) <= _GUESS_WINDOW
+            self.encoding = encoding = self._guess(rest[:_GUESS_WINDOW], complete)
             return head + self._decode(rest, final)
         if encoding in ("utf-8", "utf-8-sig"):
             return self._decode_utf8(self._pending + data, final)
@@ -480,7 +493,7 @@ _HEAD_ITEM = re.compile(r"[\[{%;}]")
 _SPECIAL = re.compile(r"[\[{%;)*(/]")
 _RESULT_DASH = re.compile(r"-(?:(?<=[\s)}\]][012]-)[012]|(?<=[\s)}\]]1/2-)1/2)(?![^\s\[\](){};%])")
 _PAREN_STRENGTH = re.compile(r"\([!?]+\)")
-_SETUP = re.compile(r'/[^/\n"]*"[^"]*"[^/\n]*/')
+_SETUP = _SETUP_PARTS
 _SPECIAL_KIND = {"[": "bracket", "{": "brace", "%": "line", ";": "line", ")": "close"}
 _SPECIAL_KIND.update({"*": "star", "(": "open", "/": "setup"})
 
@@ -507,7 +520,8 @@ class _Chunker:
         self._damage_seen = 0  # how many damage records of the decoder are placed
         self._damage: list[tuple[int, _Damage | None]] = []  # (absolute offset, record)
         self._patterns = _patterns()
-        self._result_cache: tuple[int, re.Match[str] | None] = (1 << 62, None)
+        # (searched from, first result at or after it or -1, its end)
+        self._result_cache: tuple[int, int, int] = (1 << 62, -1, -1)
         self._special_cache: tuple[int, re.Match[str] | None] = (1 << 62, None)
 
     def _fill(self) -> bool:
@@ -533,7 +547,8 @@ class _Chunker:
             self._buf = self._buf[self._pos :]
             self._pos = 0
         self._buf += block
-        self._result_cache = self._special_cache = (1 << 62, None)
+        self._result_cache = (1 << 62, -1, -1)
+        self._special_cache = (1 << 62, None)
         return True
 
     def __iter__(self) -> Iterator[RawGame]:
@@ -691,28 +706,27 @@ class _Chunker:
         Both searches are remembered, so that a search that ran far ahead (a file without
         results, or without delimiters) is not repeated for every game.
         """
-        while True:
-            cached = self._result_cache
-            if cached[0] > q or (cached[1] is not None and cached[1].start() < q):
-                cached = self._result_cache = (q, _RESULT_DASH.search(buf, q))
-            found = cached[1]
-            result_at = -1
-            if found is not None:
-                result_at = found.start() - (1 if found.end() - found.start() == 2 else 3)
-                if buf[result_at : found.end()] not in _RESULTS:
-                    # "1-2", "2-1", "2-2": a move; look further.
-                    self._result_cache = (found.end(), _RESULT_DASH.search(buf, found.end()))
-                    continue
-            cached = self._special_cache
-            if cached[0] > q or (cached[1] is not None and cached[1].start() < q):
-                cached = self._special_cache = (q, _SPECIAL.search(buf, q))
-            special = cached[1]
-            if found is not None and (special is None or result_at < special.start()):
-                return "result", result_at, found.end()
-            if special is None:
-                return "", -1, -1
-            at = special.start()
-            return _SPECIAL_KIND[buf[at]], at, at + 1
+        start, result_at, result_end = self._result_cache
+        if not start <= q <= result_at and not (result_at < 0 and start <= q):
+            result_at = result_end = -1
+            found = _RESULT_DASH.search(buf, q)
+            while found is not None:
+                begin = found.start() - (1 if found.end() - found.start() == 2 else 3)
+                if buf[begin : found.end()] in _RESULTS:
+                    result_at, result_end = begin, found.end()
+                    break
+                found = _RESULT_DASH.search(buf, found.end())  # "1-2", "2-1", "2-2": moves
+            self._result_cache = (q, result_at, result_end)
+        special_from, special = self._special_cache
+        if special_from > q or (special is not None and special.start() < q):
+            special = _SPECIAL.search(buf, q)
+            self._special_cache = (q, special)
+        if result_at >= 0 and (special is None or result_at < special.start()):
+            return "result", result_at, result_end
+        if special is None:
+            return "", -1, -1
+        at = special.start()
+        return _SPECIAL_KIND[buf[at]], at, at + 1
 
     def _next_game_follows(self, buf: str, at: int, n: int, eof: bool) -> bool:
         end = _skip_space(buf, at)
@@ -1017,19 +1031,26 @@ class _Builder:
         game.errors = self.problems
 
     def read_game_type(self, text: str) -> None:
+        """Parse the GameType tag; the variant follows from it when it can be read."""
         game = self.game
         try:
             game_type = parse_game_type(text)
         except GameTypeError as exc:
-            self.problem("bad-gametype", str(exc), None, None)
+            line, column = self.tag_position("GameType")
+            self.problem("bad-gametype", f"{exc} (at {line}:{column})", line, column)
             return
         game.game_type = game_type
         game.variant = game_type.variant
         game.variant_source = "gametype"
-        if game_type.start is None and not game_type.expanded and "," in text:
-            self.problem(
-                "bad-gametype", f"GameType {text!r} is not of the form T,S,W,H,Nk,I", None, None
-            )
+        if not game_type.well_formed:
+            line, column = self.tag_position("GameType")
+            message = f"GameType {text!r} at {line}:{column} is not of the form T,S,W,H,Nk,I"
+            self.problem("bad-gametype", message, line, column)
+
+    def tag_position(self, name: str) -> tuple[int, int]:
+        """Where the first tag pair called ``name`` stands (the start of the game if not found)."""
+        found = re.search(r"\[\s*" + re.escape(name) + r"\s*[\"\u201c]", self.text)
+        return self.offset_position(found.start() if found is not None else 0)
 
     # Tag section --------------------------------------------------------------------------
 
@@ -1169,25 +1190,19 @@ class _Builder:
                 else:
                     self.moves_fast(token, run, line)
             elif kind in _COMMENT_KINDS:
-                comment = self.any_comment(token)
-                if line.last is None or line.number is not None:
-                    if not stack and line.last is None and line.number is None:
-                        root.comments_after.append(comment)
-                    else:
-                        line.before.append(comment)
-                else:
-                    line.last.comments_after.append(comment)
+                _file_comment(self.any_comment(token), line, root, not stack)
             elif kind == "STRENGTH" or kind == "STAR":
                 last = line.last
-                if last is not None and last.move is not None:
+                if last is not None and last.move is not None and line.number is None:
                     last.strength = (last.strength or "") + str(token)
                 else:
-                    line.before.append(self.misplaced(token, "a move strength"))
+                    comment = self.misplaced(token, "a move strength")
+                    _file_comment(comment, line, root, not stack)
             elif kind == "NAG":
-                if line.last is not None:
+                if line.last is not None and line.number is None:
                     line.last.nags.append(int(token[1:]))
                 else:
-                    line.before.append(self.misplaced(token, "a NAG"))
+                    _file_comment(self.misplaced(token, "a NAG"), line, root, not stack)
             elif kind == "SETUP":
                 line.attach(self.setup(token, line.cur, line.number))
             elif kind == "LPAR":
@@ -1214,11 +1229,7 @@ class _Builder:
                         f"result {str(token)!r} @ inside a variation; kept as a comment",
                         token,
                     )
-                    comment = Comment(str(token))
-                    if line.last is None or line.number is not None:
-                        line.before.append(comment)
-                    else:
-                        line.last.comments_after.append(comment)
+                    _file_comment(Comment(str(token)), line, root, False)
                 else:
                     game.terminator = str(token)
             elif kind == "STRAY":
@@ -1235,8 +1246,16 @@ class _Builder:
             self.dangling(line.number, line.number_at)
             line.number = None
         if line.orphans:
+            # Variations written before any move of the game, and no move after them: the
+            # first becomes the main line, and comments before its first move are the game's
+            # comments before the first move (as they read back).
+            first = line.orphans[0]
+            empty = not line.cur.variations
             _adopt(line.cur, line.orphans)
             line.orphans = []
+            if empty and line.cur is root and first.number is None and first._before:
+                root.comments_after.extend(first._before)
+                first._before = None
         if line.before:
             if line.last is not None:
                 line.last.comments_after.extend(line.before)
@@ -1276,8 +1295,11 @@ class _Builder:
             return self.unclosed(token)
         if kind == "JUNK":
             return self.junk(token)
-        self.token_problem("junk", f"{_shorten(str(token))} @ is not PDN; kept as a comment", token)
-        return Comment(str(token))
+        # A bracket that is no tag pair ("[%clock 1:02]" outside braces). It never spans lines;
+        # if it holds a "}" it cannot be a brace comment, so it becomes a line comment.
+        text = str(token)
+        self.token_problem("junk", f"{_shorten(text)} @ is not PDN; kept as a comment", token)
+        return Comment(text) if "}" not in text else Comment(text, "line")
 
     def misplaced(self, token: Token, what: str) -> Comment:
         self.token_problem(
@@ -1449,6 +1471,21 @@ class _Line:
             self.orphans = []
         self.cur = self.last = node
         self.number = None
+
+
+def _file_comment(comment: Comment, line: _Line, root: Node, top: bool) -> None:
+    """Put a comment where writing it back puts it again.
+
+    After a move it belongs to that move; after a move number, or before the first move of a
+    variation, to the next move; before the first move of the game, to the root.
+    """
+    last = line.last
+    if last is not None and line.number is None:
+        last.comments_after.append(comment)
+    elif top and last is None and line.number is None:
+        root.comments_after.append(comment)
+    else:
+        line.before.append(comment)
 
 
 def _adopt(parent: Node, nodes: list[Node]) -> None:

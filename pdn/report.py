@@ -46,6 +46,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
+from engine import get_variant, variant_for_game_type
+
+from .results import parse_result as parse_outcome
+from .results import scores
+
 __all__ = [
     "BLACK",
     "CSV_TABLES",
@@ -91,23 +96,6 @@ CSV_TABLES: tuple[str, ...] = ("standings", "crosstable", "games", "openings")
 UNKNOWN = "?"
 _DASH = " \u2013 "  # en dash between the two players of a game
 
-# Variants (and GameType numbers) in which Black moves first; every other variant starts
-# with White. English is also the fallback when nothing says which variant a game is.
-_BLACK_FIRST_VARIANTS = frozenset({"english", "checkers", "pool", "american-pool"})
-_BLACK_FIRST_GAME_TYPES = frozenset({21, 23})
-
-# Results reduced to (first mover's score, second mover's score) on a 1 / 0.5 / 0 scale.
-# Both families are here: 1-0/0-1/1/2-1/2 and the International 2-0/0-2/1-1.
-_OUTCOMES: dict[str, tuple[float, float]] = {
-    "1-0": (1.0, 0.0),
-    "2-0": (1.0, 0.0),
-    "0-1": (0.0, 1.0),
-    "0-2": (0.0, 1.0),
-    "1/2-1/2": (0.5, 0.5),
-    "0.5-0.5": (0.5, 0.5),
-    "1-1": (0.5, 0.5),
-    "0-0": (0.0, 0.0),
-}
 _NO_RESULT = frozenset({"", "*", "?"})
 _VALID_SCORES = frozenset({(1.0, 0.0), (0.0, 1.0), (0.5, 0.5), (0.0, 0.0)})
 _SCHEME_INDEX = {1.0: 0, 0.5: 1, 0.0: 2}  # game score -> position in the points scheme
@@ -217,10 +205,7 @@ def parse_result(text: str | None) -> tuple[float, float] | None:
     >>> parse_result(" 2-0 "), parse_result("½-½"), parse_result("1-1"), parse_result("*")
     ((1.0, 0.0), (0.5, 0.5), (0.5, 0.5), None)
     """
-    if text is None:
-        return None
-    key = "".join(text.split()).replace("½", "1/2").replace(_DASH.strip(), "-")
-    return _OUTCOMES.get(key)
+    return scores(parse_outcome(text))
 
 
 def first_mover_colour(variant: str | None = None, game_type: str | None = None) -> str:
@@ -241,13 +226,17 @@ def first_mover_colour(variant: str | None = None, game_type: str | None = None)
             return BLACK
         if key in ("white", "w"):
             return WHITE
-        return BLACK if key in _BLACK_FIRST_VARIANTS else WHITE
+        try:
+            return get_variant(key).first_mover.label
+        except KeyError:
+            return WHITE
     if game_type is not None and game_type.strip():
         fields = [part.strip().upper() for part in game_type.split(",")]
         if len(fields) > 1 and fields[1] in ("B", "W"):
             return BLACK if fields[1] == "B" else WHITE
         if fields[0].isdecimal():
-            return BLACK if int(fields[0]) in _BLACK_FIRST_GAME_TYPES else WHITE
+            found = variant_for_game_type(int(fields[0]))
+            return found.first_mover.label if found is not None else WHITE
     return BLACK
 
 

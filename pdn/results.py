@@ -34,7 +34,7 @@ _OUTCOMES: dict[str, Outcome] = {
     "0-1": Outcome.SECOND_WINS,
     "0-2": Outcome.SECOND_WINS,
     "1/2-1/2": Outcome.DRAW,
-    "½-½": Outcome.DRAW,
+    "0.5-0.5": Outcome.DRAW,
     "1-1": Outcome.DRAW,
     "0-0": Outcome.BOTH_LOSE,
 }
@@ -59,10 +59,12 @@ CANONICAL: dict[str, dict[Outcome, str]] = {
 
 
 def parse_result(text: str | None) -> Outcome:
-    """Read a result string liberally (spaces, either family); anything else is UNKNOWN."""
+    """Read a result string liberally (either family, spaces, ``½``, an en dash); anything
+    else, ``*`` and ``?`` included, is UNKNOWN."""
     if text is None:
         return Outcome.UNKNOWN
-    return _OUTCOMES.get(text.strip().replace(" ", ""), Outcome.UNKNOWN)
+    key = "".join(text.split()).replace("½", "1/2").replace("\u2013", "-")
+    return _OUTCOMES.get(key, Outcome.UNKNOWN)
 
 
 def scores(outcome: Outcome) -> tuple[float, float] | None:

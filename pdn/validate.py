@@ -234,7 +234,9 @@ class _Replayer:
             return problem("bad-square", f"{text}: {exc}"), None, None
         diagnosis = diagnose(position, squares, written.capture_written)
         if diagnosis.fault is None and diagnosis.move is not None:
-            return None, diagnosis.move, position.play(diagnosis.move)
+            # A legal move may still carry a remark on how it was written.
+            remark = problem("separator", diagnosis.message) if diagnosis.message else None
+            return remark, diagnosis.move, position.play(diagnosis.move)
         shown = diagnosis.candidates or tuple(position.legal_moves())
         legal = tuple(move_texts(shown, self.variant, algebraic=written.algebraic))
         code = diagnosis.fault.value if diagnosis.fault is not None else "illegal-move"

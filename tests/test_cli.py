@@ -40,7 +40,7 @@ def test_validate_reports_file_line_col_code_and_exits_one() -> None:
     code, out = run("validate", ILLEGAL)
     assert code == 1
     assert f"{ILLEGAL}:9:19: missed-capture: 9-13 is not legal" in out
-    assert "Missed, Capture - Example, Opponent, Illegal move gallery, round 1" in out
+    assert "Missed, Capture vs Example, Opponent, Illegal move gallery, round 1" in out
     assert "12 games: 0 clean, 12 with errors" in out
     for code_name in ("backward-man", "incomplete-capture", "ambiguous-move", "wrong-side"):
         assert code_name in out

@@ -151,6 +151,8 @@ _TAG_PARTS = re.compile(
     r"(?:\"((?:\\.|[^\"\\\n])*)[\"\u201d]|\u201c([^\n]*?)[\u201d\"])[ \t]*\]"
 )
 _GOOD_TAG_NAME = re.compile(r"[A-Z][A-Za-z0-9_]*")
+# What a damaged tag pair's name may be for the pair to be kept (it must write back as a name).
+_SALVAGED_NAME = re.compile(r"[^\s\"\]\[\u201c\u201d{}()]+(?: [^\s\"\]\[\u201c\u201d{}()]+)*")
 # Tag names already checked (the same few names recur in every game of a file).
 _TAG_NAMES_SEEN: dict[str, tuple[str, bool]] = {}
 _UNESCAPE = re.compile(r"\\([\"\\])")
@@ -177,7 +179,10 @@ _RESULTS = frozenset(["1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*"])
 _NON_ASCII = re.compile(rb"[\x80-\xff]")
 #: How many bytes from the first non-ASCII one decide the encoding.
 _GUESS_WINDOW = 65536
-_LITERAL_CR = re.compile(r"\\r(?=\n)")
+# The text "\r" (any number of times) before a line end, left by broken exports; removed.
+_LITERAL_CR = re.compile(r"(?:\\r)+(?=\n)")
+_LITERAL_CR_AT_END = re.compile(r"(?:\\r)+(?=\n|\Z)")
+_HELD_BACK = re.compile(r"(?:\\r)*(?:\\|\r)?\Z")
 
 
 @dataclass(slots=True)
@@ -322,19 +327,16 @@ class _Decoder:
         text = self._carry + text
         self._carry = ""
         if not final:
-            # A CR may be followed by the LF of the next block; "\" may become a literal "\r".
-            cut = len(text)
-            while cut and text[cut - 1] in "\r\\":
-                cut -= 1
-            if cut < len(text) and len(text) - cut <= 2:
-                self._carry = text[cut:]
-                text = text[:cut]
+            # A CR may be followed by the LF of the next block, and literal "\r" texts (or a
+            # "\" that may become one) by a line end: hold them back.
+            tail = _HELD_BACK.search(text)
+            if tail is not None and tail.start() < len(text):
+                self._carry = text[tail.start() :]
+                text = text[: tail.start()]
         if "\r" in text:
             text = text.replace("\r\n", "\n").replace("\r", "\n")
         if "\\r" in text:
-            text = _LITERAL_CR.sub("", text)
-            if final and text.endswith("\\r"):
-                text = text[:-2]
+            text = (_LITERAL_CR_AT_END if final else _LITERAL_CR).sub("", text)
         if text.startswith("\ufeff"):
             text = text[1:]
         return text
@@ -949,6 +951,10 @@ class _Builder:
             else:
                 break
             i += 1
+        if not tags:
+            # Comments before tag pairs that were all skipped stand before the first move.
+            before_tags.extend(pending)
+            pending, before_tags = before_tags, []
         if before_tags:
             root.comments_before = before_tags
         if pending:
@@ -962,8 +968,16 @@ class _Builder:
         return game
 
     def finish(self) -> None:
+        """Encoding damage, the variant, the terminator check; problems in file order."""
         game = self.game
         chunk = self.chunk
+        if game.terminator is None and game.root.variations:
+            last = game.root.end()
+            if last.strength is not None and last.strength.endswith("*"):
+                # A "*" glued to the last move with nothing but comments or junk after it:
+                # the terminator after all (read as such when the game is written back).
+                game.terminator = "*"
+                last.strength = last.strength[:-1] or None
         for offset, damage in chunk.damage:
             line, column = self.offset_position(offset)
             if damage is not None:
@@ -1109,6 +1123,12 @@ class _Builder:
         return True
 
     def bad_tag(self, token: Token, tags: Tags) -> bool:
+        """A bracket in the tag section that is no clean tag pair: salvage or skip it.
+
+        ``[Event "The "Big" Match"]`` and ``[Event "no end]`` keep their tag (with a ``bad-tag``
+        error), so that no tag is lost; ``[Empty]`` and other brackets without a name and a
+        quote are skipped with a ``junk`` warning.
+        """
         text = str(token)
         inner = text[1:-1] if text.endswith("]") else text[1:]
         quote = re.search('["\u201c]', inner)
@@ -1117,7 +1137,7 @@ class _Builder:
             rest = inner[quote.end() :]
             last = max(rest.rfind('"'), rest.rfind("\u201d"))
             value = rest[:last] if last >= 0 else rest.rstrip()
-            if name:
+            if _SALVAGED_NAME.fullmatch(name) is not None:
                 tags.add(name, value)
                 self.token_problem(
                     "bad-tag",
@@ -1177,10 +1197,12 @@ class _Builder:
         holder: Node | None = None  # collects a variation written before any move of its line
         check_squares = game.variant_source != "gametype"
         n = len(items)
+        previous = current = ""  # the kinds of the token before this one, and of this one
         while i < n:
             token = items[i]
             i += 1
             kind = token.type
+            previous, current = current, kind
             if kind == "MOVES" or kind == "LOOSEMOVES":
                 run = str(token)
                 if check_squares:
@@ -1193,7 +1215,10 @@ class _Builder:
                 _file_comment(self.any_comment(token), line, root, not stack)
             elif kind == "STRENGTH" or kind == "STAR":
                 last = line.last
-                if last is not None and last.move is not None and line.number is None:
+                # A "*" is a strength only right after a move or another mark ("27-20*"):
+                # after "$6" it is junk.
+                glued = kind == "STRENGTH" or previous in _MARKABLE
+                if last is not None and last.move is not None and line.number is None and glued:
                     last.strength = (last.strength or "") + str(token)
                 else:
                     comment = self.misplaced(token, "a move strength")
@@ -1221,7 +1246,7 @@ class _Builder:
                 inner = line
                 closing = holder
                 line, holder, opened = stack.pop()
-                self.close_variation(inner, closing, line, opened)
+                self.close_variation(inner, closing, line, opened, not stack)
             elif kind == "RESULT":
                 if stack:
                     self.token_problem(
@@ -1238,7 +1263,7 @@ class _Builder:
             inner = line
             closing = holder
             line, holder, opened = stack.pop()
-            self.close_variation(inner, closing, line, opened)
+            self.close_variation(inner, closing, line, opened, not stack)
         self.end_line(line, root)
 
     def end_line(self, line: _Line, root: Node) -> None:
@@ -1264,8 +1289,9 @@ class _Builder:
             line.before = []
 
     def close_variation(
-        self, inner: _Line, closing: Node | None, outer: _Line, opened: Token
+        self, inner: _Line, closing: Node | None, outer: _Line, opened: Token, top: bool
     ) -> None:
+        """End a variation: pending numbers, comments and alternatives find their place."""
         if inner.number is not None:
             self.dangling(inner.number, inner.number_at)
         if inner.orphans:
@@ -1277,10 +1303,9 @@ class _Builder:
             # empty variation go to the move it was written after.
             if inner.last is not None:
                 inner.last.comments_after.extend(inner.before)
-            elif outer.last is not None and outer.number is None:
-                outer.last.comments_after.extend(inner.before)
             else:
-                outer.before.extend(inner.before)
+                for comment in inner.before:
+                    _file_comment(comment, outer, self.game.root, top)
         if inner.last is None and (closing is None or not closing.variations):
             line, column = self.position(opened.line, opened.column)
             self.problem("junk", f"empty variation at {line}:{column} skipped", line, column)
@@ -1444,6 +1469,7 @@ class _Builder:
             state.attach(Node(move, None, state.number, parent=state.cur, line=line, column=column))
 
 
+_MARKABLE = frozenset(["MOVES", "LOOSEMOVES", "STRENGTH", "STAR"])
 _COMMENT_KINDS = frozenset(["COMMENT", "LINECOMMENT", "UNCLOSED", "JUNK", "BADTAG"])
 
 

@@ -66,11 +66,15 @@ def canonical_move(text: str) -> str:
         digits = _NUMERIC_SQUARE.findall(stripped)
         if len(digits) == 1 and len(digits[0]) == 4:
             digits = [digits[0][:2], digits[0][2:]]
+        if any(int(value) == 0 for value in digits):
+            return text
         squares = [str(int(value)) for value in digits]
     if len(squares) < 2:
         return text
     capture = any(ch in "xX:" for ch in stripped) or len(squares) > 2
-    return ("x" if capture else "-").join(squares)
+    canonical = ("x" if capture else "-").join(squares)
+    # "1-01" is no move, but as "1-1" it would read back as a result.
+    return text if canonical in _RESULTS else canonical
 
 
 def _escape_value(value: str) -> str:

@@ -41,7 +41,16 @@ from pdn.gametype import (
 )
 def test_parse_game_type(text: str, fields: tuple[object, ...]) -> None:
     gt = parse_game_type(text)
-    assert (gt.number, gt.start, gt.width, gt.height, gt.notation, gt.corner, gt.invert, gt.expanded) == fields
+    assert (
+        gt.number,
+        gt.start,
+        gt.width,
+        gt.height,
+        gt.notation,
+        gt.corner,
+        gt.invert,
+        gt.expanded,
+    ) == fields
     assert gt.text == text
 
 

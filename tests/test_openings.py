@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import doctest
 import io
 import json
 import os
@@ -689,8 +688,3 @@ def test_empty_tables_still_have_headers() -> None:
     assert render_stats([], "csv").startswith("number,moves,")
     assert json.loads(render_openings([], "json")) == {"games": []}
     assert render_openings([], "text").splitlines()[0].startswith("#")
-
-
-def test_module_doctests() -> None:
-    result = doctest.testmod(pdn.openings)
-    assert result.attempted > 0 and result.failed == 0

@@ -303,14 +303,28 @@ def test_tag_quirks() -> None:
     odd = [p for p in game.errors if p.code == "odd-tag-name"]
     assert [(p.line, p.column) for p in odd] == [(5, 1), (6, 1), (7, 1)]
     junk = [p for p in game.errors if p.code == "junk"]
-    assert [(p.line, p.message) for p in junk] == [(2, "'[Empty]' at 2:1 is not a tag pair; skipped")]
-    assert game.root.comments_before == [Comment(" a PDN file with the quirks of real files", "percent")]
+    assert [(p.line, p.message) for p in junk] == [
+        (2, "'[Empty]' at 2:1 is not a tag pair; skipped")
+    ]
+    assert game.root.comments_before == [
+        Comment(" a PDN file with the quirks of real files", "percent")
+    ]
     assert game.root.comments_after == [Comment(" comment before the first move ")]
 
 
 def test_quirks_moves() -> None:
     game = only(fixture("quirks.pdn"))
-    assert moves(game) == ["32-28", "19-23", "37-32", "14-19", "- -", "1- 6", "47x 9", "06-11", "38-33"]
+    assert moves(game) == [
+        "32-28",
+        "19-23",
+        "37-32",
+        "14-19",
+        "- -",
+        "1- 6",
+        "47x 9",
+        "06-11",
+        "38-33",
+    ]
     assert [n.number for n in game.mainline()][-1] == "01."
     assert game.root.variations[0].variations[0].variations[0].nags == [902]
     assert [p.code for p in game.errors if p.severity == "error"] == []
@@ -365,7 +379,8 @@ def test_errors_are_located_and_reading_goes_on() -> None:
         "After the errors",
     ]
     unclosed_comment, unclosed_variation, stray, nested, clean = games
-    assert [(p.code, p.message) for p in unclosed_comment.errors][0] == (
+    first = unclosed_comment.errors[0]
+    assert (first.code, first.message) == (
         "unclosed-comment",
         "unclosed comment opened at 4:10",
     )
@@ -391,7 +406,12 @@ def test_glued_text_is_kept_as_a_comment() -> None:
     last = list(game.mainline())[-1]
     assert last.comments_after == [Comment("Redoversteppedthetimecontrolonthismove.")]
     (problem,) = game.errors
-    assert (problem.code, problem.severity, problem.line, problem.column) == ("junk", "warning", 4, 23)
+    assert (problem.code, problem.severity, problem.line, problem.column) == (
+        "junk",
+        "warning",
+        4,
+        23,
+    )
     assert game.terminator == "1-0"
 
 
@@ -425,7 +445,24 @@ def test_very_long_games() -> None:
 
 
 def test_no_exception_for_odd_input() -> None:
-    for text in ["", " \n\t", "{", "}", "(", ")", "[", "]", '"', "%", ";", "/", "$", "*", "1.", "\x00"]:
+    for text in [
+        "",
+        " \n\t",
+        "{",
+        "}",
+        "(",
+        ")",
+        "[",
+        "]",
+        '"',
+        "%",
+        ";",
+        "/",
+        "$",
+        "*",
+        "1.",
+        "\x00",
+    ]:
         for game in read_games(text):
             assert isinstance(game, Game)
         assert isinstance(read_game(text), Game)
@@ -476,7 +513,12 @@ def test_damaged_utf8_is_replaced_and_reported() -> None:
     assert game.tags["White"] == "Михальченко \ufffd?."
     assert game.tags["Event"] == "Чемпионат"
     (problem,) = game.errors
-    assert (problem.code, problem.severity, problem.line, problem.column) == ("encoding", "warning", 2, 21)
+    assert (problem.code, problem.severity, problem.line, problem.column) == (
+        "encoding",
+        "warning",
+        2,
+        21,
+    )
     assert "D0" in problem.message and "byte offset 60" in problem.message
 
 
@@ -533,7 +575,7 @@ def test_every_kind_of_source(tmp_path: Path) -> None:
 
 def test_small_blocks_give_the_same_games(monkeypatch: pytest.MonkeyPatch) -> None:
     data = b"".join(fixture(name) for name in ("quirks.pdn", "errors.pdn", "line_ends.pdn"))
-    data += "\n[Event \"Й\"]\r\n1. 1-10 1-1\r\n".encode()
+    data += '\n[Event "Й"]\r\n1. 1-10 1-1\r\n'.encode()
     whole = list(read_games(data))
     for size in (1, 2, 3, 7, 64, 65, 100):
         monkeypatch.setattr(reader_module, "BLOCK_SIZE", size)
@@ -562,7 +604,9 @@ def test_raw_games_can_be_parsed_elsewhere() -> None:
     moved = pickle.loads(pickle.dumps(raws))
     assert all(isinstance(raw, RawGame) for raw in moved)
     assert [raw.parse() for raw in moved] == list(read_games(fixture("errors.pdn")))
-    assert [raw.parse().errors for raw in moved] == [g.errors for g in read_games(fixture("errors.pdn"))]
+    assert [raw.parse().errors for raw in moved] == [
+        g.errors for g in read_games(fixture("errors.pdn"))
+    ]
 
 
 def test_games_are_read_lazily() -> None:
@@ -598,7 +642,9 @@ def test_equality_ignores_positions_encoding_and_errors() -> None:
 def test_copy_and_pickle_of_long_games() -> None:
     import copy
 
-    game = only("1. 11-15 {a} (1. 9-14 $1) " + " ".join(f"{i}. 1-5 5-1" for i in range(2, 3000)) + " *")
+    game = only(
+        "1. 11-15 {a} (1. 9-14 $1) " + " ".join(f"{i}. 1-5 5-1" for i in range(2, 3000)) + " *"
+    )
     for clone in (copy.deepcopy(game), pickle.loads(pickle.dumps(game))):
         assert clone == game
         assert clone.root.variations[0].parent is clone.root

@@ -158,7 +158,10 @@ def test_variants_detected_in_the_corpus() -> None:
         "wiegerw__pdn/games/succeed/beginner.pdn": ("english", "fen"),
         "rhalbersma__mobydam/book/games/babasy1.pdn": ("international", "squares"),
         "NoamFav__frisian-draught/exports/20241114_144300.pdn": ("frisian", "gametype"),
-        "jpalaz__Draughts-Games/belarus64W2015/round1/index.files/index.pdn": ("russian", "gametype"),
+        "jpalaz__Draughts-Games/belarus64W2015/round1/index.files/index.pdn": (
+            "russian",
+            "gametype",
+        ),
     }
     for relative, expected in expectations.items():
         game = next(read_games(CORPUS / relative))

@@ -40,8 +40,11 @@ def test_arbitrary_bytes_never_raise(data: bytes) -> None:
 
 
 PDN_CHARACTERS = st.sampled_from(
-    list('{}()[]"%;*/\\$!?.-x:X 0123456789\n\n\r\t') + ["1-0", "0-1", "1/2-1/2", "2-0", "1-1", "*"]
-    + ["[Event \"", "\"]", "/FEN \"", "\u201c", "\u201d", "\u00a0", "a3", "h8", "\u0416", "\ufffd"]
+    [
+        *'{}()[]"%;*/\\$!?.-x:X 0123456789\n\n\r\t',
+        *["1-0", "0-1", "1/2-1/2", "2-0", "1-1", "*", "\\r\n"],
+        *['[Event "', '"]', '/FEN "', "\u201c", "\u201d", "\u00a0", "a3", "h8", "\u0416", "\ufffd"],
+    ]
 )
 
 
@@ -56,7 +59,9 @@ def test_arbitrary_pdn_like_text_never_raises(text: str) -> None:
 
 
 def sample_texts() -> list[str]:
-    texts = [path.read_bytes().decode("utf-8", "replace") for path in sorted(FIXTURES.glob("*.pdn"))]
+    texts = [
+        path.read_bytes().decode("utf-8", "replace") for path in sorted(FIXTURES.glob("*.pdn"))
+    ]
     for relative in (
         "wiegerw__pdn/games/succeed/nk ronde 01.pdn",
         "wiegerw__pdn/games/succeed/windragon.pdn",
@@ -95,7 +100,8 @@ def mutated(draw: st.DrawFn) -> str:
 def test_mutated_real_games_never_raise(text: str) -> None:
     games = list(read_games(text))
     check_round_trip(games)
-    assert list(read_games(text.encode("utf-8"))) == games
+    if "\x00" not in text[:4096]:  # bytes with NUL are taken for a binary file
+        assert list(read_games(text.encode("utf-8"))) == games
 
 
 # --- generated games --------------------------------------------------------------------------
@@ -123,12 +129,15 @@ def move_text(draw: st.DrawFn) -> str:
 
 
 COMMENT = st.one_of(
-    st.text(alphabet=st.characters(blacklist_characters="}", blacklist_categories=["Cs"]), max_size=30).map(
-        lambda t: "{" + t + "}"
-    ),
-    st.text(alphabet=st.characters(blacklist_characters="\n\r", blacklist_categories=["Cs", "Zl", "Zp"]), max_size=20).map(
-        lambda t: ";" + t + "\n"
-    ),
+    st.text(
+        alphabet=st.characters(blacklist_characters="}", blacklist_categories=["Cs"]), max_size=30
+    ).map(lambda t: "{" + t + "}"),
+    st.text(
+        alphabet=st.characters(
+            blacklist_characters="\n\r", blacklist_categories=["Cs", "Zl", "Zp"]
+        ),
+        max_size=20,
+    ).map(lambda t: ";" + t + "\n"),
 )
 
 
@@ -161,7 +170,9 @@ def generated_game(draw: st.DrawFn) -> str:
         escaped = value.replace("\\", "\\\\").replace('"', '\\"')
         lines.append(f'[{name} "{escaped}"]')
     words = draw(line_of_play(0))
-    terminator = draw(st.sampled_from(["", "*", "1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0"]))
+    terminator = draw(
+        st.sampled_from(["", "*", "1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0"])
+    )
     return "\n".join(lines) + "\n\n" + " ".join(words) + " " + terminator + "\n"
 
 

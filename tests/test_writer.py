@@ -45,7 +45,8 @@ def test_canonical_moves(written: str, canonical: str) -> None:
 def test_faithful_copy() -> None:
     text = (
         '% escape\n[Event "A \\"quoted\\" name"]\n[isBot "x"]\n[Event "again"]\n\n'
-        "{start} 1.32-28! $3 ( 1. 33-29 {alt} ) 19-23 ; line\n2. 37-32 /FEN \"W:W28:B19\"/ 47x 9 1-1\n"
+        "{start} 1.32-28! $3 ( 1. 33-29 {alt} ) 19-23 ; line\n"
+        '2. 37-32 /FEN "W:W28:B19"/ 47x 9 1-1\n'
     )
     game, written = roundtrip(text)
     assert written == (
@@ -78,9 +79,9 @@ def test_lines_are_filled_to_the_width() -> None:
 
 
 def test_comments_are_written_verbatim() -> None:
-    text = "1. 11-15 {a long comment that goes on and on and on, well past the width of a line\nand over two lines} 24-20 *"
-    game, written = roundtrip(text)
-    assert "{a long comment that goes on and on and on, well past the width of a line\nand over two lines}" in written
+    comment = "{a long comment that goes on and on, well past the width of a line\nand over two}"
+    _, written = roundtrip(f"1. 11-15 {comment} 24-20 *")
+    assert comment in written
 
 
 def test_tags_and_movetext_are_separated_by_a_blank_line() -> None:
@@ -91,7 +92,9 @@ def test_tags_and_movetext_are_separated_by_a_blank_line() -> None:
 
 
 def test_normalised_tags_come_in_the_standard_order() -> None:
-    game = read_game('[Result "1-0"]\n[GameType "21"]\n[White "W"]\n[Event "E"]\n[Black "B"]\n1. 11-15 *')
+    game = read_game(
+        '[Result "1-0"]\n[GameType "21"]\n[White "W"]\n[Event "E"]\n[Black "B"]\n1. 11-15 *'
+    )
     written = write_game(game, normalize=True)
     assert written.splitlines()[:5] == [
         '[Event "E"]',
@@ -130,12 +133,20 @@ def test_normalising_keeps_the_squares() -> None:
     game = read_game(text)
     again = read_game(write_game(game, normalize=True))
     digits = [
-        [int(part) for part in node.move.replace("-", " ").replace("x", " ").split() if part.isdigit()]
+        [
+            int(part)
+            for part in node.move.replace("-", " ").replace("x", " ").split()
+            if part.isdigit()
+        ]
         for node, _ in game.walk()
         if node.move
     ]
     assert digits == [
-        [int(part) for part in node.move.replace("-", " ").replace("x", " ").split() if part.isdigit()]
+        [
+            int(part)
+            for part in node.move.replace("-", " ").replace("x", " ").split()
+            if part.isdigit()
+        ]
         for node, _ in again.walk()
         if node.move
     ]
@@ -143,7 +154,10 @@ def test_normalising_keeps_the_squares() -> None:
 
 
 def test_normalised_form_is_stable() -> None:
-    text = "{a} 1. 32-28 (?) 19-23!? ( 18-23 {x} (17-22) 38-32) 2. - - 1- 6 /FEN \"B:W28:B19\"/ 3. 28x19 1-1"
+    text = (
+        "{a} 1. 32-28 (?) 19-23!? ( 18-23 {x} (17-22) 38-32) 2. - - 1- 6 "
+        '/FEN "B:W28:B19"/ 3. 28x19 1-1'
+    )
     once = write_game(read_game(text), normalize=True)
     assert write_game(read_game(once), normalize=True) == once
 

@@ -25,8 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import pdn  # noqa: E402
-from pdn.validate import validate  # noqa: E402
+import pdn
+from pdn.validate import validate
 
 OCA = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus" / "mzuluaga__checkers"
 MOVE = re.compile(r"\d+(?:[-x]\d+)+")

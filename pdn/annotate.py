@@ -25,6 +25,7 @@ from engine import Position
 from .model import Comment, Game, Node
 from .notation import move_texts
 from .openings import classify
+from .problems import Problem
 from .validate import Report, Step, validate
 
 
@@ -79,11 +80,11 @@ def _termination(final: Position) -> str:
 
 
 def _add_comments(report: Report, options: AnnotateOptions) -> None:
-    problems_at = {}
+    problems_at: dict[tuple[int | None, int | None], Problem] = {}
     if options.problems:
-        for problem in report.problems:
-            if problem.ply is not None and problem.line is not None:
-                problems_at[(problem.line, problem.column)] = problem
+        for found in report.problems:
+            if found.ply is not None and found.severity == "error":
+                problems_at[(found.line, found.column)] = found
     for step in report.steps:
         node = step.node
         if node.move is None:
@@ -91,7 +92,7 @@ def _add_comments(report: Report, options: AnnotateOptions) -> None:
         if options.forced and step.move is not None:
             _note_forced(node, step, report)
         problem = problems_at.get((node.line, node.column))
-        if problem is not None and problem.severity == "error":
+        if problem is not None:
             legal = f"; legal: {' '.join(problem.legal)}" if problem.legal else ""
             node.comments_after.append(
                 Comment(f"illegal ({problem.code}): {problem.message}{legal}")

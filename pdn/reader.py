@@ -21,7 +21,7 @@ Pipeline:
    regular expression.  An unbalanced ``)`` is skipped and unclosed ``(`` are closed, each with
    an error; everything else that is not PDN is lexed as junk, kept as a comment and reported.
 
-Policies (also documented in ``docs/design.md``):
+Policies:
 
 * a ``*`` glued to a move (``27-20*``) with more movetext after it is the PDN 2.0 "star" strength
   mark; a ``*`` that ends the game (before white space and the next game or the end of input)
@@ -46,7 +46,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import IO, Any, cast
+from typing import IO, Any, Union, cast
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
@@ -62,7 +62,8 @@ from pdn.problems import Problem
 
 __all__ = ["RawGame", "Source", "read_game", "read_games", "split_games"]
 
-Source = str | bytes | os.PathLike[str] | IO[str] | IO[bytes]
+#: What :func:`read_games` reads: PDN text, raw bytes, a path, or an open text or binary file.
+Source = Union[str, bytes, "os.PathLike[str]", IO[str], IO[bytes]]
 
 #: How much is read from a file at a time.
 BLOCK_SIZE = 1 << 20
@@ -143,7 +144,6 @@ def _patterns() -> _Patterns:
     return _patterns_cache[0]
 
 
-# Parts of a tag pair: name (everything up to the first quote) and the raw value.
 # Parts of a tag pair, the TAG terminal with groups: the name (everything up to the first quote)
 # and the value, between straight quotes (group 2, with escapes) or curly ones (group 3).
 _TAG_PARTS = re.compile(
@@ -163,9 +163,7 @@ _ALGEBRAIC_IN_RUN = re.compile(r"[a-lA-L](?:1[0-2]|[1-9])(?![0-9])")
 # A numeric square above 32 (not a move number: those are followed by "."); it starts with a
 # character class so that the regex engine skips text quickly.
 _HIGH_SQUARE_IN_RUN = re.compile(r"(?:3[3-9]|[4-9][0-9])(?<![0-9]..)(?![0-9.])")
-_SQUARE_IN_RUN = re.compile(
-    r"(?<![0-9])0?(?:3[3-9]|[4-9][0-9])(?=\s*[-xX:])|[-xX:]\s*0?(?:3[3-9]|[4-9][0-9])(?![0-9])"
-)
+# Every numeric square of a run (next to a separator, so not a move number).
 _SQUARE_IN_RUN = re.compile(r"(?<![0-9])([0-9]{1,2})(?=\s*[-xX:])|[-xX:]\s*([0-9]{1,2})(?![0-9])")
 # The keyword and the FEN of a setup command (the SETUP terminal with groups).
 _SETUP_PARTS = re.compile(r'/[ \t]*([A-Za-z]*)[ \t]*"([^"\n/]*)"[ \t]*/')
@@ -182,7 +180,6 @@ _GUESS_WINDOW = 65536
 # The text "\r" (any number of times) before a line end, left by broken exports; removed.
 _LITERAL_CR = re.compile(r"(?:\\r)+(?=\n)")
 _LITERAL_CR_AT_END = re.compile(r"(?:\\r)+(?=\n|\Z)")
-_HELD_BACK = re.compile(r"(?:\\r)*(?:\\|\r)?\Z")
 
 
 @dataclass(slots=True)
@@ -268,6 +265,7 @@ class _Decoder:
 
     def _decode_single(self, data: bytes, encoding: str) -> str:
         # Single-byte code pages: a byte the code page leaves undefined is read as Latin-1.
+        self._byte_base += len(data)
         parts: list[str] = []
         while data:
             try:
@@ -277,7 +275,6 @@ class _Decoder:
                 parts.append(data[: exc.start].decode(encoding))
                 parts.append(data[exc.start : exc.end].decode("latin-1"))
                 data = data[exc.end :]
-        self._byte_base += len(data)
         return "".join(parts)
 
     def _decode(self, data: bytes, final: bool) -> str:
@@ -329,10 +326,14 @@ class _Decoder:
         if not final:
             # A CR may be followed by the LF of the next block, and literal "\r" texts (or a
             # "\" that may become one) by a line end: hold them back.
-            tail = _HELD_BACK.search(text)
-            if tail is not None and tail.start() < len(text):
-                self._carry = text[tail.start() :]
-                text = text[: tail.start()]
+            cut = len(text)
+            if cut and text[cut - 1] in "\r\\":
+                cut -= 1
+            while text.endswith("\\r", 0, cut):
+                cut -= 2
+            if cut < len(text):
+                self._carry = text[cut:]
+                text = text[:cut]
         if "\r" in text:
             text = text.replace("\r\n", "\n").replace("\r", "\n")
         if "\\r" in text:
@@ -488,7 +489,6 @@ def _skip_space(text: str, at: int) -> int:
     return at if match is None else match.end()
 
 
-_HEAD_ITEM = re.compile(r"[\[{%;}]")
 # What matters while cutting movetext, found by two searches that the regex engine runs fast: the
 # rare delimiters (a bare character class) and results (anchored on their "-", which a literal
 # scan finds; the look-behinds check that a result starts after white space or a delimiter).
@@ -560,8 +560,7 @@ class _Chunker:
             except _TooLong as too_long:
                 found = self._force_cut(too_long.start)
             except _NeedMore:
-                if not self._fill() and not self._eof:
-                    continue
+                self._fill()  # more text, or the end of the input (then _scan decides)
                 continue
             if found is None:
                 return
@@ -815,10 +814,10 @@ class _Recovery:
                     line,
                     column,
                 )
-            elif token.type == "TAG":
+            elif token.type == "TAGS":
                 builder.problem(
                     "bad-tag",
-                    f"tag pair {_shorten(text)} at {line}:{column} after the moves was skipped",
+                    f"tag pairs {_shorten(text)} at {line}:{column} after the moves were skipped",
                     line,
                     column,
                 )
@@ -982,10 +981,10 @@ class _Builder:
             line, column = self.offset_position(offset)
             if damage is not None:
                 shown = " ".join(f"{b:02X}" for b in damage.data)
-                message = (
-                    f"bytes {shown} at {line}:{column} (byte offset {damage.byte_offset}) are not "
-                    f"valid {game.encoding}; replaced by U+FFFD"
-                )
+                what = f"byte {shown} at {line}:{column} (byte offset {damage.byte_offset}) is"
+                if len(damage.data) > 1:
+                    what = f"bytes {shown} at {line}:{column} (byte offset {damage.byte_offset}) are"
+                message = f"{what} not valid {game.encoding}; replaced by U+FFFD"
             else:
                 message = f"character U+FFFD at {line}:{column}: damaged or unreadable bytes"
             self.problem("encoding", message, line, column)

@@ -56,6 +56,18 @@ def canonical_move(text: str) -> str:
     >>> canonical_move("26-17-10"), canonical_move("3228"), canonical_move("a3b4")
     ('26x17x10', '32-28', 'a3-b4')
     """
+    known = _CANONICAL.get(text)
+    if known is None:
+        known = _canonical(text)
+        if len(_CANONICAL) < 100_000:  # the same few thousand moves recur in every game
+            _CANONICAL[text] = known
+    return known
+
+
+_CANONICAL: dict[str, str] = {}
+
+
+def _canonical(text: str) -> str:
     stripped = text.strip()
     if not stripped or stripped[0] == "-":
         return text
@@ -80,6 +92,8 @@ def canonical_move(text: str) -> str:
 def _escape_value(value: str) -> str:
     # Only what the reader would misread is escaped: a quote, and a backslash that comes before
     # a quote, another backslash or the end of the value.
+    if '"' not in value and "\\" not in value:
+        return value
     out: list[str] = []
     for i, ch in enumerate(value):
         if ch == '"':
@@ -121,15 +135,24 @@ class _Layout:
 
     def word(self, text: str, *, stick: bool = False) -> None:
         """Add a word; ``stick`` glues it to the previous word (a closing parenthesis)."""
-        glued = (stick or self.glue) and bool(self.parts)
-        self.glue = False
-        if not glued and self.parts and self.width + 1 + _first_line_length(text) > self.columns:
-            self.newline()
-        if self.parts and not glued:
-            self.parts.append(" ")
-            self.width += 1
-        self.parts.append(text)
-        if "\n" in text:
+        parts = self.parts
+        multiline = "\n" in text
+        if parts:
+            if stick or self.glue:
+                self.glue = False
+            else:
+                first = text.find("\n") if multiline else len(text)
+                if self.width + 1 + first > self.columns:
+                    self.lines.append("".join(parts))
+                    parts = self.parts = []
+                    self.width = 0
+                else:
+                    parts.append(" ")
+                    self.width += 1
+        else:
+            self.glue = False
+        parts.append(text)
+        if multiline:
             self.width = len(text) - text.rfind("\n") - 1
         else:
             self.width += len(text)
@@ -155,11 +178,6 @@ class _Layout:
         """Everything written so far, one line per line, with a final line end."""
         self.newline()
         return "".join(line + "\n" for line in self.lines)
-
-
-def _first_line_length(text: str) -> int:
-    end = text.find("\n")
-    return len(text) if end < 0 else end
 
 
 class _Numbering:
@@ -233,7 +251,7 @@ def write_game(game: Game, *, normalize: bool = False, columns: int = 80) -> str
                 written = None
             elif side == numbering.first:
                 written = f"{number}."
-            elif not after_move or node.comments_before:
+            elif not after_move or node._before:
                 written = f"{number}..."
             else:
                 written = None
@@ -243,18 +261,23 @@ def write_game(game: Game, *, normalize: bool = False, columns: int = 80) -> str
             text = f'/FEN "{node.setup or ""}"/'
         else:
             text = (canonical_move(node.move) if normalize else node.move) + (node.strength or "")
-        if written and node.comments_before:
+        # The lists are read without the properties, which would create empty ones.
+        before = node._before
+        if written and before:
             layout.word(written)
             written = None
-        for comment in node.comments_before:
-            layout.comment(comment)
+        if before:
+            for comment in before:
+                layout.comment(comment)
         # A number stays on the line of its move.
         layout.word(f"{written} {text}" if written else text)
         after_move = node.move is not None
-        for nag in node.nags:
-            layout.word(f"${nag}")
-        for comment in node.comments_after:
-            layout.comment(comment)
+        if node._nags:
+            for nag in node._nags:
+                layout.word(f"${nag}")
+        if node._after:
+            for comment in node._after:
+                layout.comment(comment)
             after_move = False
     terminator = game.terminator
     if normalize and terminator is None:

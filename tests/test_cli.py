@@ -138,7 +138,9 @@ def test_convert_algebraic_and_back() -> None:
 def test_convert_full_and_short_captures() -> None:
     text = b'[FEN "B:W14,23,30:B9,1"]\n1. 9x27 *\n'
     assert "9x18x27" in run("convert", "--captures", "full", "-", input=text)[1]
-    back = run("convert", "--captures", "short", "-", input=b'[FEN "B:W14,23,30:B9,1"]\n1. 9x18x27 *\n')
+    back = run(
+        "convert", "--captures", "short", "-", input=b'[FEN "B:W14,23,30:B9,1"]\n1. 9x18x27 *\n'
+    )
     assert "1. 9x27" in back[1]
     # A short form that would be ambiguous keeps its full path.
     amb = b'[FEN "W:W27:B15,16,23,24"]\n1... 27x18x11 *\n'
@@ -264,7 +266,9 @@ def test_python_dash_m_runs_validate_in_a_subprocess() -> None:
     assert last["by_code"]["result-impossible"] == 1
 
 
-@pytest.mark.parametrize("command", ["validate", "convert", "perft", "show", "openings", "report", "annotate"])
+@pytest.mark.parametrize(
+    "command", ["validate", "convert", "perft", "show", "openings", "report", "annotate"]
+)
 def test_every_command_has_help(command: str) -> None:
     code, out = run(command, "--help")
     assert code == 0

@@ -30,9 +30,7 @@ def test_clean_game_has_no_problems_and_replays_every_ply() -> None:
     assert report.problems == []
     assert [s.ply for s in report.mainline_steps()] == list(range(1, 9))
     assert report.final is not None
-    assert report.final.fen() == (
-        "B:W18,20,21,23,24,26,27,29,30,31,32:B1,2,3,4,5,6,7,10,11,12,13"
-    )
+    assert report.final.fen() == ("B:W18,20,21,23,24,26,27,29,30,31,32:B1,2,3,4,5,6,7,10,11,12,13")
 
 
 @pytest.mark.parametrize(

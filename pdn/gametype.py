@@ -193,7 +193,7 @@ def first_mover(variant: str | None, game_type: GameType | None = None) -> str:
 
 _ALGEBRAIC_RE = re.compile(r"(?<![A-Za-z])[a-lA-L](?:1[0-2]|[1-9])(?![0-9])")
 # A numeric square next to a move separator (so move numbers "33." are not counted).
-_SQUARE_RE = re.compile(r"(?<![0-9])([0-9]{1,2})(?=\s*[-xX:])|[-xX:]\s*([0-9]{1,2})(?![0-9])")
+_SQUARE_RE = re.compile(r"(?<![0-9])([0-9]{1,2})(?=\s*[-xX:])|[-xX:]\s*([0-9]{1,2})(?![0-9.])")
 _FEN_SQUARE_RE = re.compile(r"(?<![A-Za-z0-9])[Kk]?([0-9]{1,3}|[a-lA-L](?:1[0-2]|[1-9]))")
 
 

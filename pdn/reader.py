@@ -163,8 +163,13 @@ _ALGEBRAIC_IN_RUN = re.compile(r"[a-lA-L](?:1[0-2]|[1-9])(?![0-9])")
 # A numeric square above 32 (not a move number: those are followed by "."); it starts with a
 # character class so that the regex engine skips text quickly.
 _HIGH_SQUARE_IN_RUN = re.compile(r"(?:3[3-9]|[4-9][0-9])(?<![0-9]..)(?![0-9.])")
-# Every numeric square of a run (next to a separator, so not a move number).
-_SQUARE_IN_RUN = re.compile(r"(?<![0-9])([0-9]{1,2})(?=\s*[-xX:])|[-xX:]\s*([0-9]{1,2})(?![0-9])")
+# Every numeric square of a run: next to a separator (so not a move number), or one of the two
+# halves of a move written without separator ("3228").  (A square above 32 in such a move is not
+# seen by _HIGH_SQUARE_IN_RUN: those moves are too rare to slow every run down for them.)
+_SQUARE_IN_RUN = re.compile(
+    r"(?<![0-9])([0-9]{1,2})(?=\s*[-xX:])|[-xX:]\s*([0-9]{1,2})(?![0-9.])"
+    r"|(?<![0-9.])([0-9]{2})([0-9]{2})(?![0-9.])"
+)
 # The keyword and the FEN of a setup command (the SETUP terminal with groups).
 _SETUP_PARTS = re.compile(r'/[ \t]*([A-Za-z]*)[ \t]*"([^"\n/]*)"[ \t]*/')
 _RESULTS = frozenset(["1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*"])
@@ -205,6 +210,11 @@ class _Decoder:
         self._carry = ""  # text held back: a CR that may start a CRLF, a "\" that may be "\r"
         self.damage: list[_Damage] = []
         self._incremental: codecs.IncrementalDecoder | None = None
+        self.emitted = 0  # normalised characters returned so far
+        # Offset (in normalised characters) from which the decided encoding applies: the first
+        # non-ASCII character (0 for a BOM or a forced encoding); text before it is ASCII.
+        self.decided_at: int | None = 0 if encoding is not None else None
+        self._split: int | None = None  # where, in the text just decoded, the decision fell
 
     # Encoding detection -------------------------------------------------------------------
 
@@ -297,6 +307,7 @@ class _Decoder:
                 return head
             complete = final and len(rest) <= _GUESS_WINDOW
             self.encoding = encoding = self._guess(rest[:_GUESS_WINDOW], complete)
+            self._split = len(head)
             return head + self._decode(rest, final)
         if encoding in ("utf-8", "utf-8-sig"):
             return self._decode_utf8(self._pending + data, final)
@@ -313,14 +324,23 @@ class _Decoder:
             if self.forced is None:
                 if data.startswith(codecs.BOM_UTF8):
                     self.encoding = "utf-8-sig"
+                    self.decided_at = 0
                     data = data[3:]
                     self._byte_base = 3
                 elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
                     self.encoding = "utf-16"
+                    self.decided_at = 0
         return self.normalise(self._decode(data, final), final)
 
     def normalise(self, text: str, final: bool) -> str:
         """LF line ends, no literal ``\\r`` before them, no BOM; holds back a split CRLF."""
+        split = self._split
+        self._split = None
+        if split is not None:
+            # The ASCII text before the first non-ASCII character: where it ends once
+            # normalised (nothing is merged across that character, which is no CR, LF or "\").
+            prefix = _plain_normalise(self._carry + text[:split], self.emitted == 0)
+            self.decided_at = self.emitted + len(prefix)
         text = self._carry + text
         self._carry = ""
         if not final:
@@ -338,9 +358,16 @@ class _Decoder:
             text = text.replace("\r\n", "\n").replace("\r", "\n")
         if "\\r" in text:
             text = (_LITERAL_CR_AT_END if final else _LITERAL_CR).sub("", text)
-        if text.startswith("\ufeff"):
+        if self.emitted == 0 and text.startswith("\ufeff"):
             text = text[1:]
+        self.emitted += len(text)
         return text
+
+
+def _plain_normalise(text: str, at_start: bool) -> str:
+    """What :meth:`_Decoder.normalise` makes of ``text`` when nothing is held back."""
+    text = _LITERAL_CR.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+    return text[1:] if at_start and text.startswith("\ufeff") else text
 
 
 # =============================================================================================
@@ -357,11 +384,18 @@ class _Input:
     encoding_label: str
     binary_problem: Problem | None = None
 
-    @property
-    def encoding(self) -> str:
-        if self.decoder is not None and self.decoder.encoding is not None:
-            return self.decoder.encoding
-        return self.encoding_label
+    def encoding_of(self, end: int) -> str:
+        """The encoding to record on a game whose text ends at character offset ``end``.
+
+        A game read before the encoding was known is ASCII, so "utf-8"; the answer does not
+        depend on how the input was cut into blocks.
+        """
+        decoder = self.decoder
+        if decoder is None:
+            return self.encoding_label
+        if decoder.encoding is None or decoder.decided_at is None or end <= decoder.decided_at:
+            return "utf-8"
+        return decoder.encoding
 
 
 def _binary_blocks(stream: IO[bytes], decoder: _Decoder, first: bytes) -> Iterator[str]:
@@ -408,7 +442,8 @@ def _sniff_binary(first: bytes) -> Problem | None:
 
 
 def _open_bytes(stream: IO[bytes], encoding: str | None) -> _Input:
-    first = stream.read(BLOCK_SIZE)
+    # The first read is large enough to see a BOM or a binary header whatever BLOCK_SIZE is.
+    first = stream.read(max(BLOCK_SIZE, 4096))
     decoder = _Decoder(encoding)
     problem = _sniff_binary(first) if encoding is None else None
     if problem is not None:
@@ -983,7 +1018,9 @@ class _Builder:
                 shown = " ".join(f"{b:02X}" for b in damage.data)
                 what = f"byte {shown} at {line}:{column} (byte offset {damage.byte_offset}) is"
                 if len(damage.data) > 1:
-                    what = f"bytes {shown} at {line}:{column} (byte offset {damage.byte_offset}) are"
+                    what = (
+                        f"bytes {shown} at {line}:{column} (byte offset {damage.byte_offset}) are"
+                    )
                 message = f"{what} not valid {game.encoding}; replaced by U+FFFD"
             else:
                 message = f"character U+FFFD at {line}:{column}: damaged or unreadable bytes"
@@ -1346,11 +1383,11 @@ class _Builder:
         if not self.algebraic and _ALGEBRAIC_IN_RUN.search(run) is not None:
             self.algebraic = True
         if _HIGH_SQUARE_IN_RUN.search(run) is not None:
-            for left, right in _SQUARE_IN_RUN.findall(run):
-                value = int(left or right)
-                if value > self.highest:
-                    self.highest = value
-        elif self.highest == 0:
+            for found in _SQUARE_IN_RUN.findall(run):
+                for square in found:
+                    if square and int(square) > self.highest:
+                        self.highest = int(square)
+        elif self.highest == 0 and _SQUARE_IN_RUN.search(run) is not None:
             self.highest = 1  # numeric squares, none above 32
 
     def setup(self, token: Token, cur: Node, number: str | None) -> Node:
@@ -1543,11 +1580,27 @@ def _parse_chunk(chunk: RawGame) -> Game:
             line,
             column,
         )
-        items = [
-            Token("TAGS", m.group(), start_pos=m.start(), line=1, column=1)
-            for m in _patterns().tag.finditer(chunk.text)
-        ]
-    return builder.build(items)
+        items = _tags_only(chunk)
+    try:
+        return builder.build(items)
+    except Exception as exc:  # one game's failure must not stop the file
+        # A bug of the reader: report it on the game, keep its tags, and go on with the file.
+        fallback = _Builder(chunk)
+        fallback.problem(
+            "internal-error",
+            f"the reader failed on the game at {chunk.line}:{chunk.column} "
+            f"({type(exc).__name__}: {exc}); only its tags were kept",
+            chunk.line,
+            chunk.column,
+        )
+        return fallback.build(_tags_only(chunk))
+
+
+def _tags_only(chunk: RawGame) -> list[Token]:
+    return [
+        Token("TAGS", m.group(), start_pos=m.start(), line=1, column=1)
+        for m in _patterns().tag.finditer(chunk.text)
+    ]
 
 
 # =============================================================================================
@@ -1574,7 +1627,7 @@ def split_games(
         chunker = _Chunker(opened.blocks, opened.decoder)
         for index, chunk in enumerate(chunker, start=1):
             chunk.index = index
-            chunk.encoding = opened.encoding
+            chunk.encoding = opened.encoding_of(chunk.offset + len(chunk.text))
             yield chunk
     finally:
         if handle is not None:

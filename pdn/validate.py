@@ -226,7 +226,8 @@ class _Replayer:
             written = parse_move(text)
         except NotationError:
             if text.replace(" ", "") in {"--", "-"}:
-                return problem("unknown-move", "the move is written as unknown"), None, None
+                # The reader has reported it; the line cannot go on past an unknown move.
+                return None, None, None
             return problem("illegal-move", f"{text!r} is not a move"), None, None
         try:
             squares = resolve_squares(written, self.variant)

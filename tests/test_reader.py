@@ -468,6 +468,18 @@ def test_no_exception_for_odd_input() -> None:
         assert isinstance(read_game(text), Game)
 
 
+def test_a_failure_inside_the_reader_stops_only_its_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(self: object, items: object, i: int) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(reader_module._Builder, "body", broken)
+    games = list(read_games('[Event "a"]\n1. 11-15 *\n[Event "b"]\n'))
+    assert [g.tags["Event"] for g in games] == ["a", "b"]
+    (problem,) = games[0].errors
+    assert problem.code == "internal-error" and "RuntimeError: boom" in problem.message
+    assert games[1].errors == []
+
+
 def test_read_game_on_empty_input() -> None:
     game = read_game("")
     assert codes(game) == ["empty-game"]
@@ -575,7 +587,8 @@ def test_every_kind_of_source(tmp_path: Path) -> None:
 
 def test_small_blocks_give_the_same_games(monkeypatch: pytest.MonkeyPatch) -> None:
     data = b"".join(fixture(name) for name in ("quirks.pdn", "errors.pdn", "line_ends.pdn"))
-    data += '\n[Event "Й"]\r\n1. 1-10 1-1\r\n'.encode()
+    data = data * 8 + fixture("literal_cr.pdn") + '\n[Event "Й"]\r\n1. 1-10 1-1\r\n'.encode()
+    assert len(data) > 4096  # the first read takes 4096 bytes whatever the block size
     whole = list(read_games(data))
     for size in (1, 2, 3, 7, 64, 65, 100):
         monkeypatch.setattr(reader_module, "BLOCK_SIZE", size)
@@ -583,6 +596,7 @@ def test_small_blocks_give_the_same_games(monkeypatch: pytest.MonkeyPatch) -> No
         assert pieces == whole
         assert [g.line for g in pieces] == [g.line for g in whole]
         assert [g.errors for g in pieces] == [g.errors for g in whole]
+        assert [g.encoding for g in pieces] == [g.encoding for g in whole]
         assert [[(n.line, n.column) for n, _ in g.walk()] for g in pieces] == [
             [(n.line, n.column) for n, _ in g.walk()] for g in whole
         ]
@@ -590,12 +604,17 @@ def test_small_blocks_give_the_same_games(monkeypatch: pytest.MonkeyPatch) -> No
 
 def test_damage_is_located_across_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(reader_module, "BLOCK_SIZE", 5)
-    data = b"\n" * 3 + fixture("damaged_utf8.pdn") * 2
+    data = b"\n" * 4096 + fixture("damaged_utf8.pdn") * 2
     games = list(read_games(io.BytesIO(data)))
     assert [[(p.code, p.line, p.column) for p in g.errors] for g in games] == [
-        [("encoding", 5, 21)],
-        [("encoding", 10, 21)],
+        [("encoding", 4098, 21)],
+        [("encoding", 4103, 21)],
     ]
+
+
+def test_games_before_the_first_non_ascii_byte_are_utf8() -> None:
+    data = b'[Event "a"]\n1. 11-15 *\n[Site "Caf\xe9"]\n1. 9-13 *\n[Event "b"] *\n'
+    assert [g.encoding for g in read_games(data)] == ["utf-8", "cp1252", "cp1252"]
 
 
 def test_raw_games_can_be_parsed_elsewhere() -> None:

@@ -144,7 +144,9 @@ def test_forty_move_rule_notice_after_eighty_quiet_plies() -> None:
 
 
 def test_unknown_and_bad_square_moves() -> None:
-    assert codes("1. 11-15 - - *")[:1] == ["unknown-move"]
+    unknown = validate(pdn.read_game("1. 11-15 - - 2. 9-13 *"))
+    assert [p.code for p in unknown.all_problems] == ["unknown-move"]
+    assert not unknown.complete
     assert codes("1. 11-35 *", "english") == ["bad-square"]
     # Without a GameType, square 35 is evidence of the 10x10 board.
     assert validate(pdn.read_game("1. 11-35 *")).variant is INTERNATIONAL

@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 import click
 
@@ -108,11 +108,12 @@ def perft(depth: int, fen: str | None, variant: str | None, divide: bool) -> Non
         click.echo(str(engine.perft(position, depth)))
 
 
-def _sources(files: tuple[str, ...]) -> list[str | TextIO]:
-    """Paths as given, with ``-`` standing for standard input (read as bytes)."""
+def _sources(files: tuple[str, ...]) -> list[str | BinaryIO]:
+    """Paths as given, with ``-`` standing for standard input (read as bytes, so that the
+    reader detects its encoding like a file's)."""
     if not files:
         raise click.UsageError("give at least one FILE (or - for standard input)")
-    return [click.get_binary_stream("stdin") if f == "-" else f for f in files]  # type: ignore[misc]
+    return [sys.stdin.buffer if f == "-" else f for f in files]
 
 
 _FORMAT = click.Choice(["text", "json", "ndjson"])

@@ -49,6 +49,14 @@ def iter_games(source: Input) -> Iterator[Game]:
     return read_games(source)
 
 
+def named_games(sources: Iterable[Input]) -> Iterator[tuple[str, Game]]:
+    """``(file name, game)`` for every game of every source, streaming, on this process."""
+    for source in sources:
+        name = display_name(source)
+        for game in iter_games(source):
+            yield name, game
+
+
 def _raw_games(source: Input) -> Iterator[RawGame]:
     if isinstance(source, str):
         return split_games(path=source)
@@ -72,10 +80,8 @@ def map_games(
     one).
     """
     if jobs <= 1:
-        for source in sources:
-            name = display_name(source)
-            for game in iter_games(source):
-                yield func(game, name)
+        for name, game in named_games(sources):
+            yield func(game, name)
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         pending: deque[Future[list[T]]] = deque()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
@@ -33,6 +33,23 @@ def _variant_option(func: click.decorators.FC) -> click.decorators.FC:
         default=None,
         help="Rules to use, overriding the GameType tag and detection.",
     )(func)
+
+
+_files_argument = click.argument(
+    "files", nargs=-1, type=click.Path(exists=True, allow_dash=True, dir_okay=False)
+)
+
+
+def _format_option(*choices: str) -> Callable[[click.decorators.FC], click.decorators.FC]:
+    """``--format`` with these choices, the first being the default."""
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(list(choices)),
+        default=choices[0],
+        show_default=True,
+        help="Output format.",
+    )
 
 
 def _output_option(func: click.decorators.FC) -> click.decorators.FC:
@@ -116,12 +133,9 @@ def _sources(files: tuple[str, ...]) -> list[str | BinaryIO]:
     return [sys.stdin.buffer if f == "-" else f for f in files]
 
 
-_FORMAT = click.Choice(["text", "json", "ndjson"])
-
-
 @main.command()
-@click.argument("files", nargs=-1, type=click.Path(exists=True, allow_dash=True, dir_okay=False))
-@click.option("--format", "fmt", type=_FORMAT, default="text", show_default=True)
+@_files_argument
+@_format_option("text", "json", "ndjson")
 @_variant_option
 @click.option(
     "-j",
@@ -203,16 +217,13 @@ class _Progress:
 
 def _games_of(files: tuple[str, ...]) -> Iterator[tuple[str, Game]]:
     """(file name, game) for every game of FILES, streaming."""
-    from .batch import display_name, iter_games
+    from .batch import named_games
 
-    for source in _sources(files):
-        name = display_name(source)
-        for game in iter_games(source):
-            yield name, game
+    return named_games(_sources(files))
 
 
 @main.command()
-@click.argument("files", nargs=-1, type=click.Path(exists=True, allow_dash=True, dir_okay=False))
+@_files_argument
 @click.option(
     "--to",
     "fmt",
@@ -308,7 +319,7 @@ def show(
 
 
 @main.command()
-@click.argument("files", nargs=-1, type=click.Path(exists=True, allow_dash=True, dir_okay=False))
+@_files_argument
 @click.option("--stats", is_flag=True, help="Per ballot: games, wins, draws and score.")
 @click.option(
     "--ballot",
@@ -316,13 +327,7 @@ def show(
     default=None,
     help="Extract the games of ACF ballot N as PDN (to -o).",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "csv", "json", "markdown"]),
-    default="text",
-    show_default=True,
-)
+@_format_option("text", "csv", "json", "markdown")
 @click.option(
     "--sort",
     type=click.Choice(["ballot", "games"]),
@@ -364,14 +369,8 @@ def openings(
 
 
 @main.command()
-@click.argument("files", nargs=-1, type=click.Path(exists=True, allow_dash=True, dir_okay=False))
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "markdown", "csv", "json", "html"]),
-    default="text",
-    show_default=True,
-)
+@_files_argument
+@_format_option("text", "markdown", "csv", "json", "html")
 @click.option(
     "--points",
     default="1,0.5,0",
@@ -418,7 +417,7 @@ def report(
 
 
 @main.command()
-@click.argument("files", nargs=-1, type=click.Path(exists=True, allow_dash=True, dir_okay=False))
+@_files_argument
 @click.option("--fen", "fen_comments", is_flag=True, help="A comment with the FEN after each move.")
 @click.option("--forced", is_flag=True, help="Mark only-moves and forced jumps.")
 @click.option(

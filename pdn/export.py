@@ -20,7 +20,7 @@ from typing import Any
 
 from .model import Comment, Game, Node, Tags
 from .notation import move_text
-from .validate import Report, Step, validate
+from .validate import Report, Step
 
 JsonDict = dict[str, Any]
 
@@ -169,8 +169,3 @@ def fen_lines(report: Report) -> list[str]:
     fens = [report.start.fen()] if report.start is not None else []
     fens += [step.after.fen() for step in report.mainline_steps() if step.after is not None]
     return fens
-
-
-def replayed(game: Game, variant: str | None = None) -> Report:
-    """Shorthand used by the exporters: the game's validation report."""
-    return validate(game, variant)

@@ -44,7 +44,11 @@ class Step:
 
 @dataclass(slots=True)
 class Report:
-    """What replaying one game found: its problems, each replayed step, the final position."""
+    """What replaying one game found: its problems, each replayed step, the final position.
+
+    ``final`` is the last position the mainline reached (before the move that stopped it, if
+    one did; ``complete`` is then False). A step whose ``move`` is None was not legal.
+    """
 
     game: Game
     variant: Variant | None
@@ -58,7 +62,7 @@ class Report:
     def status(self) -> Status:
         """``syntax-error`` or ``illegal`` when it has errors of that kind; ``unchecked`` when
         the variant's rules are not implemented; else ``ok`` (warnings and notices allowed)."""
-        if any(p.severity == "error" and p.ply is None for p in self.game.errors):
+        if any(p.severity == "error" for p in self.game.errors):
             return "syntax-error"
         if any(p.severity == "error" for p in self.problems):
             return "illegal"
@@ -99,8 +103,20 @@ def validate(game: Game, variant: Variant | str | None = None) -> Report:
     if start is None:
         return report
     report.start = start
-    _Replayer(report, chosen).run(start)
-    _check_result(report)
+    try:
+        _Replayer(report, chosen).run(start)
+        _check_result(report)
+    except Exception as exc:  # one game's bug must not stop a whole archive
+        report.complete = False
+        report.problems.append(
+            Problem(
+                "internal-error",
+                f"pdn could not finish replaying this game ({type(exc).__name__}: {exc}); "
+                "please report it with the game",
+                line=game.line,
+                column=1,
+            )
+        )
     return report
 
 

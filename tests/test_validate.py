@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -174,3 +175,16 @@ def test_bundled_clean_examples_replay_cleanly(name: str) -> None:
         errors = [p for p in report.all_problems if p.severity == "error"]
         assert errors == [], (game.index, errors)
         assert report.complete
+
+
+def test_a_bug_in_one_game_becomes_a_problem_not_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = sys.modules["pdn.validate"]  # the package attribute is the function
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(module, "_check_result", broken)
+    report = validate(pdn.read_game("1. 11-15 *"))
+    assert [p.code for p in report.problems] == ["internal-error"]
+    assert "boom" in report.problems[0].message
+    assert report.status == "illegal"

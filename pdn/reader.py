@@ -1422,48 +1422,28 @@ class _Builder:
         number = state.number
         number_line, number_column = state.number_at
         leaf = Node._leaf
-        if not run.isascii() or _ODD_SPACE.search(run) is not None:
-            # Tabs or other odd white space: find each word's column the slow way.
-            for text in run.split("\n"):
-                for m in _WORD.finditer(text):
-                    word = m.group()
-                    column = offset + m.start()
-                    if word[-1] == ".":
-                        if number is not None:
-                            self.dangling(number, (number_line, number_column))
-                        number, number_line, number_column = word, line, column
-                    else:
-                        cur = last = leaf(word, number, cur, line, column)
-                        number = None
-                line += 1
-                offset = 1
-        else:
-            for text in run.split("\n"):
-                if "  " in text or text[:1] == " ":
-                    # Several spaces: the slow way for this line only.
-                    for m in _WORD.finditer(text):
-                        word = m.group()
-                        column = offset + m.start()
-                        if word[-1] == ".":
-                            if number is not None:
-                                self.dangling(number, (number_line, number_column))
-                            number, number_line, number_column = word, line, column
-                        else:
-                            cur = last = leaf(word, number, cur, line, column)
-                            number = None
+        # Tabs or other odd white space anywhere: every line the slow way.
+        odd = not run.isascii() or _ODD_SPACE.search(run) is not None
+        for text in run.split("\n"):
+            if odd or "  " in text or text[:1] == " ":
+                # Several spaces: find each word's column with the regex, for this line only.
+                words = [(m.group(), offset + m.start()) for m in _WORD.finditer(text)]
+            else:
+                words = []
+                column = offset
+                for word in text.split():
+                    words.append((word, column))
+                    column += len(word) + 1
+            for word, column in words:
+                if word[-1] == ".":
+                    if number is not None:
+                        self.dangling(number, (number_line, number_column))
+                    number, number_line, number_column = word, line, column
                 else:
-                    column = offset
-                    for word in text.split():
-                        if word[-1] == ".":
-                            if number is not None:
-                                self.dangling(number, (number_line, number_column))
-                            number, number_line, number_column = word, line, column
-                        else:
-                            cur = last = leaf(word, number, cur, line, column)
-                            number = None
-                        column += len(word) + 1
-                line += 1
-                offset = 1
+                    cur = last = leaf(word, number, cur, line, column)
+                    number = None
+            line += 1
+            offset = 1
         state.cur = cur
         state.last = last
         state.number = number

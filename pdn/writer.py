@@ -140,6 +140,15 @@ class _Layout:
         if parts:
             if stick or self.glue:
                 self.glue = False
+                first = text.find("\n") if multiline else len(text)
+                if self.width + first > self.columns and len(parts) > 2 and "\n" not in parts[-1]:
+                    # Too long for this line: carry the word it sticks to ("(" or the move
+                    # before ")") over to the next line with it.
+                    last = parts.pop()
+                    parts.pop()  # the space before it
+                    self.lines.append("".join(parts))
+                    parts = self.parts = [last]
+                    self.width = len(last)
             else:
                 first = text.find("\n") if multiline else len(text)
                 if self.width + 1 + first > self.columns:

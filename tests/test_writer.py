@@ -200,3 +200,13 @@ def test_setup_nodes_in_normalised_numbering() -> None:
     written = write_game(game, normalize=True)
     assert written.endswith('1. 32-28 19-23 /FEN "W:W28:B19"/ 2. 28x19 *\n')
     assert isinstance(game.root.variations[0].variations[0].variations[0], Node)
+
+
+def test_normalised_lines_fit_80_columns_around_variations() -> None:
+    moves = " ".join(
+        f"{n}. 32-28 19-23 (1... 18-22 2. 37-32 (2. 31-26) 12-18)" for n in range(1, 30)
+    )
+    game = read_game(f'[Event "x"]\n{moves} *')
+    text = write_game(game, normalize=True)
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert read_game(text) == read_game(write_game(read_game(text), normalize=True))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
@@ -232,11 +232,3 @@ def verdict_text(verdict: Verdict, *, least: str = "warning") -> str:
         if p.legal and p.code not in ("missed-capture",):
             lines.append(f"      legal here: {' '.join(p.legal)}")
     return "\n".join(lines)
-
-
-def summarise(verdicts: Sequence[Verdict]) -> Summary:
-    """The summary of finished verdicts."""
-    summary = Summary()
-    for verdict in verdicts:
-        summary.add(verdict)
-    return summary

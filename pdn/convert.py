@@ -98,9 +98,8 @@ def convert_games(games: Iterable[tuple[str, Game]], options: ConvertOptions) ->
     first = True
     for _, game in games:
         report = validate(game, options.variant)
+        # Rewriting changes move texts only: the replayed steps and positions still hold.
         skipped = rewrite_moves(game, report, squares=options.squares, captures=options.captures)
-        if options.squares or options.captures:
-            report = validate(game, options.variant)
         yield Piece(_one(game, report, options, first), skipped)
         first = False
     if options.fmt == "json":

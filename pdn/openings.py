@@ -31,7 +31,7 @@ import io
 import itertools
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -95,13 +95,7 @@ class TwoMove:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary."""
-        return {
-            "number": self.number,
-            "moves": self.moves,
-            "name": self.name,
-            "status": self.status,
-            "reason": self.reason,
-        }
+        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -556,19 +550,9 @@ class BallotStats:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary."""
-        return {
-            "number": self.number,
-            "moves": self.moves,
-            "name": self.name,
-            "status": self.status,
-            "games": self.games,
-            "first_wins": self.first_wins,
-            "second_wins": self.second_wins,
-            "draws": self.draws,
-            "both_lose": self.both_lose,
-            "unknown": self.unknown,
-            "score": None if self.score is None else round(self.score, 2),
-        }
+        data = asdict(self)
+        data["score"] = None if self.score is None else round(self.score, 2)
+        return data
 
 
 def ballot_stats(

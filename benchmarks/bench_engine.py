@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import ENGLISH, INTERNATIONAL, RUSSIAN, Position, Variant, diagnose, perft
+from pdn.engine import ENGLISH, INTERNATIONAL, RUSSIAN, Position, Variant, diagnose, perft
 
 PUBLISHED = {
     "english": [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564],

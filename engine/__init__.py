@@ -2,17 +2,17 @@
 
 ``engine`` knows nothing of PDN text; the ``pdn`` package builds on it.
 
->>> from engine import ENGLISH, Position, perft
+>>> from pdn.engine import ENGLISH, Position, perft
 >>> perft(Position.start(ENGLISH), 4)
 1469
 """
 
-from engine.board import Board, board_for
-from engine.diagnose import Diagnosis, Fault, diagnose
-from engine.fen import FenError
-from engine.movegen import Move, perft
-from engine.position import Piece, Position, parse_fen
-from engine.variants import (
+from .board import Board, board_for
+from .diagnose import Diagnosis, Fault, diagnose
+from .fen import FenError
+from .movegen import Move, perft
+from .position import Piece, Position, parse_fen
+from .variants import (
     BRAZILIAN,
     CANADIAN,
     ENGLISH,

@@ -22,7 +22,7 @@ import functools
 import io
 from importlib import resources
 
-from engine.variants import Variant
+from .variants import Variant
 
 #: Direction indices: 0 up-left, 1 up-right, 2 down-left, 3 down-right ("up" = towards square 1,
 #: White's forward direction). ``3 - d`` is the opposite direction.
@@ -35,7 +35,7 @@ _DELTAS = ((-1, -1), (1, -1), (-1, 1), (1, 1))  # (column, row) change, row 0 at
 def _square_map(width: int, height: int) -> dict[int, str] | None:
     """The shipped numeric -> algebraic table for a board size, if there is one."""
     name = f"square_map_{width}x{height}.csv"
-    source = resources.files("engine").joinpath("data").joinpath(name)
+    source = resources.files("pdn.engine").joinpath("data").joinpath(name)
     if not source.is_file():
         return None
     rows = csv.DictReader(io.StringIO(source.read_text(encoding="utf-8")))
@@ -212,7 +212,7 @@ def _board(width: int, height: int) -> Board:
 def board_for(variant_or_width: Variant | int, height: int | None = None) -> Board:
     """The (shared) :class:`Board` of a variant, or of a ``width`` x ``height`` board.
 
-    >>> from engine.variants import INTERNATIONAL
+    >>> from pdn.engine.variants import INTERNATIONAL
     >>> board_for(INTERNATIONAL).squares
     50
     """

@@ -4,7 +4,7 @@ A written move is a sequence of 1-based squares: ``(from, to)`` (short form, whi
 may stand for a multi-jump), ``(from, landing, ..., to)`` (full path) or the PDN 3.0 "turning
 points" form, which leaves out the landing squares where a flying king goes on straight.
 
->>> from engine import ENGLISH, Position
+>>> from pdn.engine import ENGLISH, Position
 >>> pos = Position.from_fen("B:W22,23:B11,10", ENGLISH)
 >>> diagnose(pos, (11, 15), False).move
 Move(path=(11, 15), captures=(), king=False, crowns=False)
@@ -35,10 +35,10 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.board import board_for
-from engine.movegen import Move, rules_for
-from engine.position import Piece, Position
-from engine.variants import Variant
+from .board import board_for
+from .movegen import Move, rules_for
+from .position import Piece, Position
+from .variants import Variant
 
 
 class Fault(str, enum.Enum):
@@ -352,7 +352,7 @@ def diagnose(
     affects the wording and which reading is preferred when a written move could be either a
     quiet move or a capture. See the module docstring and :class:`Diagnosis`.
 
-    >>> from engine import ENGLISH, Position
+    >>> from pdn.engine import ENGLISH, Position
     >>> pos = Position.from_fen("W:W27:B15,16,23,24", ENGLISH)
     >>> d = diagnose(pos, (27, 11), True)
     >>> d.fault.value, [m.notation(full=True) for m in d.candidates]
@@ -427,7 +427,7 @@ def diagnose(
 def move_text(variant: Variant, move: Move, full: bool = False) -> str:
     """A move written the variant's way (numeric or algebraic, its capture separator).
 
-    >>> from engine import RUSSIAN
+    >>> from pdn.engine import RUSSIAN
     >>> move_text(RUSSIAN, Move((22, 15, 6), (18, 10)), full=True)
     'c3:e5:c7'
     """

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import re
 
-from engine.board import board_for
-from engine.variants import Color, Variant
+from .board import board_for
+from .variants import Color, Variant
 
 
 class FenError(ValueError):

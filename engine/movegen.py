@@ -28,11 +28,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from engine.board import Board, board_for
-from engine.variants import Variant
+from .board import Board, board_for
+from .variants import Variant
 
 if TYPE_CHECKING:
-    from engine.position import Position
+    from .position import Position
 
 #: A capture as the generator sees it: start index, landing indices, captured indices, crowned.
 RawCapture = tuple[int, tuple[int, ...], tuple[int, ...], bool]
@@ -439,7 +439,7 @@ def perft(position: Position, depth: int, *, merge_duplicates: bool = False) -> 
     squares before going on straight. With ``merge_duplicates`` moves leading to the same position
     are counted once. ``perft(pos, 1) == len(pos.legal_moves())`` always holds.
 
-    >>> from engine import ENGLISH, Position
+    >>> from pdn.engine import ENGLISH, Position
     >>> perft(Position.start(ENGLISH), 3)
     302
     """

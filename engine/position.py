@@ -1,6 +1,6 @@
 """The :class:`Position`: pieces on bitboards, the side to move, and what can be done from it.
 
->>> from engine import ENGLISH
+>>> from pdn.engine import ENGLISH
 >>> pos = Position.start(ENGLISH)
 >>> [m.notation() for m in pos.legal_moves()][:3]
 ['9-13', '9-14', '10-14']
@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from engine.board import board_for
-from engine.fen import FenError, format_fen, parse_fen_data
-from engine.movegen import Move, rules_for
-from engine.variants import Color, Variant
+from .board import board_for
+from .fen import FenError, format_fen, parse_fen_data
+from .movegen import Move, rules_for
+from .variants import Color, Variant
 
 __all__ = ["FenError", "Piece", "Position", "parse_fen"]
 
@@ -68,7 +68,7 @@ class Position:
     def from_fen(cls, fen: str, variant: Variant) -> Position:
         """Read a PDN FEN (see :mod:`engine.fen` for what is accepted); raises :class:`FenError`.
 
-        >>> from engine import ENGLISH
+        >>> from pdn.engine import ENGLISH
         >>> Position.from_fen("W:W18,K22:B9-11.", ENGLISH).piece_at(22)
         Piece(color=<Color.WHITE: 1>, king=True)
         """
@@ -292,7 +292,7 @@ class Position:
 def parse_fen(text: str, variant: Variant) -> tuple[Position, tuple[str, ...]]:
     """Read a FEN and also return notes about what was assumed or is odd (empty if none).
 
-    >>> from engine import ENGLISH
+    >>> from pdn.engine import ENGLISH
     >>> pos, notes = parse_fen("?:W29,13,11:B22,4,2", ENGLISH)
     >>> pos.turn.name, "assumed" in notes[0]
     ('BLACK', True)

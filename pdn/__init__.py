@@ -9,6 +9,7 @@
 ``pdn.validate`` in ``sys.modules``, imported as ``from pdn.validate import Report``.
 """
 
+from pdn import engine
 from pdn.model import Comment, Game, Node, Tags
 from pdn.problems import CODES, Problem
 from pdn.reader import read_game, read_games, split_games
@@ -23,6 +24,7 @@ __all__ = [
     "Problem",
     "Report",
     "Tags",
+    "engine",
     "read_game",
     "read_games",
     "split_games",

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine import Position
+from pdn.engine import Position
 
 from .model import Comment, Game, Node
 from .notation import move_texts

@@ -15,7 +15,7 @@ from typing import BinaryIO, TextIO
 
 import click
 
-import engine
+from pdn import engine
 
 from .atomic import atomic_writer
 from .model import Game

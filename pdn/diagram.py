@@ -2,14 +2,14 @@
 
 Both are drawn with White at the bottom, as the square maps of every variant are given.
 
->>> from engine import ENGLISH, Position
+>>> from pdn.engine import ENGLISH, Position
 >>> print(text_board(Position.start(ENGLISH)).splitlines()[1])
 8    b   b   b   b   1-4
 """
 
 from __future__ import annotations
 
-from engine import Color, Position, board_for
+from pdn.engine import Color, Position, board_for
 
 _LETTERS = "abcdefghijkl"
 

@@ -3,7 +3,7 @@
 The reader keeps a move exactly as written (``"26x17x10x1"``, ``"1- 6"``, ``"c3:e5"``, ``"a3b4"``);
 this module is where that text meets a board. It knows square names, not rules.
 
->>> from engine import ENGLISH
+>>> from pdn.engine import ENGLISH
 >>> parse_move("9x18x27").squares
 ('9', '18', '27')
 >>> resolve_squares(parse_move("9x18x27"), ENGLISH)
@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine import Move, Variant, board_for
+from pdn.engine import Move, Variant, board_for
 
 # One square: a number (leading zeros allowed), or a letter and a number for boards up to 12x12.
 _SQUARE = r"(?:\d{1,2}|[a-lA-L](?:1[0-2]|[1-9]))"
@@ -86,7 +86,7 @@ def resolve_squares(written: WrittenMove, variant: Variant) -> tuple[int, ...]:
 
     Raises :class:`NotationError` naming the first square that is not on the board.
 
-    >>> from engine import RUSSIAN
+    >>> from pdn.engine import RUSSIAN
     >>> resolve_squares(parse_move("c3-d4"), RUSSIAN)
     (22, 18)
     """
@@ -107,7 +107,7 @@ def resolve_squares(written: WrittenMove, variant: Variant) -> tuple[int, ...]:
 def square_name(square: int, variant: Variant, *, algebraic: bool | None = None) -> str:
     """A square's name: its number, or its algebraic name on algebraic variants.
 
-    >>> from engine import ENGLISH
+    >>> from pdn.engine import ENGLISH
     >>> square_name(22, ENGLISH), square_name(22, ENGLISH, algebraic=True)
     ('22', 'c3')
     """
@@ -127,7 +127,7 @@ def move_text(
     ``algebraic`` chooses square names (default: the variant's usual notation); captures use
     the variant's separator (``x``, or ``:`` for Russian).
 
-    >>> from engine import ENGLISH, Position
+    >>> from pdn.engine import ENGLISH, Position
     >>> move_text(Position.start(ENGLISH).legal_moves()[0], ENGLISH)
     '9-13'
     """
@@ -148,7 +148,7 @@ def move_texts(
     A short capture ``27x11`` that fits two captures taking different pieces is written with its
     full path (PDN 3.0 asks for that); with ``full`` every capture is written in full.
 
-    >>> from engine import ENGLISH, Position
+    >>> from pdn.engine import ENGLISH, Position
     >>> move_texts(Position.from_fen("W:W27:B15,16,23,24", ENGLISH).legal_moves(), ENGLISH)
     ['27x18x11', '27x20x11']
     """

@@ -4,7 +4,7 @@ A game is classified by the *position* after its first three plies (side to move
 by the written moves, so transpositions land on the right ballot: ``11-15 22-17 9-14`` reaches
 the position the ACF lists as #38, ``9-14 22-17 11-15``.
 
->>> from engine import ENGLISH, Position
+>>> from pdn.engine import ENGLISH, Position
 >>> def replay(moves):
 ...     pos, out = Position.start(ENGLISH), []
 ...     for text in moves.split():
@@ -35,7 +35,7 @@ from dataclasses import asdict, dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal
 
-from engine import ENGLISH, Color, Position
+from pdn.engine import ENGLISH, Color, Position
 
 from .results import Outcome, parse_result, scores
 
@@ -394,7 +394,7 @@ def classify_positions(
     after three plies (a ballot diagram), one or two when it is a position after ply 2 or 1,
     three from the standard start. Any other start is an 11-man ballot or a ``setup``.
 
-    >>> from engine import ENGLISH, Position
+    >>> from pdn.engine import ENGLISH, Position
     >>> classify_positions(Position.start(ENGLISH), []).kind
     'short'
     >>> fen = "W:W17,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,11,12,13,14"

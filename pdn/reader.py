@@ -77,7 +77,7 @@ MAX_GAME_CHARS = 4 << 20
 
 
 def _grammar_text() -> str:
-    return resources.files("grammars").joinpath("pdn.lark").read_text(encoding="utf-8")
+    return resources.files("pdn.grammars").joinpath("pdn.lark").read_text(encoding="utf-8")
 
 
 class _Collect(Transformer[Token, list[Token]]):

@@ -46,7 +46,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from engine import get_variant, variant_for_game_type
+from pdn.engine import get_variant, variant_for_game_type
 
 from .results import parse_result as parse_outcome
 from .results import scores

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
-from engine import FenError, Move, Position, Variant, diagnose, get_variant
+from pdn.engine import FenError, Move, Position, Variant, diagnose, get_variant
 
 from .model import Game, Node
 from .notation import NotationError, move_texts, parse_move, resolve_squares

@@ -8,8 +8,8 @@ import pkgutil
 
 import pytest
 
-import engine
 import pdn
+from pdn import engine
 
 MODULES = sorted(
     f"{package.__name__}.{info.name}"
@@ -19,7 +19,7 @@ MODULES = sorted(
 )
 
 
-@pytest.mark.parametrize("name", ["engine", *MODULES])
+@pytest.mark.parametrize("name", ["pdn.engine", *MODULES])
 def test_docstring_examples(name: str) -> None:
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import (
+from pdn.engine import (
     ENGLISH,
     INTERNATIONAL,
     RUSSIAN,
@@ -16,7 +16,7 @@ from engine import (
     Variant,
     diagnose,
 )
-from engine.diagnose import move_text
+from pdn.engine.diagnose import move_text
 
 CIRCLE = "W:WK2,17,19,21,24,25,26,27,29,30,31,32:B1,4,5,6,7,8,10,12,14,15"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import (
+from pdn.engine import (
     CANADIAN,
     ENGLISH,
     INTERNATIONAL,

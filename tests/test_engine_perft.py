@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from engine import (
+from pdn.engine import (
     BRAZILIAN,
     CANADIAN,
     ENGLISH,

@@ -18,7 +18,7 @@ import pytest
 
 import pdn
 import pdn.openings
-from engine import ENGLISH, RUSSIAN, Color, Position, diagnose
+from pdn.engine import ENGLISH, RUSSIAN, Color, Position, diagnose
 from pdn.openings import (
     Opening,
     OpeningRow,

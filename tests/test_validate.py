@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import pdn
-from engine import INTERNATIONAL, RUSSIAN
+from pdn.engine import INTERNATIONAL, RUSSIAN
 from pdn.validate import validate
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"

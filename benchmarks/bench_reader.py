@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from pdn import read_games  # noqa: E402
+from pdn import parse_games, read_games  # noqa: E402
 
 DEFAULT = ROOT / ".." / "shared" / "corpus" / "mzuluaga__checkers" / "OCA_2.0.pdn"
 
@@ -109,7 +109,7 @@ def main() -> int:
         return 2
     data = path.read_bytes()
     megabytes = len(data) / 1e6
-    list(read_games("1. 11-15 *"))  # build the parser outside the timing
+    list(parse_games("1. 11-15 *"))  # build the parser outside the timing
 
     base_time, counts = best_of(args.repeat, lambda: baseline(data))
     read_time, figures = best_of(args.repeat, lambda: reader(path))

@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import pdn
-from pdn.validate import validate
+from pdn.validation import validate
 
 OCA = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus" / "mzuluaga__checkers"
 MOVE = re.compile(r"\d+(?:[-x]\d+)+")

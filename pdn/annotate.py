@@ -10,7 +10,7 @@ English game), ``FinalFEN`` (the final position, when it differs from the start)
 game from it.
 
 >>> import pdn
->>> game = pdn.read_game('[Event "x"]\\n1. 11-15 22-18 2. 15x22 25x18 *')
+>>> game = pdn.parse_game('[Event "x"]\\n1. 11-15 22-18 2. 15x22 25x18 *')
 >>> _ = annotate(game)
 >>> game.tags["PlyCount"], game.tags["Opening"]
 ('4', 'ACF 120: 11-15 22-18 15x22')
@@ -26,7 +26,7 @@ from .model import Comment, Game, Node
 from .notation import move_texts
 from .openings import classify
 from .problems import Problem
-from .validate import Report, Step, validate
+from .validation import Report, Step, validate
 
 
 @dataclass(frozen=True, slots=True)

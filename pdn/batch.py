@@ -20,10 +20,11 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import IO, TypeVar
 
+from .cutting import RawGame
 from .model import Game
 from .problems import Problem
-from .reader import RawGame, read_games, split_games
-from .validate import validate
+from .reader import read_games, split_games
+from .validation import validate
 
 T = TypeVar("T")
 
@@ -44,8 +45,6 @@ def display_name(source: Input) -> str:
 
 def iter_games(source: Input) -> Iterator[Game]:
     """The games of one source (a path as ``str`` or ``PathLike``, or an open file)."""
-    if isinstance(source, str):
-        return read_games(path=source)
     return read_games(source)
 
 
@@ -58,8 +57,6 @@ def named_games(sources: Iterable[Input]) -> Iterator[tuple[str, Game]]:
 
 
 def _raw_games(source: Input) -> Iterator[RawGame]:
-    if isinstance(source, str):
-        return split_games(path=source)
     return split_games(source)
 
 

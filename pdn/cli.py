@@ -303,7 +303,7 @@ def show(
 ) -> None:
     """Show a position of one game of FILE as a text board or an SVG diagram."""
     from .diagram import svg_board, text_board
-    from .validate import position_at
+    from .validation import position_at
 
     game = next((g for _, g in _games_of((file,)) if g.index == number), None)
     if game is None:
@@ -439,7 +439,7 @@ def annotate(
     optional per-move comments. Everything already in the file is kept as it was."""
     from .annotate import AnnotateOptions
     from .annotate import annotate as add_annotations
-    from .validate import validate as replay
+    from .validation import validate as replay
     from .writer import write_game
 
     options = AnnotateOptions(fen=fen_comments, forced=forced, problems=problems)

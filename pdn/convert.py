@@ -5,7 +5,7 @@ Only moves that replay legally are rewritten; an illegal move has no single mean
 the text it was written with (and is counted, so the caller can say so).
 
 >>> import pdn
->>> game = pdn.read_game("1. 11-15 24-19 2. 15x24 28x19 *")
+>>> game = pdn.parse_game("1. 11-15 24-19 2. 15x24 28x19 *")
 >>> rewrite_moves(game, squares="algebraic")
 0
 >>> [node.move for node in game.mainline()]
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from .export import csv_rows, csv_text, fen_lines, game_to_dict
 from .model import Game
 from .notation import move_text, move_texts, parse_move
-from .validate import Report, validate
+from .validation import Report, validate
 from .writer import write_game
 
 FORMATS = ("pdn", "json", "ndjson", "csv", "fen")

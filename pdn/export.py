@@ -5,7 +5,7 @@ strength, move numbers and variations, setup commands, the terminator) and adds 
 knows: the full capture path and the FEN after every ply.
 
 >>> import pdn
->>> game = pdn.read_game('[Event "x"]\\n1. 11-15 {good} 23-19 *')
+>>> game = pdn.parse_game('[Event "x"]\\n1. 11-15 {good} 23-19 *')
 >>> data = game_to_dict(game)
 >>> game_from_dict(data) == game
 True
@@ -20,7 +20,7 @@ from typing import Any
 
 from .model import Comment, Game, Node, Tags
 from .notation import move_text
-from .validate import Report, Step
+from .validation import Report, Step
 
 JsonDict = dict[str, Any]
 

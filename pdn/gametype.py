@@ -15,6 +15,7 @@ the corner digit of square 1 seen from the first player, I the invert flag.  A s
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 __all__ = [
@@ -197,21 +198,35 @@ _SQUARE_RE = re.compile(r"(?<![0-9])([0-9]{1,2})(?=\s*[-xX:])|[-xX:]\s*([0-9]{1,
 _FEN_SQUARE_RE = re.compile(r"(?<![A-Za-z0-9])[Kk]?([0-9]{1,3}|[a-lA-L](?:1[0-2]|[1-9]))")
 
 
-def moves_evidence(moves: list[str]) -> tuple[bool, int]:
-    """(any algebraic square, highest numeric square) over written moves."""
-    algebraic = False
-    highest = 0
-    for move in moves:
-        if _ALGEBRAIC_RE.search(move):
-            algebraic = True
-            continue
-        for left, right in _SQUARE_RE.findall(move):
-            value = int(left or right)
-            if value > highest:
-                highest = value
-        if len(move) == 4 and move.isdigit():
-            highest = max(highest, int(move[:2]), int(move[2:]))
-    return algebraic, highest
+# A numeric square above 32 next to a separator, or in a move written without one ("3328"); it
+# starts with a character class so that the regex engine skips text quickly.
+_HIGH_SQUARE_RE = re.compile(
+    r"(?:3[3-9]|[4-9][0-9])(?<![0-9]..)(?=\s*[-xX:])|[-xX:]\s*(?:3[3-9]|[4-9][0-9])(?![0-9.])"
+    r"|(?<![0-9.])(?:[0-9]{2}(?:3[3-9]|[4-9][0-9])|(?:3[3-9]|[4-9][0-9])[0-9]{2})(?![0-9.])"
+)
+_GLUED_RE = re.compile(r"(?<![0-9.])([0-9]{2})([0-9]{2})(?![0-9.])")
+
+
+def moves_evidence(moves: Iterable[str]) -> tuple[bool, int]:
+    """(any algebraic square, highest numeric square) over written moves.
+
+    The highest square is exact when it is above 32; when every numeric square is 32 or lower
+    it is given as 32 (all that detection needs to know, found without looking at each square).
+    When any square is algebraic the moves are algebraic and no numeric square is given.
+
+    >>> moves_evidence(["32-28", "19-23"]), moves_evidence(["c3:e5"]), moves_evidence(["3328"])
+    ((False, 32), (True, 0), (False, 33))
+    """
+    text = " ".join(moves)
+    if _ALGEBRAIC_RE.search(text) is not None:
+        return True, 0  # (the digits of algebraic squares are no numeric squares)
+    if _HIGH_SQUARE_RE.search(text) is None:
+        numeric = _SQUARE_RE.search(text) is not None or _GLUED_RE.search(text) is not None
+        return False, 32 if numeric else 0
+    highest = max((int(left or right) for left, right in _SQUARE_RE.findall(text)), default=0)
+    for left, right in _GLUED_RE.findall(text):
+        highest = max(highest, int(left), int(right))
+    return False, highest
 
 
 def fen_evidence(fen: str) -> tuple[bool, int]:
@@ -253,7 +268,7 @@ def variant_from_evidence(algebraic: bool, highest: int) -> str | None:
 
 def detect_variant(
     game_type: GameType | None,
-    moves: list[str],
+    moves: Iterable[str],
     fens: list[str],
 ) -> tuple[str | None, str]:
     """``(variant, source)`` from GameType, else the squares of the moves and FENs.

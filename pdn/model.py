@@ -18,12 +18,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from pdn.problems import Problem
+from pdn.visitor import SKIP, GameStart, GameVisitor
 
 if TYPE_CHECKING:
     from pdn.gametype import GameType
+
+T = TypeVar("T")
 
 __all__ = [
     "BEGIN_VARIATION",
@@ -33,13 +36,10 @@ __all__ = [
     "STANDARD_TAGS",
     "Comment",
     "Game",
-    "GameVisitor",
     "Node",
     "Tags",
     "line_events",
 ]
-
-_new_object = object.__new__
 
 #: How a comment was delimited: ``{...}``, ``;...`` to the end of the line, ``%...`` line.
 COMMENT_KINDS = ("brace", "line", "percent")
@@ -128,26 +128,6 @@ class Node:
         self.parent = parent
         self.line = line
         self.column = column
-
-    @classmethod
-    def _leaf(
-        cls, move: str, number: str | None, parent: Node, line: int | None, column: int | None
-    ) -> Node:
-        """A move node appended to ``parent`` (the reader's fast path: no argument checks)."""
-        node = _new_object(cls)
-        node.move = move
-        node.setup = None
-        node.number = number
-        node.strength = None
-        node._nags = None
-        node._before = None
-        node._after = None
-        node.variations = []
-        node.parent = parent
-        node.line = line
-        node.column = column
-        parent.variations.append(node)
-        return node
 
     # The lazily created lists -------------------------------------------------------------
 
@@ -494,60 +474,34 @@ class Game:
         """How many moves the game holds, variations included (setup commands not counted)."""
         return self.root.count()
 
-    def accept(self, visitor: GameVisitor) -> None:
-        """Walk the game in written order, calling ``visitor`` (python-chess style)."""
-        visitor.begin_game(self)
-        for comment in self.root.comments_before:
+    def accept(self, visitor: GameVisitor[T]) -> T:
+        """Replay the game through ``visitor`` in written order (see :mod:`pdn.visitor`) and
+        return its result; the reader's problems on :attr:`errors` are replayed too.
+
+        A :class:`~pdn.builder.GameBuilder` given these events builds an equal game, and the
+        PDN writer writes exactly what it would write for a text with the same events.
+        """
+        visitor.begin_game(GameStart(self.line, 1, self.index, self.encoding))
+        root = self.root
+        for comment in root.comments_before:
             visitor.visit_comment(comment)
         for name, value in self.tags:
             visitor.visit_tag(name, value)
-        visitor.end_tags()
-        for comment in self.root.comments_after:
-            visitor.visit_comment(comment)
-        _visit_line(self.root, visitor)
-        visitor.visit_terminator(self.terminator)
-        visitor.end_game(self)
+        if visitor.end_tags() is not SKIP:
+            for comment in root.comments_after:
+                visitor.visit_comment(comment)
+            _visit_line(root, visitor)
+            if self.terminator is not None:
+                visitor.visit_terminator(self.terminator)
+        for problem in self.errors:
+            visitor.visit_problem(problem)
+        visitor.end_game()
+        return visitor.result()
 
     def __str__(self) -> str:
         from pdn.writer import write_game
 
         return write_game(self)
-
-
-class GameVisitor:
-    """Base class for walking a game in written order; override the events you need.
-
-    Events for one move come as: ``visit_move`` (with the node: number, comments before,
-    strength, NAGs and comments after are on it), then for every alternative to it
-    ``begin_variation`` ... ``end_variation``, then the next move of the line.
-    """
-
-    def begin_game(self, game: Game) -> None:
-        """Called first."""
-
-    def visit_tag(self, name: str, value: str) -> None:
-        """Called for every tag pair, in order."""
-
-    def end_tags(self) -> None:
-        """Called after the last tag pair."""
-
-    def visit_comment(self, comment: Comment) -> None:
-        """Called for the comments before and among the tags and before the first move."""
-
-    def visit_move(self, node: Node) -> None:
-        """Called for every move or setup node."""
-
-    def begin_variation(self) -> None:
-        """Called when an alternative line opens."""
-
-    def end_variation(self) -> None:
-        """Called when an alternative line closes."""
-
-    def visit_terminator(self, terminator: str | None) -> None:
-        """Called with the game's terminator (``None`` if there is none)."""
-
-    def end_game(self, game: Game) -> None:
-        """Called last."""
 
 
 #: Events of :func:`line_events`.
@@ -587,12 +541,30 @@ def line_events(parent: Node) -> Iterator[tuple[int, Node | None]]:
             yield END_VARIATION, None
 
 
-def _visit_line(parent: Node, visitor: GameVisitor) -> None:
+def _visit_line(parent: Node, visitor: GameVisitor[Any]) -> None:
+    skipping = 0  # depth inside a variation the visitor skips
     for event, node in line_events(parent):
         if event == MOVE:
+            if skipping:
+                continue
             assert node is not None
-            visitor.visit_move(node)
+            before = node._before or ()
+            if node.move is None:
+                visitor.visit_setup(node.setup or "", node.number, before, node.line, node.column)
+            else:
+                visitor.visit_move(node.move, node.number, before, node.line, node.column)
+            if node.strength is not None:
+                visitor.visit_strength(node.strength)
+            if node._nags:
+                for nag in node._nags:
+                    visitor.visit_nag(nag)
+            if node._after:
+                for comment in node._after:
+                    visitor.visit_comment(comment)
         elif event == BEGIN_VARIATION:
-            visitor.begin_variation()
+            if skipping or visitor.begin_variation() is SKIP:
+                skipping += 1
+        elif skipping:
+            skipping -= 1
         else:
             visitor.end_variation()

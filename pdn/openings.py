@@ -41,7 +41,7 @@ from .results import Outcome, parse_result, scores
 
 if TYPE_CHECKING:
     from .model import Game
-    from .validate import Report
+    from .validation import Report
 
 __all__ = [
     "FORMATS",
@@ -480,13 +480,13 @@ def classify(game: Game, report: Report | None = None) -> Opening:
     the start; a move that could not be replayed (written as unknown, say) counts as illegal.
 
     >>> import pdn
-    >>> classify(pdn.read_game("1. 9-13 21-17 2. 10-14 *")).label
+    >>> classify(pdn.parse_game("1. 9-13 21-17 2. 10-14 *")).label
     'ACF 3: 9-13 21-17 10-14 [barred]'
     """
     if report is None:
         # validate imports the reader's model; importing it lazily keeps this module usable
         # (and importable) on its own.
-        from .validate import validate
+        from .validation import validate
 
         report = validate(game)
     variant = report.variant

@@ -28,17 +28,6 @@ class Outcome(enum.Enum):
         return f"Outcome.{self.name}"
 
 
-_OUTCOMES: dict[str, Outcome] = {
-    "1-0": Outcome.FIRST_WINS,
-    "2-0": Outcome.FIRST_WINS,
-    "0-1": Outcome.SECOND_WINS,
-    "0-2": Outcome.SECOND_WINS,
-    "1/2-1/2": Outcome.DRAW,
-    "0.5-0.5": Outcome.DRAW,
-    "1-1": Outcome.DRAW,
-    "0-0": Outcome.BOTH_LOSE,
-}
-
 #: The canonical result text of each outcome, per family.
 CANONICAL: dict[str, dict[Outcome, str]] = {
     "default": {
@@ -56,6 +45,24 @@ CANONICAL: dict[str, dict[Outcome, str]] = {
         Outcome.UNKNOWN: "*",
     },
 }
+
+#: Every result string PDN writes at the end of a game, longest first (so that an alternation
+#: built from it matches ``1/2-1/2`` before ``1-1``...).  The grammar's RESULT terminal, the
+#: reader's cutting into games and the writer all use this one list.
+TERMINATORS: tuple[str, ...] = tuple(
+    sorted(
+        {text for family in CANONICAL.values() for text in family.values()},
+        key=lambda text: (-len(text), text),
+    )
+)
+
+_OUTCOMES: dict[str, Outcome] = {
+    text: outcome
+    for family in CANONICAL.values()
+    for outcome, text in family.items()
+    if outcome is not Outcome.UNKNOWN
+}
+_OUTCOMES["0.5-0.5"] = Outcome.DRAW
 
 
 def parse_result(text: str | None) -> Outcome:

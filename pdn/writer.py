@@ -25,23 +25,16 @@ terminator reads back as the terminator ``*``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import IO
 
-from pdn.gametype import first_mover
-from pdn.model import (
-    BEGIN_VARIATION,
-    END_VARIATION,
-    STANDARD_TAGS,
-    Comment,
-    Game,
-    Node,
-    line_events,
-)
+from pdn.gametype import GameTypeError, first_mover, parse_game_type
+from pdn.model import STANDARD_TAGS, Comment, Game
+from pdn.results import TERMINATORS
+from pdn.visitor import GameStart, GameVisitor
 
-__all__ = ["canonical_move", "write_game", "write_games"]
+__all__ = ["PdnWriter", "canonical_move", "write_game", "write_games"]
 
-_RESULTS = ("1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*")
 _NUMERIC_SQUARE = re.compile(r"[0-9]+")
 _ALGEBRAIC_SQUARE = re.compile(r"([a-lA-L])\s*0*([0-9]+)")
 
@@ -86,7 +79,7 @@ def _canonical(text: str) -> str:
     capture = any(ch in "xX:" for ch in stripped) or len(squares) > 2
     canonical = ("x" if capture else "-").join(squares)
     # "1-01" is no move, but as "1-1" it would read back as a result.
-    return text if canonical in _RESULTS else canonical
+    return text if canonical in TERMINATORS else canonical
 
 
 def _escape_value(value: str) -> str:
@@ -190,37 +183,217 @@ class _Layout:
 
 
 class _Numbering:
-    """Regenerated move numbers for the normalised form."""
+    """Regenerated move numbers for the normalised form, followed through the events.
 
-    def __init__(self, game: Game) -> None:
-        self.first = first_mover(game.variant, game.game_type)
-        fen = game.tags.get("FEN")
-        start = fen.strip()[:1].upper() if fen else ""
-        self.start = start if start in ("W", "B") else self.first
-        # State after each node: (move number of the next ply, side to move next).
-        self.after: dict[int, tuple[int, str]] = {}
+    The state is ``(number of the next ply, side to move next)``; an alternative starts from
+    the state before the move it replaces, and a variation written before any move of its line
+    from the state before the next move.
+    """
 
-    def state_before(self, node: Node, root: Node) -> tuple[int, str]:
-        parent = node.parent
-        if parent is None or parent is root:
-            return 1, self.start
-        return self.after.get(id(parent), (1, self.start))
+    def __init__(self, first: str, start: str) -> None:
+        self.first = first
+        self.state = (1, start)  # before the next ply of the current line
+        self.before_last = self.state  # before the last ply of the current line
+        self.saved: list[tuple[tuple[int, str], tuple[int, str]]] = []
 
-    def visit(self, node: Node, root: Node) -> tuple[int, str]:
-        """(number, side) of this node's ply; records the state after it."""
-        number, side = self.state_before(node, root)
-        if node.move is None:
-            # A setup command: the side to move is the FEN's; numbering goes on from here.
-            fen_side = (node.setup or "").strip()[:1].upper()
-            if fen_side in ("W", "B") and fen_side != side:
-                if fen_side == self.first:
-                    number += 1
-                side = fen_side
-            self.after[id(node)] = (number, side)
-            return number, side
+    def move(self) -> tuple[int, str]:
+        """(number, side) of the next move; the state moves past it."""
+        number, side = self.state
         other = "B" if side == "W" else "W"
-        self.after[id(node)] = (number + 1 if side != self.first else number, other)
+        self.before_last = self.state
+        self.state = (number + 1 if side != self.first else number, other)
         return number, side
+
+    def setup(self, fen: str) -> None:
+        """A setup command: the side to move is the FEN's; numbering goes on from here."""
+        number, side = self.state
+        fen_side = fen.strip()[:1].upper()
+        if fen_side in ("W", "B") and fen_side != side:
+            if fen_side == self.first:
+                number += 1
+            side = fen_side
+        self.before_last = self.state
+        self.state = (number, side)
+
+    def begin_variation(self) -> None:
+        self.saved.append((self.state, self.before_last))
+        self.state = self.before_last
+
+    def end_variation(self) -> None:
+        self.state, self.before_last = self.saved.pop()
+
+
+class PdnWriter(GameVisitor[str]):
+    """The visitor that writes PDN text (what :func:`write_game` uses).
+
+    Give it the events of a model (``game.accept(PdnWriter())``) or of a text as it is read
+    (``raw.accept(PdnWriter())``): the text is the same.  ``variant`` (an engine variant name)
+    decides the first mover for the regenerated numbers of the normalised form, when the
+    ``GameType`` tag does not.
+    """
+
+    def __init__(
+        self, *, normalize: bool = False, columns: int = 80, variant: str | None = None
+    ) -> None:
+        self.normalize = normalize
+        self.columns = columns
+        self.variant = variant
+
+    def begin_game(self, start: GameStart) -> None:
+        self.head: list[str] = []  # comments before the tags, and the tag lines
+        self.pairs: list[tuple[str, str]] = []
+        self.tag_comments: list[Comment] = []  # comments of the tag section not yet placed
+        self.layout = _Layout(self.columns)
+        self.numbering: _Numbering | None = None
+        self.word: str | None = None  # the move being written (a strength may follow)
+        self.after_move = False  # the previous word was a move (so "N..." can be left out)
+        self.terminator: str | None = None
+        self.in_tags = True
+        self.text = ""
+
+    def visit_tag(self, name: str, value: str) -> None:
+        self.pairs.append((name, value))
+        if self.normalize:
+            return
+        for comment in self.tag_comments:
+            self.head.append(_comment_text(comment) + "\n")
+        self.tag_comments = []
+        self.head.append(_tag_line(name, value))
+
+    def visit_comment(self, comment: Comment) -> None:
+        if self.in_tags:
+            self.tag_comments.append(comment)
+            return
+        self.flush()
+        self.layout.comment(comment)
+        self.after_move = False
+
+    def end_tags(self) -> None:
+        pairs = self.pairs
+        if self.normalize:
+            # Comments among the tags stand before them, then the standard tags in order.
+            for comment in self.tag_comments:
+                self.head.append(_comment_text(comment) + "\n")
+            self.tag_comments = []
+            standard = [pair for name in STANDARD_TAGS for pair in pairs if pair[0] == name]
+            others = [pair for pair in pairs if pair[0] not in STANDARD_TAGS]
+            self.head.extend(_tag_line(name, value) for name, value in standard + others)
+        self.in_tags = False
+        for comment in self.tag_comments:
+            self.layout.comment(comment)
+        self.tag_comments = []
+        if self.normalize:
+            tags = dict(reversed(pairs))  # the first value of each name
+            game_type = None
+            text = tags.get("GameType")
+            if text is not None:
+                try:
+                    game_type = parse_game_type(text)
+                except GameTypeError:
+                    game_type = None
+            first = first_mover(self.variant, game_type)
+            fen = (tags.get("FEN") or "").strip()[:1].upper()
+            self.numbering = _Numbering(first, fen if fen in ("W", "B") else first)
+
+    def flush(self) -> None:
+        """Write the move being written."""
+        if self.word is not None:
+            self.layout.word(self.word)
+            self.word = None
+
+    def _numbered(self, number: str | None, before: Sequence[Comment], text: str) -> None:
+        self.flush()
+        layout = self.layout
+        if number and before:
+            layout.word(number)
+            number = None
+        for comment in before:
+            layout.comment(comment)
+        # A number stays on the line of its move.
+        self.word = f"{number} {text}" if number else text
+
+    def visit_move(
+        self,
+        move: str,
+        number: str | None,
+        before: Sequence[Comment],
+        line: int | None,
+        column: int | None,
+    ) -> None:
+        numbering = self.numbering
+        if numbering is not None:
+            ply, side = numbering.move()
+            if side == numbering.first:
+                number = f"{ply}."
+            elif not self.after_move or before:
+                number = f"{ply}..."
+            else:
+                number = None
+            move = canonical_move(move)
+        self._numbered(number, before, move)
+        self.after_move = True
+
+    def visit_setup(
+        self,
+        fen: str,
+        number: str | None,
+        before: Sequence[Comment],
+        line: int | None,
+        column: int | None,
+    ) -> None:
+        if self.numbering is not None:
+            self.numbering.setup(fen)
+            number = None
+        self._numbered(number, before, f'/FEN "{fen}"/')
+        self.after_move = False
+
+    def visit_strength(self, strength: str) -> None:
+        if self.word is None:  # only from a model built in code: keep it as a word
+            self.word = strength
+        else:
+            self.word += strength
+
+    def visit_nag(self, nag: int) -> None:
+        self.flush()
+        self.layout.word(f"${nag}")
+
+    def begin_variation(self) -> None:
+        self.flush()
+        self.layout.open()
+        self.after_move = False
+        if self.numbering is not None:
+            self.numbering.begin_variation()
+
+    def end_variation(self) -> None:
+        self.flush()
+        self.layout.word(")", stick=True)
+        self.after_move = False
+        if self.numbering is not None:
+            self.numbering.end_variation()
+
+    def visit_terminator(self, terminator: str) -> None:
+        self.terminator = terminator
+
+    def end_game(self) -> None:
+        if self.in_tags:
+            self.end_tags()
+        self.flush()
+        terminator = self.terminator
+        if self.normalize and terminator is None:
+            result = (dict(reversed(self.pairs)).get("Result") or "").strip()
+            terminator = result if result in TERMINATORS else "*"
+        if terminator is not None:
+            self.layout.word(terminator)
+        body = self.layout.text()
+        head = "".join(self.head)
+        self.text = head + ("\n" if self.pairs and body else "") + body
+
+    def result(self) -> str:
+        return self.text
+
+
+def _tag_line(name: str, value: str) -> str:
+    return f'[{name} "{_escape_value(value)}"]\n'
 
 
 def write_game(game: Game, *, normalize: bool = False, columns: int = 80) -> str:
@@ -228,77 +401,12 @@ def write_game(game: Game, *, normalize: bool = False, columns: int = 80) -> str
 
     ``normalize`` selects the PDN 3.0 writing form instead of the faithful copy; ``columns``
     is the line width that movetext is filled to (a long comment may exceed it).
+
+    >>> import pdn
+    >>> print(write_game(pdn.parse_game("1.11-15 {a} 23-19 *"), normalize=True), end="")
+    1. 11-15 {a} 1... 23-19 *
     """
-    out: list[str] = []
-    root = game.root
-    for comment in root.comments_before:
-        out.append(_comment_text(comment) + "\n")
-    pairs = game.tags.items()
-    if normalize:
-        standard = [pair for name in STANDARD_TAGS for pair in pairs if pair[0] == name]
-        pairs = standard + [pair for pair in pairs if pair[0] not in STANDARD_TAGS]
-    for name, value in pairs:
-        out.append(f'[{name} "{_escape_value(value)}"]\n')
-    layout = _Layout(columns)
-    for comment in root.comments_after:
-        layout.comment(comment)
-    numbering = _Numbering(game) if normalize else None
-    after_move = False  # the previous word was a move (so the next "N..." can be left out)
-    for event, node in line_events(root):
-        if event == BEGIN_VARIATION:
-            layout.open()
-            after_move = False
-            continue
-        if event == END_VARIATION:
-            layout.word(")", stick=True)
-            after_move = False
-            continue
-        assert node is not None
-        if numbering is not None:
-            number, side = numbering.visit(node, root)
-            if node.move is None:
-                written = None
-            elif side == numbering.first:
-                written = f"{number}."
-            elif not after_move or node._before:
-                written = f"{number}..."
-            else:
-                written = None
-        else:
-            written = node.number
-        if node.move is None:
-            text = f'/FEN "{node.setup or ""}"/'
-        else:
-            text = (canonical_move(node.move) if normalize else node.move) + (node.strength or "")
-        # The lists are read without the properties, which would create empty ones.
-        before = node._before
-        if written and before:
-            layout.word(written)
-            written = None
-        if before:
-            for comment in before:
-                layout.comment(comment)
-        # A number stays on the line of its move.
-        layout.word(f"{written} {text}" if written else text)
-        after_move = node.move is not None
-        if node._nags:
-            for nag in node._nags:
-                layout.word(f"${nag}")
-        if node._after:
-            for comment in node._after:
-                layout.comment(comment)
-            after_move = False
-    terminator = game.terminator
-    if normalize and terminator is None:
-        result = (game.tags.get("Result") or "").strip()
-        terminator = result if result in _RESULTS else "*"
-    if terminator is not None:
-        layout.word(terminator)
-    body = layout.text()
-    if pairs and body:
-        out.append("\n")
-    out.append(body)
-    return "".join(out)
+    return game.accept(PdnWriter(normalize=normalize, columns=columns, variant=game.variant))
 
 
 def write_games(

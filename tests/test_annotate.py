@@ -8,7 +8,7 @@ from pdn.annotate import AnnotateOptions, annotate
 
 def test_tags_for_a_finished_game() -> None:
     # White's last man is taken: Black has no opponent left to move.
-    game = pdn.read_game('[Event "e"]\n[FEN "B:W18:B14"]\n1. 14x23 1-0')
+    game = pdn.parse_game('[Event "e"]\n[FEN "B:W18:B14"]\n1. 14x23 1-0')
     annotate(game)
     assert game.tags["PlyCount"] == "1"
     assert game.tags["FinalFEN"] == "W:W:B23"
@@ -18,20 +18,20 @@ def test_tags_for_a_finished_game() -> None:
 
 
 def test_existing_tags_are_kept() -> None:
-    game = pdn.read_game('[PlyCount "99"]\n1. 11-15 23-19 *')
+    game = pdn.parse_game('[PlyCount "99"]\n1. 11-15 23-19 *')
     annotate(game)
     assert game.tags.get_all("PlyCount") == ["99"]
 
 
 def test_no_final_fen_when_nothing_was_played() -> None:
-    game = pdn.read_game('[Event "e"]\n*')
+    game = pdn.parse_game('[Event "e"]\n*')
     annotate(game)
     assert "FinalFEN" not in game.tags
     assert game.tags["PlyCount"] == "0"
 
 
 def test_forced_and_problem_comments() -> None:
-    game = pdn.read_game("1. 11-15 22-18 2. 15x22 25x18 3. 12-16 18-11 *")
+    game = pdn.parse_game("1. 11-15 22-18 2. 15x22 25x18 3. 12-16 18-11 *")
     annotate(game, options=AnnotateOptions(forced=True, problems=True))
     nodes = list(game.mainline())
     assert [c.text for c in nodes[2].comments_after] == ["forced jump (15x22)"]
@@ -44,9 +44,9 @@ def test_forced_and_problem_comments() -> None:
 
 
 def test_fen_comments_read_back_as_comments() -> None:
-    game = pdn.read_game("1. 11-15 {mine} 23-19 *")
+    game = pdn.parse_game("1. 11-15 {mine} 23-19 *")
     annotate(game, options=AnnotateOptions(fen=True))
-    again = pdn.read_game(pdn.write_game(game))
+    again = pdn.parse_game(pdn.write_game(game))
     first = next(again.mainline())
     assert first.comments_after[0].text == "mine"
     assert first.comments_after[1].text.startswith("[%fen W:")

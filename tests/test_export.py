@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pdn
 from pdn.export import csv_rows, fen_lines, game_from_dict, game_to_dict
-from pdn.validate import validate
+from pdn.validation import validate
 
 RICH = """[Event "Rich"]
 [Unknown "kept"]
@@ -19,7 +19,7 @@ RICH = """[Event "Rich"]
 
 
 def test_rich_game_survives_json() -> None:
-    game = pdn.read_game(RICH)
+    game = pdn.parse_game(RICH)
     report = validate(game)
     data = json.loads(json.dumps(game_to_dict(game, report)))
     assert game_from_dict(data) == game
@@ -39,7 +39,7 @@ def test_json_of_every_example_round_trips() -> None:
 
 
 def test_csv_and_fen_follow_the_mainline() -> None:
-    game = pdn.read_game("1. 11-15 (1. 9-13) 23-19 *")
+    game = pdn.parse_game("1. 11-15 (1. 9-13) 23-19 *")
     report = validate(game)
     rows = list(csv_rows(game, report, 1))
     assert [row[3] for row in rows] == ["11-15", "23-19"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pdn import read_game
+from pdn import parse_game
 from pdn.gametype import (
     FULL_VALUES,
     VARIANT_NAMES,
@@ -100,8 +100,11 @@ def test_first_mover() -> None:
 
 
 def test_evidence() -> None:
-    assert moves_evidence(["11-15", "24-20", "26x17x10x1"]) == (False, 26)
+    # Up to 32 the exact square does not matter to detection: 32 stands for "32 or lower".
+    assert moves_evidence(["11-15", "24-20", "26x17x10x1"]) == (False, 32)
     assert moves_evidence(["33-28", "47x 9"]) == (False, 47)
+    assert moves_evidence(["3328", "1-5"]) == (False, 33)
+    assert moves_evidence([]) == (False, 0)
     assert moves_evidence(["c3-d4"]) == (True, 0)
     assert moves_evidence(["3228"]) == (False, 32)
     assert fen_evidence("W:W31-50:B1-20") == (False, 50)
@@ -146,14 +149,14 @@ def test_detect_variant() -> None:
     ],
 )
 def test_the_reader_records_the_variant(text: str, variant: str | None, source: str) -> None:
-    game = read_game(text)
+    game = parse_game(text)
     assert (game.variant, game.variant_source) == (variant, source)
 
 
 def test_the_reader_records_the_game_type() -> None:
-    game = read_game('[GameType "20,W,10,10,N1,0"]\n*')
+    game = parse_game('[GameType "20,W,10,10,N1,0"]\n*')
     assert game.game_type is not None and game.game_type.corner == 1
-    game = read_game('[GameType "International"]\n1. 33-28 *')
+    game = parse_game('[GameType "International"]\n1. 33-28 *')
     assert game.game_type is None
     assert [p.code for p in game.errors] == ["bad-gametype"]
     assert (game.variant, game.variant_source) == ("international", "squares")

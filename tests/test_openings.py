@@ -451,7 +451,7 @@ def test_classify_games_from_a_file() -> None:
 
 
 def test_classify_accepts_a_ready_report() -> None:
-    from pdn.validate import validate
+    from pdn.validation import validate
 
     game = fixture_games()["1"]
     assert classify(game, validate(game)) == classify(game)
@@ -459,18 +459,18 @@ def test_classify_accepts_a_ready_report() -> None:
 
 def test_classify_an_illegal_first_move() -> None:
     # White moves first: the validator replays it anyway, the opening must not use it.
-    opening = classify(pdn.read_game("1. 22-18 11-15 2. 18x11 *"))
+    opening = classify(pdn.parse_game("1. 22-18 11-15 2. 18x11 *"))
     assert (opening.kind, opening.ply, opening.played) == ("illegal", 1, None)
     assert opening.note == "illegal move 22-18 at ply 1"
 
 
 def test_classify_a_move_written_as_unknown() -> None:
-    opening = classify(pdn.read_game("1. 11-15 - - 2. 9-14 *"))
+    opening = classify(pdn.parse_game("1. 11-15 - - 2. 9-14 *"))
     assert (opening.kind, opening.ply, opening.played) == ("illegal", 2, "11-15")
 
 
 def test_classify_an_unreadable_fen() -> None:
-    game = pdn.read_game('[FEN "B:W31:B31"]\n1. 1-5 *')
+    game = pdn.parse_game('[FEN "B:W31:B31"]\n1. 1-5 *')
     opening = classify(game)
     assert (opening.kind, opening.fen) == ("setup", "B:W31:B31")
 

@@ -39,7 +39,7 @@ def test_import_beside_engine_and_grammars_modules(installed: Path, tmp_path: Pa
     (tmp_path / "grammars.py").write_text("raise ImportError('the user grammars.py')\n")
     script = (
         "import pdn\n"
-        "g = pdn.read_game('1. 11-15 23-19 *')\n"
+        "g = pdn.parse_game('1. 11-15 23-19 *')\n"
         "print(pdn.validate(g).status, pdn.engine.perft(pdn.engine.Position.start("
         "pdn.engine.ENGLISH), 3))\n"
     )

@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 
 import pdn
-from pdn import Comment, Game, read_game, read_games
-from pdn import reader as reader_module
+import pdn.cutting
+import pdn.parsing
+from pdn import Comment, Game, parse_game, parse_games, read_games
+from pdn import decoding as reader_module
 from pdn.reader import RawGame, split_games
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "reader"
@@ -29,7 +31,7 @@ def codes(game: Game) -> list[str]:
 
 
 def only(text: str | bytes) -> Game:
-    games = list(read_games(text))
+    games = list(parse_games(text))
     assert len(games) == 1, [g.tags.items() for g in games]
     return games[0]
 
@@ -51,7 +53,7 @@ def test_a_simple_game() -> None:
 
 def test_positions_are_absolute_and_one_based() -> None:
     text = '[Event "a"]\n1. 11-15 *\n\n[Event "b"]\n\n1. 9-13\n   22-18 *\n'
-    first, second = read_games(text)
+    first, second = parse_games(text)
     assert (first.line, second.line) == (1, 4)
     assert (second.index, first.index) == (2, 1)
     nine, twenty_two = second.mainline()
@@ -125,7 +127,7 @@ def test_comments_may_hold_anything_but_a_closing_brace() -> None:
 
 
 def test_a_tag_line_inside_a_comment_means_it_was_never_closed() -> None:
-    first, second = read_games('1. 11-15 {forgot to close\n[Event "next"]\n1. 9-14 } *')
+    first, second = parse_games('1. 11-15 {forgot to close\n[Event "next"]\n1. 9-14 } *')
     assert first.errors[0].message == "unclosed comment opened at 1:10"
     assert second.tags["Event"] == "next"
 
@@ -221,7 +223,7 @@ def test_unknown_moves_are_kept_and_reported() -> None:
 
 @pytest.mark.parametrize("result", ["1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*"])
 def test_every_result_ends_a_game(result: str) -> None:
-    first, second = read_games(f"1. 32-28 19-23 {result}\n1. 33-28 *")
+    first, second = parse_games(f"1. 32-28 19-23 {result}\n1. 33-28 *")
     assert first.terminator == result
     assert moves(first) == ["32-28", "19-23"]
     assert moves(second) == ["33-28"]
@@ -248,12 +250,12 @@ def test_star_glued_to_a_move() -> None:
     game = only("27-20* 19-23 27-20*")
     assert [n.strength for n in game.mainline()] == ["*", None, None]
     assert game.terminator == "*"
-    first, second = read_games('27-20*\n[Event "next"] *')
+    first, second = parse_games('27-20*\n[Event "next"] *')
     assert first.terminator == "*" and second.tags["Event"] == "next"
 
 
 def test_games_without_terminators() -> None:
-    first, second = read_games(fixture("no_terminators.pdn"))
+    first, second = parse_games(fixture("no_terminators.pdn"))
     assert (first.terminator, second.terminator) == (None, None)
     assert moves(first) == ["32-28", "19-23"] and moves(second) == ["33-28", "18-23"]
     (warning,) = first.errors
@@ -263,15 +265,15 @@ def test_games_without_terminators() -> None:
 
 
 def test_tags_only_and_moves_only() -> None:
-    (tags_only,) = read_games('[Event "a"]\n[FEN "W:W31-50:B1-20"]')
+    (tags_only,) = parse_games('[Event "a"]\n[FEN "W:W31-50:B1-20"]')
     assert tags_only.tags["Event"] == "a" and not tags_only.root.variations
     assert tags_only.errors == []
-    (moves_only,) = read_games("1.32-28 1/2-1/2")
+    (moves_only,) = parse_games("1.32-28 1/2-1/2")
     assert not moves_only.tags and moves(moves_only) == ["32-28"]
 
 
 def test_a_tag_and_its_terminator_on_one_line() -> None:
-    games = list(read_games('[FEN "B:W21-32:B1-12"] *\r\n[FEN "W:W18:B14"] *\r\n'))
+    games = list(parse_games('[FEN "B:W21-32:B1-12"] *\r\n[FEN "W:W18:B14"] *\r\n'))
     assert [g.tags["FEN"] for g in games] == ["B:W21-32:B1-12", "W:W18:B14"]
     assert [g.terminator for g in games] == ["*", "*"]
 
@@ -370,7 +372,7 @@ def test_tags_class() -> None:
 
 
 def test_errors_are_located_and_reading_goes_on() -> None:
-    games = list(read_games(fixture("errors.pdn")))
+    games = list(parse_games(fixture("errors.pdn")))
     assert [g.tags["Event"] for g in games] == [
         "Unclosed comment",
         "Unclosed variation",
@@ -441,7 +443,7 @@ def test_very_long_games() -> None:
     text = "1. 11-15 " + " ".join(f"{i}. 1-5 5-1" for i in range(2, 5000)) + " *"
     game = only(text)
     assert game.count_moves() == 1 + 2 * 4998
-    assert game == read_game(str(game))
+    assert game == parse_game(str(game))
 
 
 def test_no_exception_for_odd_input() -> None:
@@ -463,25 +465,33 @@ def test_no_exception_for_odd_input() -> None:
         "1.",
         "\x00",
     ]:
-        for game in read_games(text):
+        for game in parse_games(text):
             assert isinstance(game, Game)
-        assert isinstance(read_game(text), Game)
+        assert isinstance(parse_game(text), Game)
 
 
 def test_a_failure_inside_the_reader_stops_only_its_game(monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(self: object, items: object, i: int) -> None:
-        raise RuntimeError("boom")
+    walker = pdn.parsing._Walker
+    original = walker.moves_fast
 
-    monkeypatch.setattr(reader_module._Builder, "body", broken)
-    games = list(read_games('[Event "a"]\n1. 11-15 *\n[Event "b"]\n'))
+    def broken(self: pdn.parsing._Walker, token: object, run: str, state: object) -> None:
+        if "23-19" in run:
+            raise RuntimeError("boom")
+        original(self, token, run, state)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(walker, "moves_fast", broken)
+    games = list(parse_games('[Event "a"]\n1. 11-15 {c} 23-19 *\n[Event "b"]\n1. 9-13 *'))
     assert [g.tags["Event"] for g in games] == ["a", "b"]
     (problem,) = games[0].errors
     assert problem.code == "internal-error" and "RuntimeError: boom" in problem.message
-    assert games[1].errors == []
+    # What was read before the failure is kept.
+    assert games[0].mainline_moves() == ["11-15"]
+    assert games[0].root.variations[0].comments_after == [Comment("c")]
+    assert games[1].errors == [] and games[1].mainline_moves() == ["9-13"]
 
 
 def test_read_game_on_empty_input() -> None:
-    game = read_game("")
+    game = parse_game("")
     assert codes(game) == ["empty-game"]
 
 
@@ -492,11 +502,11 @@ def test_comment_only_text_is_an_empty_game() -> None:
 
 
 def test_binary_files_are_reported() -> None:
-    (game,) = read_games(fixture("paintnet.pdn"))
+    (game,) = parse_games(fixture("paintnet.pdn"))
     (problem,) = game.errors
     assert (problem.code, problem.severity, problem.line) == ("not-pdn", "error", 1)
     assert "Paint.NET" in problem.message
-    (game,) = read_games(b"\x00\x01\x02 binary")
+    (game,) = parse_games(b"\x00\x01\x02 binary")
     assert codes(game) == ["not-pdn"]
 
 
@@ -541,13 +551,13 @@ def test_a_forced_encoding() -> None:
 
 
 def only_from(data: bytes, **options: str) -> Game:
-    games = list(read_games(data, **options))  # type: ignore[arg-type]
+    games = list(parse_games(data, **options))  # type: ignore[arg-type]
     assert len(games) == 1
     return games[0]
 
 
 def test_line_ends() -> None:
-    games = list(read_games(fixture("line_ends.pdn")))
+    games = list(parse_games(fixture("line_ends.pdn")))
     assert [g.tags["Event"] for g in games] == ["CR only", "CRLF", "LF"]
     assert [g.line for g in games] == [1, 6, 11]
     assert [(n.line, n.column) for n in games[2].mainline()] == [(14, 4), (15, 1)]
@@ -568,20 +578,15 @@ def test_every_kind_of_source(tmp_path: Path) -> None:
     path = tmp_path / "game.pdn"
     path.write_bytes(data)
     expected = only(data)
-    sources: list[object] = [
-        path,
-        io.BytesIO(data),
-        io.StringIO(data.decode("cp1252")),
-        data,
-        data.decode("cp1252"),
-    ]
-    for source in sources:
+    files: list[object] = [path, str(path), io.BytesIO(data), io.StringIO(data.decode("cp1252"))]
+    for source in files:
         assert list(read_games(source)) == [expected]  # type: ignore[arg-type]
-    assert list(read_games(path=str(path))) == [expected]
+    for text in (data, data.decode("cp1252")):
+        assert list(parse_games(text)) == [expected]
     with path.open("rb") as binary:
         assert list(read_games(binary)) == [expected]
-    with path.open(encoding="cp1252") as text:
-        (game,) = read_games(text)
+    with path.open(encoding="cp1252") as handle:
+        (game,) = read_games(handle)
         assert game == expected and game.encoding == "cp1252"
 
 
@@ -589,7 +594,7 @@ def test_small_blocks_give_the_same_games(monkeypatch: pytest.MonkeyPatch) -> No
     data = b"".join(fixture(name) for name in ("quirks.pdn", "errors.pdn", "line_ends.pdn"))
     data = data * 8 + fixture("literal_cr.pdn") + '\n[Event "Й"]\r\n1. 1-10 1-1\r\n'.encode()
     assert len(data) > 4096  # the first read takes 4096 bytes whatever the block size
-    whole = list(read_games(data))
+    whole = list(parse_games(data))
     for size in (1, 2, 3, 7, 64, 65, 100):
         monkeypatch.setattr(reader_module, "BLOCK_SIZE", size)
         pieces = list(read_games(io.BytesIO(data)))
@@ -614,17 +619,17 @@ def test_damage_is_located_across_blocks(monkeypatch: pytest.MonkeyPatch) -> Non
 
 def test_games_before_the_first_non_ascii_byte_are_utf8() -> None:
     data = b'[Event "a"]\n1. 11-15 *\n[Site "Caf\xe9"]\n1. 9-13 *\n[Event "b"] *\n'
-    assert [g.encoding for g in read_games(data)] == ["utf-8", "cp1252", "cp1252"]
+    assert [g.encoding for g in parse_games(data)] == ["utf-8", "cp1252", "cp1252"]
 
 
 def test_raw_games_can_be_parsed_elsewhere() -> None:
-    raws = list(split_games(fixture("errors.pdn")))
+    raws = list(split_games(io.BytesIO(fixture("errors.pdn"))))
     assert [raw.index for raw in raws] == [1, 2, 3, 4, 5]
     moved = pickle.loads(pickle.dumps(raws))
     assert all(isinstance(raw, RawGame) for raw in moved)
-    assert [raw.parse() for raw in moved] == list(read_games(fixture("errors.pdn")))
+    assert [raw.parse() for raw in moved] == list(parse_games(fixture("errors.pdn")))
     assert [raw.parse().errors for raw in moved] == [
-        g.errors for g in read_games(fixture("errors.pdn"))
+        g.errors for g in parse_games(fixture("errors.pdn"))
     ]
 
 
@@ -634,7 +639,7 @@ def test_games_are_read_lazily() -> None:
 
 
 def test_a_game_that_never_ends_is_cut(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(reader_module, "MAX_GAME_CHARS", 200)
+    monkeypatch.setattr(pdn.cutting, "MAX_GAME_CHARS", 200)
     monkeypatch.setattr(reader_module, "BLOCK_SIZE", 50)
     text = "{" + "x\n" * 400
     games = list(read_games(io.StringIO(text)))
@@ -674,12 +679,19 @@ def test_copy_and_pickle_of_long_games() -> None:
 def test_visitor() -> None:
     events: list[str] = []
 
-    class Recorder(pdn.model.GameVisitor):
+    class Recorder(pdn.GameVisitor[None]):
         def visit_tag(self, name: str, value: str) -> None:
             events.append(f"tag {name}")
 
-        def visit_move(self, node: pdn.Node) -> None:
-            events.append(node.move or "setup")
+        def visit_move(
+            self,
+            move: str,
+            number: str | None,
+            before: object,
+            line: int | None,
+            column: int | None,
+        ) -> None:
+            events.append(move)
 
         def begin_variation(self) -> None:
             events.append("(")
@@ -687,8 +699,11 @@ def test_visitor() -> None:
         def end_variation(self) -> None:
             events.append(")")
 
-        def visit_terminator(self, terminator: str | None) -> None:
+        def visit_terminator(self, terminator: str) -> None:
             events.append(f"end {terminator}")
+
+        def result(self) -> None:
+            return None
 
     only('[Event "x"]\n1. 11-15 24-20 (22-18 (23-19) 15x22) 2. 8-11 *').accept(Recorder())
     # "(23-19)" inside the variation is another alternative to 24-20, written after it.

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pdn import read_game, read_games, write_game
+from pdn import parse_game, read_games, write_game
 from pdn.model import Game
 
 CORPUS = (Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus").resolve()
@@ -63,9 +63,9 @@ def test_every_file_reads_and_round_trips(path: Path) -> None:
             assert problem.line is None or problem.line >= 1
             assert problem.column is None or problem.column >= 1
         text = write_game(game)
-        assert read_game(text) == game, f"game {game.index} at line {game.line}"
+        assert parse_game(text) == game, f"game {game.index} at line {game.line}"
         normal = write_game(game, normalize=True)
-        again = read_game(normal)
+        again = parse_game(normal)
         assert write_game(again, normalize=True) == normal
         assert again.count_moves() == game.count_moves()
     assert count > 0
@@ -123,10 +123,10 @@ def test_open_checkers_archive() -> None:
         )
         problems.update(p.code for p in game.errors)
         assert game.variant == "english" and game.encoding == "utf-8"
-        assert game == read_game(write_game(game))
+        assert game == parse_game(write_game(game))
         if games % 10 == 0:
             normal = write_game(game, normalize=True)
-            assert write_game(read_game(normal), normalize=True) == normal
+            assert write_game(parse_game(normal), normalize=True) == normal
     assert games == 22_621
     assert moves == expected_moves == 1_158_096
     assert comments == text.count("{") == 55

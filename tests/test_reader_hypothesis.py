@@ -7,7 +7,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pdn import Game, read_game, read_games, write_game
+from pdn import Game, parse_game, parse_games, write_game
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "reader"
 CORPUS = (Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus").resolve()
@@ -19,9 +19,9 @@ def check_round_trip(games: list[Game]) -> None:
     """Each game writes back (faithful and normalised) to text that reads as the same game."""
     for game in games:
         written = write_game(game)
-        assert read_game(written) == game, written
+        assert parse_game(written) == game, written
         normal = write_game(game, normalize=True)
-        assert write_game(read_game(normal), normalize=True) == normal, normal
+        assert write_game(parse_game(normal), normalize=True) == normal, normal
 
 
 # --- arbitrary input ---------------------------------------------------------------------------
@@ -30,7 +30,7 @@ def check_round_trip(games: list[Game]) -> None:
 @SETTINGS
 @given(st.binary(max_size=3000))
 def test_arbitrary_bytes_never_raise(data: bytes) -> None:
-    games = list(read_games(data))
+    games = list(parse_games(data))
     for game in games:
         assert isinstance(game, Game)
         for problem in game.errors:
@@ -51,7 +51,7 @@ PDN_CHARACTERS = st.sampled_from(
 @SETTINGS
 @given(st.lists(PDN_CHARACTERS, max_size=300).map("".join))
 def test_arbitrary_pdn_like_text_never_raises(text: str) -> None:
-    games = list(read_games(text))
+    games = list(parse_games(text))
     check_round_trip(games)
 
 
@@ -98,9 +98,9 @@ def mutated(draw: st.DrawFn) -> str:
 @SETTINGS
 @given(mutated())
 def test_mutated_real_games_never_raise(text: str) -> None:
-    games = list(read_games(text))
+    games = list(parse_games(text))
     check_round_trip(games)
-    from_bytes = list(read_games(text.encode("utf-8")))
+    from_bytes = list(parse_games(text.encode("utf-8")))
     # The same text as bytes reads the same, unless it looks like a binary file (NUL, "PDN3").
     if not (from_bytes and from_bytes[0].encoding == "binary"):
         assert from_bytes == games
@@ -181,7 +181,7 @@ def generated_game(draw: st.DrawFn) -> str:
 @SETTINGS
 @given(generated_game())
 def test_generated_games_round_trip(text: str) -> None:
-    games = list(read_games(text))
+    games = list(parse_games(text))
     assert len(games) == 1, text
     (game,) = games
     assert [p for p in game.errors if p.severity == "error"] == [], game.errors
@@ -194,5 +194,5 @@ def test_files_of_generated_games(texts: list[str]) -> None:
     # Each generated game is followed by a blank line and a tag, or ends with a terminator,
     # so the games of a file are read apart.
     joined = "".join(f'[Index "{i}"]\n{text}\n' for i, text in enumerate(texts))
-    games = list(read_games(joined))
+    games = list(parse_games(joined))
     assert [g.tags.get("Index") for g in games] == [str(i) for i in range(len(texts))]

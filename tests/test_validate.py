@@ -9,23 +9,23 @@ import pytest
 
 import pdn
 from pdn.engine import INTERNATIONAL, RUSSIAN
-from pdn.validate import validate
+from pdn.validation import validate
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 def codes(text: str, variant: str | None = None) -> list[str]:
-    return [p.code for p in validate(pdn.read_game(text), variant).problems]
+    return [p.code for p in validate(pdn.parse_game(text), variant).problems]
 
 
 def only(text: str) -> pdn.Problem:
-    problems = validate(pdn.read_game(text)).problems
+    problems = validate(pdn.parse_game(text)).problems
     assert len(problems) == 1, problems
     return problems[0]
 
 
 def test_clean_game_has_no_problems_and_replays_every_ply() -> None:
-    game = pdn.read_game("1. 11-15 24-20 2. 8-11 28-24 3. 9-13 22-18 4. 15x22 25x18 1/2-1/2")
+    game = pdn.parse_game("1. 11-15 24-20 2. 8-11 28-24 3. 9-13 22-18 4. 15x22 25x18 1/2-1/2")
     report = validate(game)
     assert report.status == "ok"
     assert report.problems == []
@@ -69,13 +69,13 @@ def test_problem_points_at_the_written_move() -> None:
 
 def test_missed_capture_lists_the_jumps_and_keeps_going() -> None:
     # 9-13 ignores 15x22; the record goes on, and its next fault is reported too.
-    report = validate(pdn.read_game("1. 11-15 22-18 2. 9-13 18x11 3. 8x15 23-19 4. 15-11 *"))
+    report = validate(pdn.parse_game("1. 11-15 22-18 2. 9-13 18x11 3. 8x15 23-19 4. 15-11 *"))
     assert [p.code for p in report.problems] == ["missed-capture", "backward-man"]
     assert report.problems[0].legal == ("15x22",)
 
 
 def test_line_stops_at_a_move_that_cannot_be_made() -> None:
-    report = validate(pdn.read_game("1. 13-17 22-18 2. 9-14 *"))
+    report = validate(pdn.parse_game("1. 13-17 22-18 2. 9-14 *"))
     assert [p.code for p in report.problems] == ["empty-square"]
     assert not report.complete
     assert len(report.steps) == 1
@@ -94,7 +94,7 @@ def test_king_circle_short_form_is_one_move() -> None:
 
 def test_variations_are_replayed_from_their_own_position() -> None:
     text = "1. 11-15 23-19 (1... 22-18 2. 15x22 (2. 9-13) 25x18) 2. 8-11 *"
-    report = validate(pdn.read_game(text))
+    report = validate(pdn.parse_game(text))
     assert [p.code for p in report.problems] == ["missed-capture"]
     assert report.problems[0].move == "9-13"
     assert report.problems[0].ply == 3
@@ -103,13 +103,13 @@ def test_variations_are_replayed_from_their_own_position() -> None:
 
 def test_setup_command_changes_the_position() -> None:
     text = '1. 11-15 /FEN "W:W27:B15,16,24"/ 27x11 *'
-    report = validate(pdn.read_game(text))
+    report = validate(pdn.parse_game(text))
     assert report.problems == []
     assert report.final is not None and report.final.fen() == "B:W11:B15"
 
 
 def test_bad_fen_tag_is_reported_and_nothing_replayed() -> None:
-    report = validate(pdn.read_game('[FEN "B:W21:B1,1"]\n1. 1-5 *'))
+    report = validate(pdn.parse_game('[FEN "B:W21:B1,1"]\n1. 1-5 *'))
     assert [p.code for p in report.problems] == ["bad-fen"]
     assert report.steps == []
 
@@ -129,7 +129,7 @@ def test_result_impossible_when_the_winner_is_blocked() -> None:
 
 def test_threefold_repetition_notice_at_the_third_occurrence() -> None:
     moves = " ".join(["1-5 32-28 5-1 28-32"] * 3)
-    report = validate(pdn.read_game(f'[FEN "B:WK32:BK1"] {moves} *'))
+    report = validate(pdn.parse_game(f'[FEN "B:WK32:BK1"] {moves} *'))
     claims = [p for p in report.problems if p.code == "draw-claimable"]
     assert len(claims) == 1
     assert claims[0].ply == 8
@@ -139,29 +139,29 @@ def test_threefold_repetition_notice_at_the_third_occurrence() -> None:
 
 def test_forty_move_rule_notice_after_eighty_quiet_plies() -> None:
     cycle = "1-5 30-25 5-9 25-22 9-5 22-25 5-1 25-30 2-6 31-26 6-2 26-31"
-    report = validate(pdn.read_game(f'[FEN "B:WK30,K31:BK1,K2"] {" ".join([cycle] * 7)} *'))
+    report = validate(pdn.parse_game(f'[FEN "B:WK30,K31:BK1,K2"] {" ".join([cycle] * 7)} *'))
     quiet = [p for p in report.problems if "40-move" in p.message]
     assert [p.ply for p in quiet] == [80]
 
 
 def test_unknown_and_bad_square_moves() -> None:
-    unknown = validate(pdn.read_game("1. 11-15 - - 2. 9-13 *"))
+    unknown = validate(pdn.parse_game("1. 11-15 - - 2. 9-13 *"))
     assert [p.code for p in unknown.all_problems] == ["unknown-move"]
     assert not unknown.complete
     assert codes("1. 11-35 *", "english") == ["bad-square"]
     # Without a GameType, square 35 is evidence of the 10x10 board.
-    assert validate(pdn.read_game("1. 11-35 *")).variant is INTERNATIONAL
+    assert validate(pdn.parse_game("1. 11-35 *")).variant is INTERNATIONAL
 
 
 def test_variant_override_and_algebraic_moves() -> None:
     text = "1. c3-d4 f6-e5 2. d4xf6 g7xe5 *"
     assert codes(text, "russian") == []
-    report = validate(pdn.read_game(text), RUSSIAN)
+    report = validate(pdn.parse_game(text), RUSSIAN)
     assert report.variant is RUSSIAN
 
 
 def test_unsupported_variant_is_unchecked_not_illegal() -> None:
-    report = validate(pdn.read_game('[GameType "22"]\n1. 22-18 *'))
+    report = validate(pdn.parse_game('[GameType "22"]\n1. 22-18 *'))
     assert report.status == "unchecked"
     assert [p.code for p in report.problems] == ["unsupported-variant"]
 
@@ -178,13 +178,13 @@ def test_bundled_clean_examples_replay_cleanly(name: str) -> None:
 
 
 def test_a_bug_in_one_game_becomes_a_problem_not_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
-    module = sys.modules["pdn.validate"]  # the package attribute is the function
+    module = sys.modules["pdn.validation"]  # the package attribute is the function
 
     def broken(*args: object) -> None:
         raise RuntimeError("boom")
 
     monkeypatch.setattr(module, "_check_result", broken)
-    report = validate(pdn.read_game("1. 11-15 *"))
+    report = validate(pdn.parse_game("1. 11-15 *"))
     assert [p.code for p in report.problems] == ["internal-error"]
     assert "boom" in report.problems[0].message
     assert report.status == "illegal"

@@ -6,14 +6,14 @@ import io
 
 import pytest
 
-from pdn import Comment, Game, Node, read_game, read_games, write_game
+from pdn import Comment, Game, Node, parse_game, parse_games, write_game
 from pdn.writer import canonical_move, write_games
 
 
 def roundtrip(text: str) -> tuple[Game, str]:
-    game = read_game(text)
+    game = parse_game(text)
     written = write_game(game)
-    assert read_game(written) == game, written
+    assert parse_game(written) == game, written
     return game, written
 
 
@@ -75,7 +75,7 @@ def test_lines_are_filled_to_the_width() -> None:
     assert not any(line.endswith(".") for line in lines)
     narrow = write_game(game, columns=30)
     assert all(len(line) <= 30 for line in narrow.splitlines())
-    assert read_game(narrow) == game
+    assert parse_game(narrow) == game
 
 
 def test_comments_are_written_verbatim() -> None:
@@ -92,7 +92,7 @@ def test_tags_and_movetext_are_separated_by_a_blank_line() -> None:
 
 
 def test_normalised_tags_come_in_the_standard_order() -> None:
-    game = read_game(
+    game = parse_game(
         '[Result "1-0"]\n[GameType "21"]\n[White "W"]\n[Event "E"]\n[Black "B"]\n1. 11-15 *'
     )
     written = write_game(game, normalize=True)
@@ -106,32 +106,32 @@ def test_normalised_tags_come_in_the_standard_order() -> None:
 
 
 def test_normalised_numbers_english() -> None:
-    game = read_game("11-15 23-19 8-11 {c} 22-17 (27-24) 9-13 *")
+    game = parse_game("11-15 23-19 8-11 {c} 22-17 (27-24) 9-13 *")
     written = write_game(game, normalize=True)
     assert written == "1. 11-15 23-19 2. 8-11 {c} 2... 22-17 (2... 27-24) 3. 9-13 *\n"
 
 
 def test_normalised_numbers_follow_the_fen_side() -> None:
-    game = read_game('[FEN "W:W27,28:B20,3"]\n1. 27-24 2. 20x27 14-9 *')
+    game = parse_game('[FEN "W:W27,28:B20,3"]\n1. 27-24 2. 20x27 14-9 *')
     assert write_game(game, normalize=True).endswith("1... 27-24 2. 20x27 14-9 *\n")
-    game = read_game('[GameType "20"]\n33-28 18-23 28x19 14x23 *')
+    game = parse_game('[GameType "20"]\n33-28 18-23 28x19 14x23 *')
     assert write_game(game, normalize=True).endswith("1. 33-28 18-23 2. 28x19 14x23 *\n")
 
 
 def test_normalised_moves_and_terminator() -> None:
-    game = read_game('[Result "2-0"]\n[GameType "20"]\n1. 32 - 28 19- 23 2. 28X19 14:23 3. 3228')
+    game = parse_game('[Result "2-0"]\n[GameType "20"]\n1. 32 - 28 19- 23 2. 28X19 14:23 3. 3228')
     written = write_game(game, normalize=True)
     assert written.endswith("1. 32-28 19-23 2. 28x19 14x23 3. 32-28 2-0\n")
-    assert write_game(read_game("1. 11-15"), normalize=True) == "1. 11-15 *\n"
-    assert write_game(read_game('[Result " 0-1"]\n1. 11-15'), normalize=True).endswith("0-1\n")
-    assert write_game(read_game('[Result "4-6"]\n1. 11-15'), normalize=True).endswith("*\n")
-    assert write_game(read_game('[Result "1-0"]\n1. 11-15 *'), normalize=True).endswith("*\n")
+    assert write_game(parse_game("1. 11-15"), normalize=True) == "1. 11-15 *\n"
+    assert write_game(parse_game('[Result " 0-1"]\n1. 11-15'), normalize=True).endswith("0-1\n")
+    assert write_game(parse_game('[Result "4-6"]\n1. 11-15'), normalize=True).endswith("*\n")
+    assert write_game(parse_game('[Result "1-0"]\n1. 11-15 *'), normalize=True).endswith("*\n")
 
 
 def test_normalising_keeps_the_squares() -> None:
     text = "1. 26-17-10 a3b4 (1. 06-11 $2) 47x 9 - - *"
-    game = read_game(text)
-    again = read_game(write_game(game, normalize=True))
+    game = parse_game(text)
+    again = parse_game(write_game(game, normalize=True))
     digits = [
         [
             int(part)
@@ -158,15 +158,15 @@ def test_normalised_form_is_stable() -> None:
         "{a} 1. 32-28 (?) 19-23!? ( 18-23 {x} (17-22) 38-32) 2. - - 1- 6 "
         '/FEN "B:W28:B19"/ 3. 28x19 1-1'
     )
-    once = write_game(read_game(text), normalize=True)
-    assert write_game(read_game(once), normalize=True) == once
+    once = write_game(parse_game(text), normalize=True)
+    assert write_game(parse_game(once), normalize=True) == once
 
 
 def test_write_games() -> None:
-    games = list(read_games('[Event "a"]\n1. 11-15 *\n[Event "b"]\n1. 9-13 1-0\n'))
+    games = list(parse_games('[Event "a"]\n1. 11-15 *\n[Event "b"]\n1. 9-13 1-0\n'))
     out = io.StringIO()
     assert write_games(games, out) == 2
-    assert list(read_games(out.getvalue())) == games
+    assert list(parse_games(out.getvalue())) == games
     assert out.getvalue() == '[Event "a"]\n\n1. 11-15 *\n\n[Event "b"]\n\n1. 9-13 1-0\n'
 
 
@@ -181,7 +181,7 @@ def test_models_built_in_code() -> None:
     game.terminator = "*"
     written = write_game(game)
     assert written == '[Event "Built"]\n\n1. 11-15 23-19 $1 ;good\n({or} 22-18) *\n'
-    assert read_game(written) == game
+    assert parse_game(written) == game
 
 
 def test_comments_that_cannot_be_written() -> None:
@@ -196,7 +196,7 @@ def test_comments_that_cannot_be_written() -> None:
 
 
 def test_setup_nodes_in_normalised_numbering() -> None:
-    game = read_game('[GameType "20"]\n1. 32-28 19-23 /FEN "W:W28:B19"/ 28x19 *')
+    game = parse_game('[GameType "20"]\n1. 32-28 19-23 /FEN "W:W28:B19"/ 28x19 *')
     written = write_game(game, normalize=True)
     assert written.endswith('1. 32-28 19-23 /FEN "W:W28:B19"/ 2. 28x19 *\n')
     assert isinstance(game.root.variations[0].variations[0].variations[0], Node)
@@ -206,7 +206,7 @@ def test_normalised_lines_fit_80_columns_around_variations() -> None:
     moves = " ".join(
         f"{n}. 32-28 19-23 (1... 18-22 2. 37-32 (2. 31-26) 12-18)" for n in range(1, 30)
     )
-    game = read_game(f'[Event "x"]\n{moves} *')
+    game = parse_game(f'[Event "x"]\n{moves} *')
     text = write_game(game, normalize=True)
     assert max(len(line) for line in text.splitlines()) <= 80
-    assert read_game(text) == read_game(write_game(read_game(text), normalize=True))
+    assert parse_game(text) == parse_game(write_game(parse_game(text), normalize=True))

@@ -5,7 +5,7 @@ variation, from the start position or a FEN setup) is replayed, each written mov
 exactly one legal move, and each one that is not legal becomes a :class:`~pdn.problems.Problem`.
 
 >>> import pdn
->>> report = pdn.validate(pdn.read_game("1. 11-15 23-19 2. 15-11 *"))
+>>> report = pdn.validate(pdn.parse_game("1. 11-15 23-19 2. 15-11 *"))
 >>> report.status, [p.code for p in report.problems]
 ('illegal', ['backward-man'])
 """
@@ -345,7 +345,7 @@ def position_at(
     """The position after ``ply`` mainline plies (``None``: the last position reached).
 
     >>> import pdn
-    >>> position_at(pdn.read_game("1. 11-15 23-19 *"), 1).position.fen()[:2]
+    >>> position_at(pdn.parse_game("1. 11-15 23-19 *"), 1).position.fen()[:2]
     'W:'
     """
     report = validate(game, variant)

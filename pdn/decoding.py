@@ -1,0 +1,351 @@
+"""Decoding PDN bytes: the encoding decided on the way, line ends and stray marks normalised.
+
+A BOM decides; otherwise bytes are read as ASCII until the first byte above 127, and the text
+around it decides between UTF-8 (damaged sequences are replaced by U+FFFD and recorded as
+:class:`Damage`, which the reader reports as ``encoding`` warnings), Windows-1251 (Cyrillic
+text), Windows-1252 and Latin-1.  CR and CRLF become LF; the literal text ``\\r`` that some
+broken exports leave at line ends is dropped.  The result is a stream of normalised text blocks
+(:class:`DecodedInput`) that :mod:`pdn.cutting` cuts into games.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import partial
+from typing import IO, Any, cast
+
+from pdn.problems import Problem
+
+__all__ = [
+    "BLOCK_SIZE",
+    "Damage",
+    "DecodedInput",
+    "Decoder",
+    "decode_bytes",
+    "decode_text",
+    "decode_text_stream",
+    "line_blocks",
+]
+
+#: How much is read from a file at a time.
+BLOCK_SIZE = 1 << 20
+
+_NON_ASCII = re.compile(rb"[\x80-\xff]")
+#: How many bytes from the first non-ASCII one decide the encoding.
+_GUESS_WINDOW = 65536
+# The text "\r" (any number of times) before a line end, left by broken exports; removed.
+_LITERAL_CR = re.compile(r"(?:\\r)+(?=\n)")
+_LITERAL_CR_AT_END = re.compile(r"(?:\\r)+(?=\n|\Z)")
+
+
+@dataclass(slots=True)
+class Damage:
+    """A byte sequence that is not valid in the detected encoding."""
+
+    byte_offset: int
+    data: bytes
+
+
+class Decoder:
+    """Bytes in blocks -> normalised text in blocks, deciding the encoding on the way."""
+
+    def __init__(self, encoding: str | None, *, eager: bool = False) -> None:
+        self.forced = encoding
+        # Decide from the first block with a non-ASCII byte instead of waiting for a window of
+        # text after it (for line-by-line reading, which must not read ahead).
+        self.eager = eager
+        self.encoding: str | None = None
+        if encoding is not None:
+            self.encoding = codecs.lookup(encoding).name
+        self._pending = b""  # an incomplete multi-byte sequence at the end of a block
+        self._undecided = b""  # bytes from the first non-ASCII one, until there are enough
+        self._byte_base = 0  # file offset of the first byte of _pending + next block
+        self._first = True
+        self._carry = ""  # text held back: a CR that may start a CRLF, a "\" that may be "\r"
+        self.damage: list[Damage] = []
+        self._incremental: codecs.IncrementalDecoder | None = None
+        self.emitted = 0  # normalised characters returned so far
+        # Offset (in normalised characters) from which the decided encoding applies: the first
+        # non-ASCII character (0 for a BOM or a forced encoding); text before it is ASCII.
+        self.decided_at: int | None = 0 if encoding is not None else None
+        self._split: int | None = None  # where, in the text just decoded, the decision fell
+
+    # Encoding detection -------------------------------------------------------------------
+
+    @staticmethod
+    def _guess(window: bytes, complete: bool = True) -> str:
+        # Count invalid UTF-8 sequences and valid multi-byte characters (a U+FFFD written in
+        # the file is a valid character; an incomplete sequence at the window's end is no error).
+        bad = good = 0
+        data = window
+        while True:
+            try:
+                text, _ = codecs.utf_8_decode(data, "strict", complete)
+            except UnicodeDecodeError as exc:
+                good += sum(1 for ch in data[: exc.start].decode("utf-8") if ord(ch) > 127)
+                bad += 1
+                data = data[exc.end :]
+                continue
+            good += sum(1 for ch in text if ord(ch) > 127)
+            break
+        if bad == 0 or good >= bad:
+            return "utf-8"
+        high = [i for i, b in enumerate(window) if b > 127]
+        letters = sum(1 for i in high if window[i] >= 0xC0)
+        neighbours = sum(
+            1
+            for i in high
+            if (i > 0 and window[i - 1] > 127) or (i + 1 < len(window) and window[i + 1] > 127)
+        )
+        # Cyrillic text in Windows-1251 is whole words of bytes 0xC0-0xFF; accented Latin text
+        # has isolated high bytes between ASCII letters.
+        if letters >= 0.6 * len(high) and neighbours >= 0.5 * len(high):
+            return "cp1251"
+        try:
+            window.decode("cp1252")
+        except UnicodeDecodeError:
+            return "latin-1"
+        return "cp1252"
+
+    # Decoding -------------------------------------------------------------------------------
+
+    def _decode_utf8(self, data: bytes, final: bool) -> str:
+        parts: list[str] = []
+        base = self._byte_base
+        while True:
+            try:
+                text, consumed = codecs.utf_8_decode(data, "strict", final)
+            except UnicodeDecodeError as exc:
+                parts.append(data[: exc.start].decode("utf-8"))
+                parts.append("\ufffd")
+                self.damage.append(Damage(base + exc.start, data[exc.start : exc.end]))
+                data = data[exc.end :]
+                base += exc.end
+                continue
+            parts.append(text)
+            self._pending = data[consumed:]
+            self._byte_base = base + consumed
+            return "".join(parts)
+
+    def _decode_single(self, data: bytes, encoding: str) -> str:
+        # Single-byte code pages: a byte the code page leaves undefined is read as Latin-1.
+        self._byte_base += len(data)
+        parts: list[str] = []
+        while data:
+            try:
+                parts.append(data.decode(encoding))
+                break
+            except UnicodeDecodeError as exc:
+                parts.append(data[: exc.start].decode(encoding))
+                parts.append(data[exc.start : exc.end].decode("latin-1"))
+                data = data[exc.end :]
+        return "".join(parts)
+
+    def _decode(self, data: bytes, final: bool) -> str:
+        encoding = self.encoding
+        if encoding is None:
+            data = self._undecided + data
+            self._undecided = b""
+            hit = _NON_ASCII.search(data)
+            if hit is None:
+                if final:
+                    self.encoding = "utf-8"
+                self._byte_base += len(data)
+                return data.decode("ascii")
+            head = data[: hit.start()].decode("ascii")
+            self._byte_base += hit.start()
+            rest = data[hit.start() :]
+            if len(rest) < _GUESS_WINDOW and not final and not self.eager:
+                # Too little text after the first non-ASCII byte to judge: wait for more.
+                self._undecided = rest
+                return head
+            complete = final and len(rest) <= _GUESS_WINDOW
+            self.encoding = encoding = self._guess(rest[:_GUESS_WINDOW], complete)
+            self._split = len(head)
+            return head + self._decode(rest, final)
+        if encoding in ("utf-8", "utf-8-sig"):
+            return self._decode_utf8(self._pending + data, final)
+        if encoding in ("cp1252", "cp1251", "latin-1", "iso8859-1"):
+            return self._decode_single(data, encoding)
+        if self._incremental is None:
+            self._incremental = codecs.getincrementaldecoder(encoding)("replace")
+        return self._incremental.decode(data, final)
+
+    def feed(self, data: bytes, final: bool = False) -> str:
+        """Decode the next block; ``final`` on the last one."""
+        if self._first:
+            self._first = False
+            if self.forced is None:
+                if data.startswith(codecs.BOM_UTF8):
+                    self.encoding = "utf-8-sig"
+                    self.decided_at = 0
+                    data = data[3:]
+                    self._byte_base = 3
+                elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+                    self.encoding = "utf-16"
+                    self.decided_at = 0
+        return self.normalise(self._decode(data, final), final)
+
+    def normalise(self, text: str, final: bool) -> str:
+        """LF line ends, no literal ``\\r`` before them, no BOM; holds back a split CRLF."""
+        split = self._split
+        self._split = None
+        if split is not None:
+            # The ASCII text before the first non-ASCII character: where it ends once
+            # normalised (nothing is merged across that character, which is no CR, LF or "\").
+            prefix = _plain_normalise(self._carry + text[:split], self.emitted == 0)
+            self.decided_at = self.emitted + len(prefix)
+        text = self._carry + text
+        self._carry = ""
+        if not final:
+            # A CR may be followed by the LF of the next block, and literal "\r" texts (or a
+            # "\" that may become one) by a line end: hold them back.
+            cut = len(text)
+            if cut and text[cut - 1] in "\r\\":
+                cut -= 1
+            while text.endswith("\\r", 0, cut):
+                cut -= 2
+            if cut < len(text):
+                self._carry = text[cut:]
+                text = text[:cut]
+        if "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        if "\\r" in text:
+            text = (_LITERAL_CR_AT_END if final else _LITERAL_CR).sub("", text)
+        if self.emitted == 0 and text.startswith("\ufeff"):
+            text = text[1:]
+        self.emitted += len(text)
+        return text
+
+
+def _plain_normalise(text: str, at_start: bool) -> str:
+    """What :meth:`Decoder.normalise` makes of ``text`` when nothing is held back."""
+    text = _LITERAL_CR.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+    return text[1:] if at_start and text.startswith("\ufeff") else text
+
+
+# =============================================================================================
+# Sources
+# =============================================================================================
+
+
+@dataclass(slots=True)
+class DecodedInput:
+    """Normalised text blocks of one source, and what is known about its encoding."""
+
+    blocks: Iterator[str]
+    decoder: Decoder | None
+    encoding_label: str
+    binary_problem: Problem | None = None
+
+    def encoding_of(self, end: int) -> str:
+        """The encoding to record on a game whose text ends at character offset ``end``.
+
+        A game read before the encoding was known is ASCII, so "utf-8"; the answer does not
+        depend on how the input was cut into blocks.
+        """
+        decoder = self.decoder
+        if decoder is None:
+            return self.encoding_label
+        if decoder.encoding is None or decoder.decided_at is None or end <= decoder.decided_at:
+            return "utf-8"
+        return decoder.encoding
+
+
+def _binary_blocks(read: Callable[[], bytes], decoder: Decoder, first: bytes) -> Iterator[str]:
+    data = first
+    while True:
+        following = read()
+        text = decoder.feed(data, final=not following)
+        if text:
+            yield text
+        if not following:
+            return
+        data = following
+
+
+def _text_blocks(read: Callable[[], str], decoder: Decoder) -> Iterator[str]:
+    data = read()
+    while True:
+        following = read() if data else ""
+        text = decoder.normalise(data, final=not following)
+        if text:
+            yield text
+        if not following:
+            return
+        data = following
+
+
+def _sniff_binary(first: bytes) -> Problem | None:
+    if first.startswith(b"PDN3"):
+        return Problem(
+            "not-pdn",
+            "this is a Paint.NET image (it starts with 'PDN3'), not a draughts game record",
+            line=1,
+            column=1,
+        )
+    head = first[:4096]
+    if b"\x00" in head and not head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return Problem(
+            "not-pdn",
+            f"this is a binary file (NUL byte at offset {head.index(0)}), not PDN text",
+            line=1,
+            column=1,
+        )
+    return None
+
+
+def line_blocks(stream: IO[Any], decoder: Decoder, first: bytes | None = None) -> Iterator[str]:
+    """The lines of a stream, decoded one at a time and never read ahead, so that a caller
+    can stop after any line and leave the rest of the stream unread.  ``first`` is a line of
+    a binary stream already read; a text stream is only normalised."""
+    if first is None:
+        first = stream.readline()
+    data: bytes | str = first
+    if isinstance(data, str):
+        while data:
+            yield decoder.normalise(cast(str, data), final=False)
+            data = stream.readline()
+        yield decoder.normalise("", final=True)
+        return
+    while data:
+        yield decoder.feed(cast(bytes, data))
+        data = stream.readline()
+    yield decoder.feed(b"", final=True)
+
+
+def decode_bytes(
+    stream: IO[bytes], encoding: str | None = None, *, by_line: bool = False
+) -> DecodedInput:
+    """The decoded text of a binary stream; ``encoding`` forces a codec (else it is detected).
+
+    ``by_line`` reads one line at a time (see :func:`line_blocks`) and decides the encoding
+    from the first line that needs it.
+    """
+    decoder = Decoder(encoding, eager=by_line)
+    # The first read is large enough to see a BOM or a binary header whatever BLOCK_SIZE is.
+    first = stream.readline() if by_line else stream.read(max(BLOCK_SIZE, 4096))
+    problem = _sniff_binary(first) if encoding is None else None
+    if problem is not None:
+        return DecodedInput(iter(()), decoder, "binary", problem)
+    if by_line:
+        return DecodedInput(line_blocks(stream, decoder, first), decoder, "utf-8")
+    read = partial(stream.read, BLOCK_SIZE)
+    return DecodedInput(_binary_blocks(read, decoder, first), decoder, "utf-8")
+
+
+def decode_text_stream(stream: IO[str], *, by_line: bool = False) -> DecodedInput:
+    """The normalised text of an open text stream (its encoding is the stream's business)."""
+    label = str(getattr(stream, "encoding", None) or "unicode").lower()
+    if by_line:
+        return DecodedInput(line_blocks(stream, Decoder(None)), None, label)
+    return DecodedInput(_text_blocks(partial(stream.read, BLOCK_SIZE), Decoder(None)), None, label)
+
+
+def decode_text(text: str) -> DecodedInput:
+    """PDN already held as a ``str``: only line ends and stray marks are normalised."""
+    normalised = Decoder(None).normalise(text, final=True)
+    return DecodedInput(iter([normalised] if normalised else []), None, "unicode")

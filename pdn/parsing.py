@@ -1,0 +1,818 @@
+"""Parsing one game: the grammar's items turned into visitor events, with error recovery.
+
+Each game cut by :mod:`pdn.cutting` is parsed by the LALR grammar (:mod:`pdn.grammar`); its items
+(tokens in text order, variations as nested items) are then walked once, driving a
+:class:`~pdn.visitor.GameVisitor`.  This module decides what the text *says*: which words are
+moves and move numbers, which comments go with the next move, what is junk; the visitor decides
+what to do with it (:class:`~pdn.builder.GameBuilder` builds the model).
+
+Policies:
+
+* a ``*`` glued to a move (``27-20*``) with more movetext after it is the PDN 2.0 "star" strength
+  mark; a ``*`` that ends the game (before white space and the next game or the end of input)
+  is the terminator, and so is a glued one followed only by comments;
+* ``;`` starts a comment to the end of the line anywhere outside braces and tag values;
+  ``%`` too (PDN 3.0 allows it anywhere, not only in column 1);
+* text glued to a move (``8-11Redoversteppedthetimecontrol.``) or stray words become brace
+  comments with a ``junk`` warning; a result inside a variation too;
+* ``[Empty]`` and other brackets with no quoted value are skipped with a ``junk`` warning; a tag
+  whose value is damaged (``[Event "The "Big" Match"]``) is kept with a ``bad-tag`` warning;
+* a move number with no move after it (``1. 0-2``) is dropped with a ``dangling-move-number``
+  warning; ``- -`` is kept as the move ``"- -"`` with an ``unknown-move`` warning;
+* an unbalanced ``)`` is skipped and unclosed ``(`` are closed, each with an error;
+* nothing read is dropped for being too much: past :data:`MAX_LISTED_PROBLEMS` problems in one
+  game the rest are counted, not listed, and reading goes on.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any, TypeVar, cast
+
+from lark import Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from pdn.cutting import MAX_GAME_CHARS, RawGame
+from pdn.gametype import GameTypeError, parse_game_type
+from pdn.grammar import SETUP_PARTS, TAG_PARTS, Variation, parser, patterns
+from pdn.model import Comment
+from pdn.problems import Problem, Severity
+from pdn.visitor import SKIP, GameStart, GameVisitor
+
+__all__ = ["MAX_LISTED_PROBLEMS", "parse_raw"]
+
+T = TypeVar("T")
+
+#: Problems listed per game; past this they are counted in one last problem.
+MAX_LISTED_PROBLEMS = 10_000
+#: A NAG with more digits than this is not a NAG (and would not fit an int safely).
+_MAX_NAG_DIGITS = 6
+
+_GOOD_TAG_NAME = re.compile(r"[A-Z][A-Za-z0-9_]*")
+# What a damaged tag pair's name may be for the pair to be kept (it must write back as a name).
+_SALVAGED_NAME = re.compile(r"[^\s\"\]\[\u201c\u201d{}()]+(?: [^\s\"\]\[\u201c\u201d{}()]+)*")
+# Tag names already checked (the same few names recur in every game of a file).
+_TAG_NAMES_SEEN: dict[str, tuple[str, bool]] = {}
+_UNESCAPE = re.compile(r"\\([\"\\])")
+# White space other than " " and a line end inside a run (tabs, NO-BREAK SPACE...).
+_ODD_SPACE = re.compile(r"[\t\x0b\x0c\x1c-\x1f]")  # after an isascii() check
+_WORD = re.compile(r"\S+")
+_NO_COMMENTS: tuple[Comment, ...] = ()
+_MARKABLE = frozenset(["MOVES", "LOOSEMOVES", "STRENGTH", "STAR"])
+_COMMENT_KINDS = frozenset(["COMMENT", "LINECOMMENT", "UNCLOSED", "JUNK", "BADTAG"])
+# What turns a held "*" into a strength: more movetext after it.
+_MOVE_KINDS = frozenset(["MOVES", "LOOSEMOVES", "SETUP", "NAG", "RESULT"])
+
+
+def parse_raw(chunk: RawGame, visitor: GameVisitor[T]) -> T:
+    """Parse one game, driving ``visitor``; return its result."""
+    visitor.begin_game(GameStart(chunk.line, chunk.column, chunk.index, chunk.encoding))
+    if chunk.problem is not None:
+        # Not PDN at all (a binary file): one problem, no tags, no moves.
+        visitor.visit_problem(chunk.problem)
+        visitor.end_tags()
+        visitor.end_game()
+        return visitor.result()
+    walker = _Walker(chunk, visitor)
+    try:
+        walker.run()
+    except Exception as exc:  # a bug of the reader must not stop the file, nor lose the game
+        walker.problem(
+            "internal-error",
+            f"the reader failed on the game at {chunk.line}:{chunk.column} "
+            f"({type(exc).__name__}: {exc}); what was read before it is kept",
+            chunk.line,
+            chunk.column,
+        )
+        walker.close_all()
+    visitor.end_game()
+    return visitor.result()
+
+
+def _simple_items(text: str) -> list[Token] | None:
+    """The tokens of a game of the common shape (tags, plain moves, result), or ``None``.
+
+    They are the tokens the grammar's lexer makes of such a text (the same terminals, tried
+    in the same order), so the parser, which could only accept them, is not needed.
+    """
+    found = patterns().simple.match(text)
+    if found is None:
+        return None
+    items: list[Token] = []
+    for group, kind in ((1, "TAGS"), (2, "MOVES"), (3, "RESULT")):
+        start = found.start(group)
+        if start < 0:
+            continue
+        newlines = text.count("\n", 0, start)
+        column = start - text.rfind("\n", 0, start)
+        items.append(Token(kind, found.group(group), start, 1 + newlines, column))
+    return items
+
+
+class _Recovery:
+    """``on_error`` handler of one parse: records each problem and tells Lark to go on."""
+
+    def __init__(self, walker: _Walker) -> None:
+        self.walker = walker
+
+    def __call__(self, error: UnexpectedInput) -> bool:
+        walker = self.walker
+        if isinstance(error, UnexpectedToken):
+            token = error.token
+            if token.type == "$END":
+                return self._close_variations(error)
+            line, column = walker.position(token.line, token.column)
+            text = str(token)
+            if token.type == "RPAR":
+                walker.problem(
+                    "unopened-variation",
+                    f"unexpected ')' at {line}:{column}: no variation is open",
+                    line,
+                    column,
+                )
+            elif token.type == "RESULT":
+                walker.problem(
+                    "syntax-error",
+                    f"result {text!r} at {line}:{column} in the middle of the game was skipped",
+                    line,
+                    column,
+                )
+            elif token.type == "TAGS":
+                walker.problem(
+                    "bad-tag",
+                    f"tag pairs {_shorten(text)} at {line}:{column} after the moves were skipped",
+                    line,
+                    column,
+                )
+            else:
+                walker.problem(
+                    "syntax-error",
+                    f"unexpected {_shorten(text)} at {line}:{column} was skipped",
+                    line,
+                    column,
+                )
+            return True
+        if isinstance(error, UnexpectedCharacters):
+            line, column = walker.position(error.line, error.column)
+            at = error.pos_in_stream or 0
+            char = walker.text[at : at + 1]
+            walker.problem(
+                "syntax-error",
+                f"unexpected character {char!r} at {line}:{column} was skipped",
+                line,
+                column,
+            )
+            return True
+        return False
+
+    def _close_variations(self, error: UnexpectedToken) -> bool:
+        interactive = error.interactive_parser
+        opened = [
+            value
+            for value in interactive.parser_state.value_stack
+            if isinstance(value, Token) and value.type == "LPAR"
+        ]
+        if not opened:
+            return False
+        walker = self.walker
+        for token in reversed(opened):
+            line, column = walker.position(token.line, token.column)
+            walker.problem(
+                "unclosed-variation",
+                f"unclosed variation opened at {line}:{column}",
+                line,
+                column,
+            )
+            interactive.feed_token(Token("RPAR", ")"))
+        return True
+
+
+def _shorten(text: str, limit: int = 40) -> str:
+    text = " ".join(text.split())
+    return repr(text if len(text) <= limit else text[: limit - 3] + "...")
+
+
+class _Line:
+    """What the text of one line of play (the main line or a variation) has said so far."""
+
+    __slots__ = ("before", "content", "last_is_move", "number", "number_at", "opened", "started")
+
+    def __init__(self, opened: Token | None = None) -> None:
+        self.number: str | None = None  # a move number waiting for its move
+        self.number_at: tuple[int | None, int | None] = (None, None)
+        self.before: list[Comment] = []  # comments waiting for the next move
+        self.started = False  # a move or setup of this line was visited
+        self.last_is_move = False  # ... and the last one was a move (it can take a strength)
+        self.content = False  # this line or a variation inside it holds a move
+        self.opened = opened  # the "(" of a variation
+
+
+class _Walker:
+    """Walks the items of one game, in text order, driving the visitor."""
+
+    def __init__(self, chunk: RawGame, visitor: GameVisitor[Any]) -> None:
+        self.chunk = chunk
+        self.visitor = visitor
+        self.text = chunk.text
+        self.line0 = chunk.line
+        self.col0 = chunk.column - 1
+        self.listed = 0  # problems given to the visitor
+        self.unlisted = 0  # problems past MAX_LISTED_PROBLEMS
+        self.tags = 0
+        self.game_type_text: str | None = None
+        self.nodes = 0  # moves and setups visited
+        self.terminator: str | None = None
+        self.lines: list[_Line] = []  # the lines of play open, innermost last
+        self.star: Token | None = None  # a glued "*" that may still turn out to be the end
+        self.held: list[Comment] = []  # comments after that "*"
+
+    # Positions and problems ---------------------------------------------------------------
+
+    def position(self, line: int | None, column: int | None) -> tuple[int | None, int | None]:
+        """Absolute (line, column) of a chunk-relative Lark position."""
+        if line is None or column is None:
+            return None, None
+        if line == 1:
+            return self.line0, self.col0 + column
+        return self.line0 + line - 1, column
+
+    def offset_position(self, offset: int) -> tuple[int, int]:
+        """Absolute (line, column) of a character offset in the chunk."""
+        newlines = self.text.count("\n", 0, offset)
+        if newlines == 0:
+            return self.line0, self.col0 + offset + 1
+        return self.line0 + newlines, offset - self.text.rfind("\n", 0, offset)
+
+    def problem(
+        self,
+        code: str,
+        message: str,
+        line: int | None,
+        column: int | None,
+        move: str | None = None,
+        severity: Severity | None = None,
+    ) -> None:
+        """Give a problem to the visitor (or count it, past the listing limit)."""
+        if self.listed >= MAX_LISTED_PROBLEMS:
+            self.unlisted += 1
+            return
+        self.listed += 1
+        if severity is None:
+            found = Problem(code, message, line=line, column=column, move=move)
+        else:
+            found = Problem(code, message, line=line, column=column, move=move, severity=severity)
+        self.visitor.visit_problem(found)
+
+    def token_problem(self, code: str, message: str, token: Token) -> None:
+        line, column = self.position(token.line, token.column)
+        where = f" at {line}:{column}" if line is not None else ""
+        self.problem(code, message.replace(" @", where), line, column)
+
+    # The game -------------------------------------------------------------------------------
+
+    def run(self) -> None:
+        chunk = self.chunk
+        visitor = self.visitor
+        text = chunk.text
+        if not visitor.reads_movetext and chunk.body_at >= 0:
+            text = text[: chunk.body_at]
+        try:
+            items = _simple_items(text) or cast(
+                list[Any], parser().parse(text, start="start", on_error=_Recovery(self))
+            )
+        except UnexpectedInput as exc:
+            # Recovery gave up (it never should): keep the tag pairs, and the rest as comments.
+            self.unreadable(exc)
+            return
+        n = len(items)
+        i = 0
+        while i < n:
+            item = items[i]
+            if isinstance(item, Variation):
+                break
+            kind = item.type
+            if kind == "TAGS":
+                self.tag_run(item)
+            elif kind in ("COMMENT", "LINECOMMENT", "UNCLOSED", "JUNK"):
+                visitor.visit_comment(self.any_comment(item))
+            elif kind == "BADTAG":
+                self.bad_tag(item)
+            elif kind == "STRAY":
+                self.stray(item)
+            else:
+                break
+            i += 1
+        if self.game_type_text is not None:
+            self.check_game_type(self.game_type_text)
+        if visitor.end_tags() is SKIP:
+            self.finish(headers_only=True)
+            return
+        self.lines = [_Line()]
+        if i < n:
+            self.body(items, i)
+        self.close_all()
+        self.finish(headers_only=False)
+
+    def close_all(self) -> None:
+        """Close what is still open (only after an internal error or a recovery that failed)."""
+        while len(self.lines) > 1:
+            self.end_variation()
+        if self.lines:
+            self.end_line(self.lines[0])
+            self.lines = []
+        self.flush_star(end=True)
+
+    def unreadable(self, exc: UnexpectedInput) -> None:
+        chunk = self.chunk
+        line, column = self.position(getattr(exc, "line", None), getattr(exc, "column", None))
+        self.problem(
+            "syntax-error",
+            f"the game at {chunk.line}:{chunk.column} could not be parsed past {line}:{column}; "
+            "its tag pairs are kept and the rest as comments",
+            line,
+            column,
+        )
+        rest = TAG_PARTS.sub("", chunk.text)
+        for found in patterns().tag.finditer(chunk.text):
+            self.tag_run(Token("TAGS", found.group(), start_pos=found.start(), line=1, column=1))
+        self.visitor.end_tags()
+        for text in rest.splitlines():
+            if text.strip():
+                self.visitor.visit_comment(Comment(text, "percent"))
+        self.finish(headers_only=False)
+
+    def finish(self, *, headers_only: bool) -> None:
+        """Encoding damage, the terminator, what the game lacks."""
+        chunk = self.chunk
+        for offset, damage in chunk.damage:
+            line, column = self.offset_position(offset)
+            if damage is not None:
+                shown = " ".join(f"{b:02X}" for b in damage.data)
+                what = f"byte {shown} at {line}:{column} (byte offset {damage.byte_offset}) is"
+                if len(damage.data) > 1:
+                    what = (
+                        f"bytes {shown} at {line}:{column} (byte offset {damage.byte_offset}) are"
+                    )
+                message = f"{what} not valid {chunk.encoding}; replaced by U+FFFD"
+            else:
+                message = f"character U+FFFD at {line}:{column}: damaged or unreadable bytes"
+            self.problem("encoding", message, line, column)
+        if headers_only:
+            return
+        if not (self.tags or self.nodes or self.terminator is not None):
+            line, column = chunk.line, chunk.column
+            self.problem(
+                "empty-game", f"text at {line}:{column} holds neither tags nor moves", line, column
+            )
+        elif self.terminator is None and self.nodes:
+            line, column = self.offset_position(len(self.text.rstrip()))
+            if chunk.end in ("tag", "comment", "size"):
+                self.problem(
+                    "missing-terminator",
+                    f"the game ends at {line}:{column} without a result or '*' before the "
+                    "next game",
+                    line,
+                    column,
+                    severity="warning",
+                )
+            else:
+                self.problem(
+                    "missing-terminator",
+                    f"the game ends at {line}:{column} (end of input) without a result or '*'",
+                    line,
+                    column,
+                )
+        if chunk.end == "size":
+            self.problem(
+                "syntax-error",
+                f"the game starting at {chunk.line}:{chunk.column} is longer than "
+                f"{MAX_GAME_CHARS} characters without an end; it was cut",
+                chunk.line,
+                chunk.column,
+            )
+        if self.unlisted:
+            message = (
+                f"{self.unlisted} more problems in the game at {chunk.line}:{chunk.column} "
+                "are not listed"
+            )
+            self.visitor.visit_problem(
+                Problem("syntax-error", message, line=chunk.line, column=chunk.column)
+            )
+
+    def check_game_type(self, text: str) -> None:
+        """Report a GameType tag that cannot be read or is not of the standard form."""
+        try:
+            game_type = parse_game_type(text)
+        except GameTypeError as exc:
+            line, column = self.tag_position("GameType")
+            self.problem("bad-gametype", f"{exc} (at {line}:{column})", line, column)
+            return
+        if not game_type.well_formed:
+            line, column = self.tag_position("GameType")
+            message = f"GameType {text!r} at {line}:{column} is not of the form T,S,W,H,Nk,I"
+            self.problem("bad-gametype", message, line, column)
+
+    def tag_position(self, name: str) -> tuple[int, int]:
+        """Where the first tag pair called ``name`` stands (the start of the game if not found)."""
+        found = re.search(r"\[\s*" + re.escape(name) + r"\s*[\"\u201c]", self.text)
+        return self.offset_position(found.start() if found is not None else 0)
+
+    # Tag section --------------------------------------------------------------------------
+
+    def tag(self, name: str, value: str) -> None:
+        self.tags += 1
+        if name == "GameType" and self.game_type_text is None:
+            self.game_type_text = value
+        self.visitor.visit_tag(name, value)
+
+    def tag_run(self, token: Token) -> None:
+        """Consecutive tag pairs (one TAGS token)."""
+        seen = _TAG_NAMES_SEEN
+        found = TAG_PARTS.findall(token)
+        for raw, _, _ in found:
+            known = seen.get(raw)
+            if known is None:
+                name = raw.strip()
+                known = (name, bool(name) and _GOOD_TAG_NAME.fullmatch(name) is not None)
+                if len(seen) < 10_000:
+                    seen[raw] = known
+            if not known[1]:
+                # An odd name must be reported with its position: the slow way.
+                self.tag_run_located(token)
+                return
+        tag = self.tag
+        for raw, value, curly in found:
+            if curly:
+                value = curly
+            elif "\\" in value:
+                value = _UNESCAPE.sub(r"\1", value)
+            tag(seen[raw][0], value)
+
+    def tag_run_located(self, token: Token) -> None:
+        for m in TAG_PARTS.finditer(token):
+            raw, value, curly = m.group(1, 2, 3)
+            name = raw.strip()
+            if not self.odd_tag(name, token, m.start()):
+                continue
+            if curly is not None:
+                value = curly
+            elif "\\" in value:
+                value = _UNESCAPE.sub(r"\1", value)
+            self.tag(name, value)
+
+    def odd_tag(self, name: str, token: Token, offset: int) -> bool:
+        """Report a tag name outside the PDN 3.0 form; False if the pair must be skipped."""
+        line, column = self.offset_position((token.start_pos or 0) + offset)
+        if not name:
+            self.problem(
+                "bad-tag", f"tag pair at {line}:{column} has no name; skipped", line, column
+            )
+            return False
+        if _GOOD_TAG_NAME.fullmatch(name) is None:
+            self.problem(
+                "odd-tag-name",
+                f"tag name {name!r} at {line}:{column} is not of the PDN 3.0 form "
+                "[A-Z][A-Za-z0-9_]*",
+                line,
+                column,
+            )
+        return True
+
+    def bad_tag(self, token: Token) -> None:
+        """A bracket in the tag section that is no clean tag pair: salvage or skip it.
+
+        ``[Event "The "Big" Match"]`` and ``[Event "no end]`` keep their tag (with a ``bad-tag``
+        error), so that no tag is lost; ``[Empty]`` and other brackets without a name and a
+        quote are skipped with a ``junk`` warning.
+        """
+        text = str(token)
+        inner = text[1:-1] if text.endswith("]") else text[1:]
+        quote = re.search('["\u201c]', inner)
+        if quote is not None:
+            name = inner[: quote.start()].strip()
+            rest = inner[quote.end() :]
+            last = max(rest.rfind('"'), rest.rfind("\u201d"))
+            value = rest[:last] if last >= 0 else rest.rstrip()
+            if _SALVAGED_NAME.fullmatch(name) is not None:
+                self.tag(name, value)
+                self.token_problem(
+                    "bad-tag",
+                    f"tag pair {_shorten(text)} @ is damaged; read as {name} = {value!r}",
+                    token,
+                )
+                return
+        self.token_problem("junk", f"{_shorten(text)} @ is not a tag pair; skipped", token)
+
+    # Comments and junk ----------------------------------------------------------------------
+
+    def comment(self, token: Token) -> Comment:
+        text = token[1:-1]
+        inner = text.find("{")
+        if inner >= 0:
+            line, column = self.position(token.line, token.column)
+            line2, column2 = self.offset_position((token.start_pos or 0) + 1 + inner)
+            self.problem(
+                "nested-comment",
+                f"'{{' at {line2}:{column2} inside the comment opened at {line}:{column}: "
+                "comments do not nest, the first '}' closes it",
+                line2,
+                column2,
+            )
+        return Comment(text)
+
+    def any_comment(self, token: Token) -> Comment:
+        kind = token.type
+        if kind == "COMMENT":
+            return self.comment(token)
+        if kind == "LINECOMMENT":
+            return Comment(token[1:], "percent" if token[0] == "%" else "line")
+        if kind == "UNCLOSED":
+            line, column = self.position(token.line, token.column)
+            self.problem(
+                "unclosed-comment", f"unclosed comment opened at {line}:{column}", line, column
+            )
+            return Comment(token[1:].rstrip())
+        if kind == "JUNK":
+            self.token_problem(
+                "junk", f"{_shorten(str(token))} @ is not PDN; kept as a comment", token
+            )
+            return Comment(str(token))
+        # A bracket that is no tag pair ("[%clock 1:02]" outside braces). It never spans lines;
+        # if it holds a "}" it cannot be a brace comment, so it becomes a line comment.
+        text = str(token)
+        self.token_problem("junk", f"{_shorten(text)} @ is not PDN; kept as a comment", token)
+        return Comment(text) if "}" not in text else Comment(text, "line")
+
+    def stray(self, token: Token) -> None:
+        self.token_problem("syntax-error", "unexpected '}' @: no comment is open; skipped", token)
+
+    def misplaced(self, token: Token, what: str) -> Comment:
+        self.token_problem(
+            "junk", f"{what} {str(token)!r} @ follows no move; kept as a comment", token
+        )
+        return Comment(str(token))
+
+    def place_comment(self, comment: Comment) -> None:
+        """A comment goes with the last move of its line, the game, or the next move."""
+        state = self.lines[-1]
+        if self.star is not None:
+            self.held.append(comment)
+        elif state.number is None and (state.started or len(self.lines) == 1):
+            self.visitor.visit_comment(comment)
+        else:
+            state.before.append(comment)
+
+    def dangling(self, number: str, at: tuple[int | None, int | None]) -> None:
+        line, column = at
+        where = f" at {line}:{column}" if line is not None else ""
+        self.problem(
+            "dangling-move-number",
+            f"move number {number!r}{where} has no move after it; dropped",
+            line,
+            column,
+        )
+
+    # Movetext -------------------------------------------------------------------------------
+
+    def body(self, items: list[Any], i: int) -> None:
+        """The movetext, from ``items[i]`` on, variations walked with a stack (no recursion)."""
+        visitor = self.visitor
+        stack: list[tuple[Sequence[Any], int]] = []
+        n = len(items)
+        current: Sequence[Any] = items
+        previous = kind = ""  # the kinds of the item before this one, and of this one
+        while True:
+            if i >= n:
+                if not stack:
+                    return
+                self.end_variation()
+                current, i = stack.pop()
+                n = len(current)
+                previous, kind = kind, "VARIATION"
+                continue
+            item = current[i]
+            i += 1
+            if isinstance(item, Variation):
+                previous, kind = kind, "VARIATION"
+                self.flush_star()
+                if visitor.begin_variation() is SKIP:
+                    continue
+                # The items between "(" and ")"; recovery may have added a ")" of its own.
+                opened = item[0] if isinstance(item[0], Token) else None
+                self.lines.append(_Line(opened))
+                stack.append((current, i))
+                current, i, n = item, 1, len(item) - 1
+                continue
+            previous, kind = kind, item.type
+            if kind in _MOVE_KINDS and self.star is not None:
+                self.flush_star()
+            state = self.lines[-1]
+            if kind == "MOVES" or kind == "LOOSEMOVES":
+                run = str(item)
+                if kind == "LOOSEMOVES":
+                    self.moves_slow(item, run, state)
+                else:
+                    self.moves_fast(item, run, state)
+            elif kind in _COMMENT_KINDS:
+                self.place_comment(self.any_comment(item))
+            elif kind == "STRENGTH" or kind == "STAR":
+                # A "*" is a strength only right after a move or another mark ("27-20*"):
+                # after "$6" it is junk.
+                glued = kind == "STRENGTH" or previous in _MARKABLE
+                if state.last_is_move and state.number is None and glued:
+                    if kind == "STAR" and len(self.lines) == 1:
+                        self.flush_star()
+                        self.star = item  # the end of the game, if only comments follow
+                    else:
+                        self.flush_star()
+                        visitor.visit_strength(str(item))
+                else:
+                    self.place_comment(self.misplaced(item, "a move strength"))
+            elif kind == "NAG":
+                digits = item[1:]
+                if state.started and state.number is None and len(digits) <= _MAX_NAG_DIGITS:
+                    visitor.visit_nag(int(digits))
+                elif len(digits) > _MAX_NAG_DIGITS:
+                    self.token_problem(
+                        "junk",
+                        f"NAG {_shorten(str(item))} @ is too large to be one; kept as a comment",
+                        item,
+                    )
+                    self.place_comment(Comment(str(item)))
+                else:
+                    self.place_comment(self.misplaced(item, "a NAG"))
+            elif kind == "SETUP":
+                self.setup(item, state)
+            elif kind == "RESULT":
+                if len(self.lines) > 1:
+                    self.token_problem(
+                        "junk",
+                        f"result {str(item)!r} @ inside a variation; kept as a comment",
+                        item,
+                    )
+                    self.place_comment(Comment(str(item)))
+                else:
+                    self.terminator = str(item)
+                    visitor.visit_terminator(self.terminator)
+            elif kind == "STRAY":
+                self.stray(item)
+            # LPAR and RPAR only stand at the ends of a variation, which are skipped above.
+
+    def flush_star(self, *, end: bool = False) -> None:
+        """A held "*" is a strength after all (or, at the end of the game, the terminator)."""
+        star = self.star
+        if star is None:
+            return
+        self.star = None
+        held, self.held = self.held, []
+        visitor = self.visitor
+        if end and self.terminator is None:
+            for comment in held:
+                visitor.visit_comment(comment)
+            self.terminator = "*"
+            visitor.visit_terminator("*")
+            return
+        visitor.visit_strength(str(star))
+        for comment in held:
+            self.place_comment(comment)
+
+    def end_variation(self) -> None:
+        """A variation ends: its pending number and comments find their place."""
+        inner = self.lines.pop()
+        outer = self.lines[-1]
+        if inner.number is not None:
+            self.dangling(inner.number, inner.number_at)
+        pending = inner.before
+        if pending and inner.started:
+            # Comments after the last move of a variation (and a dangling number) stay with
+            # that move.
+            for comment in pending:
+                self.visitor.visit_comment(comment)
+            pending = []
+        if not inner.content and inner.opened is not None:
+            line, column = self.position(inner.opened.line, inner.opened.column)
+            self.problem("junk", f"empty variation at {line}:{column} skipped", line, column)
+        self.visitor.end_variation()
+        if inner.content:
+            outer.content = True
+        for comment in pending:
+            # Comments of an empty variation go to the line it was written in.
+            self.place_comment(comment)
+
+    def end_line(self, state: _Line) -> None:
+        if state.number is not None:
+            self.dangling(state.number, state.number_at)
+            state.number = None
+        for comment in state.before:
+            self.visitor.visit_comment(comment)
+        state.before = []
+
+    def setup(self, token: Token, state: _Line) -> None:
+        m = SETUP_PARTS.match(token)
+        line, column = self.position(token.line, token.column)
+        if m is None:
+            fen = str(token)[1:-1].strip()
+        else:
+            fen = m.group(2)
+            if m.group(1).upper() != "FEN":
+                self.problem(
+                    "syntax-error",
+                    f'setup command {_shorten(str(token))} at {line}:{column} is not /FEN "..."/',
+                    line,
+                    column,
+                )
+        before = state.before
+        state.before = []
+        self.visitor.visit_setup(fen, state.number, before, line, column)
+        self.nodes += 1
+        state.number = None
+        state.started = state.content = True
+        state.last_is_move = False
+
+    def moves_fast(self, token: Token, run: str, state: _Line) -> None:
+        """A run of words separated by white space, each a move number or a whole move.
+
+        This is where almost all the moves of a large archive are read, so it is kept tight:
+        when the only white space is " " and "\\n", str.split gives the words and their
+        columns follow from their lengths.
+        """
+        assert token.line is not None and token.column is not None
+        line = self.line0 + token.line - 1
+        offset = self.col0 + token.column if token.line == 1 else token.column
+        visit = self.visitor.visit_move
+        before: Sequence[Comment] = state.before or _NO_COMMENTS
+        number = state.number
+        number_line, number_column = state.number_at
+        moves = 0
+        # Tabs or other odd white space anywhere: every line the slow way.
+        odd = not run.isascii() or _ODD_SPACE.search(run) is not None
+        for text in run.split("\n"):
+            if odd or "  " in text or text[:1] == " ":
+                # Several spaces: find each word's column with the regex, for this line only.
+                words = [(m.group(), offset + m.start()) for m in _WORD.finditer(text)]
+            else:
+                words = []
+                column = offset
+                for word in text.split():
+                    words.append((word, column))
+                    column += len(word) + 1
+            for word, column in words:
+                if word[-1] == ".":
+                    if number is not None:
+                        self.dangling(number, (number_line, number_column))
+                    number, number_line, number_column = word, line, column
+                else:
+                    visit(word, number, before, line, column)
+                    before = _NO_COMMENTS
+                    number = None
+                    moves += 1
+            line += 1
+            offset = 1
+        if moves:
+            state.before = []
+            state.started = state.content = state.last_is_move = True
+            self.nodes += moves
+        state.number = number
+        state.number_at = (number_line, number_column)
+
+    def moves_slow(self, token: Token, run: str, state: _Line) -> None:
+        """The general case: numbers glued to moves, spaces inside moves."""
+        assert token.line is not None and token.column is not None
+        seen = 0
+        rel_line = token.line
+        line_start = 1 - token.column  # offset in `run` where the token's first line begins
+        visit = self.visitor.visit_move
+        for m in patterns().split.finditer(run):
+            written_number, move, lone_number = m.group(1, 2, 3)
+            at = m.start(2) if move is not None else m.start(3)
+            newlines = run.count("\n", seen, at)
+            if newlines:
+                rel_line += newlines
+                line_start = run.rfind("\n", seen, at) + 1
+            seen = at
+            line, column = self.position(rel_line, at - line_start + 1)
+            if move is None:
+                if state.number is not None:
+                    self.dangling(state.number, state.number_at)
+                state.number = lone_number
+                state.number_at = (line, column)
+                continue
+            if written_number is not None:
+                if state.number is not None:
+                    self.dangling(state.number, state.number_at)
+                state.number = written_number
+            if move[0] == "-":
+                self.problem(
+                    "unknown-move",
+                    f"move {move!r} at {line}:{column} is written as unknown",
+                    line,
+                    column,
+                    move=move,
+                )
+            before = state.before
+            state.before = []
+            visit(move, state.number, before, line, column)
+            self.nodes += 1
+            state.number = None
+            state.started = state.content = state.last_is_move = True

@@ -14,19 +14,27 @@ game from it.
 >>> _ = annotate(game)
 >>> game.tags["PlyCount"], game.tags["Opening"]
 ('4', 'ACF 120: 11-15 22-18 15x22')
+
+The same annotations can be added on the way out instead, without touching the model:
+``game.accept(Annotator(PdnWriter(), annotations_of(game)))`` writes the annotated text.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
 
 from pdn.engine import Position
 
-from .model import Comment, Game, Node
+from .model import Comment, Game
 from .notation import move_texts
 from .openings import classify
 from .problems import Problem
 from .validation import Report, Step, validate
+from .visitor import SKIP, GameStart, GameVisitor, Skip
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +46,39 @@ class AnnotateOptions:
     problems: bool = False
 
 
+@dataclass(slots=True)
+class Annotations:
+    """What annotation adds to a game: tags (only those it lacks), and comments after moves,
+    keyed by the move's place in written order (0 for the first move or setup visited)."""
+
+    tags: list[tuple[str, str]] = field(default_factory=list)
+    comments: dict[int, list[Comment]] = field(default_factory=dict)
+
+    def apply(self, game: Game) -> None:
+        """Add the annotations to ``game`` in place."""
+        for name, value in self.tags:
+            game.tags.add(name, value)
+        if self.comments:
+            for index, (node, _) in enumerate(game.walk()):
+                for comment in self.comments.get(index, ()):
+                    node.comments_after.append(comment)
+
+
+def annotations_of(
+    game: Game,
+    report: Report | None = None,
+    options: AnnotateOptions = AnnotateOptions(),
+) -> Annotations:
+    """The annotations of ``game`` (its validation report is computed when not given)."""
+    report = validate(game) if report is None else report
+    found = Annotations(tags=[pair for pair in _tags(report) if pair[0] not in game.tags])
+    if options.fen or options.forced or options.problems:
+        order = {id(node): i for i, (node, _) in enumerate(game.walk())}
+        for node_id, comments in _comments(report, options).items():
+            found.comments[order[node_id]] = comments
+    return found
+
+
 def annotate(
     game: Game,
     report: Report | None = None,
@@ -45,31 +86,25 @@ def annotate(
 ) -> Report:
     """Add tags and the chosen comments to ``game`` in place; returns its validation report."""
     report = validate(game) if report is None else report
-    _add_tags(game, report)
-    if options.fen or options.forced or options.problems:
-        _add_comments(report, options)
+    annotations_of(game, report, options).apply(game)
     return report
 
 
-def _add_tag(game: Game, name: str, value: str) -> None:
-    if name not in game.tags:
-        game.tags.add(name, value)
-
-
-def _add_tags(game: Game, report: Report) -> None:
-    plies = sum(1 for step in report.mainline_steps() if step.node.move is not None)
+def _tags(report: Report) -> list[tuple[str, str]]:
     if report.variant is None:
-        return
-    _add_tag(game, "PlyCount", str(plies))
+        return []
+    plies = sum(1 for step in report.mainline_steps() if step.node.move is not None)
+    tags = [("PlyCount", str(plies))]
     if report.variant.name == "english":
-        opening = classify(game, report)
+        opening = classify(report.game, report)
         if opening.kind in ("ballot", "eleven-man", "other"):
-            _add_tag(game, "Opening", opening.label)
+            tags.append(("Opening", opening.label))
     final = report.final
     if final is not None and report.start is not None and final != report.start:
-        _add_tag(game, "FinalFEN", final.fen())
+        tags.append(("FinalFEN", final.fen()))
     if final is not None and report.complete and not final.legal_moves():
-        _add_tag(game, "Termination", _termination(final))
+        tags.append(("Termination", _termination(final)))
+    return tags
 
 
 def _termination(final: Position) -> str:
@@ -79,32 +114,138 @@ def _termination(final: Position) -> str:
     return f"{side} has no pieces left"
 
 
-def _add_comments(report: Report, options: AnnotateOptions) -> None:
+def _comments(report: Report, options: AnnotateOptions) -> dict[int, list[Comment]]:
+    """The comments to add, keyed by ``id()`` of the node they follow."""
     problems_at: dict[tuple[int | None, int | None], Problem] = {}
     if options.problems:
         for found in report.problems:
             if found.ply is not None and found.severity == "error":
                 problems_at[(found.line, found.column)] = found
+    added: dict[int, list[Comment]] = {}
     for step in report.steps:
         node = step.node
         if node.move is None:
             continue
+        comments: list[Comment] = []
         if options.forced and step.move is not None:
-            _note_forced(node, step, report)
+            forced = _forced(step, report)
+            if forced is not None:
+                comments.append(forced)
         problem = problems_at.get((node.line, node.column))
         if problem is not None:
             legal = f"; legal: {' '.join(problem.legal)}" if problem.legal else ""
-            node.comments_after.append(
-                Comment(f"illegal ({problem.code}): {problem.message}{legal}")
-            )
+            comments.append(Comment(f"illegal ({problem.code}): {problem.message}{legal}"))
         if options.fen and step.after is not None:
-            node.comments_after.append(Comment(f"[%fen {step.after.fen()}]"))
+            comments.append(Comment(f"[%fen {step.after.fen()}]"))
+        if comments:
+            added[id(node)] = comments
+    return added
 
 
-def _note_forced(node: Node, step: Step, report: Report) -> None:
+def _forced(step: Step, report: Report) -> Comment | None:
     legal = step.before.legal_moves(merge_duplicates=True)
     if len(legal) != 1 or report.variant is None:
-        return
+        return None
     kind = "forced jump" if legal[0].is_capture else "only move"
     (text,) = move_texts(legal, report.variant)
-    node.comments_after.append(Comment(f"{kind} ({text})" if kind == "forced jump" else kind))
+    return Comment(f"{kind} ({text})" if kind == "forced jump" else kind)
+
+
+class Annotator(GameVisitor[T]):
+    """Passes a game's events on to ``inner`` with the annotations added: the new tags after
+    the game's own, each added comment after what its move already has."""
+
+    def __init__(self, inner: GameVisitor[T], annotations: Annotations) -> None:
+        self.inner = inner
+        self.annotations = annotations
+
+    def begin_game(self, start: GameStart) -> None:
+        self.count = 0
+        self.pending: Sequence[Comment] = ()  # for the move visited last
+        # Depth inside a variation ``inner`` skips: its events are still received here (so
+        # that moves keep being counted) but not passed on.
+        self.skipping = 0
+        self.inner.begin_game(start)
+
+    def visit_tag(self, name: str, value: str) -> None:
+        self.inner.visit_tag(name, value)
+
+    def end_tags(self) -> Skip | None:
+        for name, value in self.annotations.tags:
+            self.inner.visit_tag(name, value)
+        return self.inner.end_tags()
+
+    def visit_comment(self, comment: Comment) -> None:
+        if not self.skipping:
+            self.inner.visit_comment(comment)
+
+    def _flush(self) -> None:
+        for comment in self.pending:
+            self.inner.visit_comment(comment)
+        self.pending = ()
+
+    def _next(self) -> bool:
+        """Count one more move; whether it is passed on."""
+        self._flush()
+        self.count += 1
+        if self.skipping:
+            return False
+        self.pending = self.annotations.comments.get(self.count - 1, ())
+        return True
+
+    def visit_move(
+        self,
+        move: str,
+        number: str | None,
+        before: Sequence[Comment],
+        line: int | None,
+        column: int | None,
+    ) -> None:
+        if self._next():
+            self.inner.visit_move(move, number, before, line, column)
+
+    def visit_setup(
+        self,
+        fen: str,
+        number: str | None,
+        before: Sequence[Comment],
+        line: int | None,
+        column: int | None,
+    ) -> None:
+        if self._next():
+            self.inner.visit_setup(fen, number, before, line, column)
+
+    def visit_strength(self, strength: str) -> None:
+        if not self.skipping:
+            self.inner.visit_strength(strength)
+
+    def visit_nag(self, nag: int) -> None:
+        if not self.skipping:
+            self.inner.visit_nag(nag)
+
+    def begin_variation(self) -> Skip | None:
+        self._flush()
+        if self.skipping or self.inner.begin_variation() is SKIP:
+            self.skipping += 1
+        return None
+
+    def end_variation(self) -> None:
+        self._flush()
+        if self.skipping:
+            self.skipping -= 1
+        else:
+            self.inner.end_variation()
+
+    def visit_terminator(self, terminator: str) -> None:
+        self._flush()
+        self.inner.visit_terminator(terminator)
+
+    def visit_problem(self, problem: Problem) -> None:
+        self.inner.visit_problem(problem)
+
+    def end_game(self) -> None:
+        self._flush()
+        self.inner.end_game()
+
+    def result(self) -> T:
+        return self.inner.result()

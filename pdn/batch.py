@@ -21,6 +21,7 @@ from functools import partial
 from typing import IO, TypeVar
 
 from .cutting import RawGame
+from .jsonio import SCHEMA
 from .model import Game
 from .problems import Problem
 from .reader import read_games, split_games
@@ -122,20 +123,15 @@ class Verdict:
         """The first value of a tag, or None."""
         return next((value for key, value in self.tags if key == name), None)
 
-    def tag_dict(self) -> dict[str, str]:
-        """The tags in file order; of a duplicated name, the first value."""
-        tags: dict[str, str] = {}
-        for name, value in self.tags:
-            tags.setdefault(name, value)
-        return tags
-
     def to_dict(self) -> dict[str, object]:
-        """The JSON form: file, index, line, tags, status and problems."""
+        """The JSON record (``docs/json.md``): file, index, line, tags, status and problems."""
         return {
+            "schema": SCHEMA,
+            "type": "verdict",
             "file": self.file,
             "index": self.index,
             "line": self.line,
-            "tags": self.tag_dict(),
+            "tags": [list(pair) for pair in self.tags],
             "status": self.status,
             "problems": [p.to_dict() for p in self.problems],
         }
@@ -183,8 +179,10 @@ class Summary:
         self.by_code.update(p.code for p in verdict.problems)
 
     def to_dict(self) -> dict[str, object]:
-        """The JSON form of the counts."""
+        """The JSON record of the counts."""
         return {
+            "schema": SCHEMA,
+            "type": "summary",
             "games": self.games,
             "clean": self.clean,
             "with_errors": self.with_errors,

@@ -163,13 +163,14 @@ def validate(
     import json
 
     from .batch import Summary, validate_files, verdict_text
+    from .jsonio import SCHEMA
 
     jobs = jobs or os.cpu_count() or 1
     summary = Summary()
     progress = _Progress(files)
     with open_output(output, files) as out:
         if fmt == "json":
-            out.write('{"games": [\n')
+            out.write(f'{{"schema": "{SCHEMA}", "type": "verdicts", "games": [\n')
         first = True
         for verdict in validate_files(_sources(files), variant=variant, jobs=jobs):
             summary.add(verdict)
@@ -179,9 +180,7 @@ def validate(
                 if text:
                     out.write(text + "\n")
             elif fmt == "ndjson":
-                out.write(
-                    json.dumps({"type": "game", **verdict.to_dict()}, ensure_ascii=False) + "\n"
-                )
+                out.write(json.dumps(verdict.to_dict(), ensure_ascii=False) + "\n")
             else:
                 out.write(
                     ("" if first else ",\n") + json.dumps(verdict.to_dict(), ensure_ascii=False)
@@ -191,7 +190,7 @@ def validate(
         if fmt == "text":
             out.write(("\n" if summary.games else "") + summary.text() + "\n")
         elif fmt == "ndjson":
-            out.write(json.dumps({"type": "summary", **summary.to_dict()}) + "\n")
+            out.write(json.dumps(summary.to_dict()) + "\n")
         else:
             out.write('\n], "summary": ' + json.dumps(summary.to_dict()) + "}\n")
     sys.exit(EXIT_PROBLEMS if summary.with_errors else EXIT_CLEAN)
@@ -261,7 +260,7 @@ def convert(
     """Convert the games of FILES to PDN, JSON, NDJSON, CSV (one row per ply) or FEN lists.
 
     JSON is lossless (tags, the move tree with comments, NAGs and variations, and the FEN after
-    every ply) and reads back with pdn.export.game_from_dict.
+    every ply) and reads back with pdn.jsonio.game_from_dict.
     """
     from .convert import ConvertOptions, convert_games
 
@@ -437,13 +436,13 @@ def annotate(
 ) -> None:
     """Write the games back with PlyCount, Opening, FinalFEN and Termination tags, and
     optional per-move comments. Everything already in the file is kept as it was."""
-    from .annotate import AnnotateOptions
-    from .annotate import annotate as add_annotations
+    from .annotate import AnnotateOptions, Annotator, annotations_of
     from .validation import validate as replay
-    from .writer import write_game
+    from .writer import PdnWriter
 
     options = AnnotateOptions(fen=fen_comments, forced=forced, problems=problems)
     with open_output(output, files, in_place=in_place) as out:
         for number, (_, game) in enumerate(_games_of(files)):
-            add_annotations(game, replay(game, variant), options)
-            out.write(("\n" if number else "") + write_game(game))
+            annotations = annotations_of(game, replay(game, variant), options)
+            text = game.accept(Annotator(PdnWriter(variant=game.variant), annotations))
+            out.write(("\n" if number else "") + text)

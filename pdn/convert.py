@@ -18,7 +18,8 @@ import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from .export import csv_rows, csv_text, fen_lines, game_to_dict
+from .export import csv_rows, csv_text, fen_lines
+from .jsonio import SCHEMA, game_to_dict
 from .model import Game
 from .notation import move_text, move_texts, parse_move
 from .validation import Report, validate
@@ -94,7 +95,7 @@ def convert_games(games: Iterable[tuple[str, Game]], options: ConvertOptions) ->
     if options.fmt not in FORMATS:
         raise ValueError(f"unknown format {options.fmt!r}; expected one of {', '.join(FORMATS)}")
     if options.fmt == "json":
-        yield Piece('{"games": [\n')
+        yield Piece(f'{{"schema": "{SCHEMA}", "type": "games", "games": [\n')
     first = True
     for _, game in games:
         report = validate(game, options.variant)

@@ -109,62 +109,69 @@ def _comment_text(comment: Comment) -> str:
 
 
 class _Layout:
-    """Fills lines with words up to a width; some words must end or start a line."""
+    """Fills lines with words up to a width.
+
+    A word can be glued to the one before it (the word after ``(``, and ``)``): glued words
+    move to the next line together, so a line never starts with ``)`` and ``(`` stays with
+    the move it opens on.  Nothing is ever dropped: a group of glued words longer than the
+    width stands alone on a line that is too long.
+    """
 
     def __init__(self, columns: int) -> None:
         self.columns = columns
         self.lines: list[str] = []
-        self.parts: list[str] = []
-        self.width = 0  # length of the current line
+        self.units: list[tuple[str, bool]] = []  # the current line: (word, glued to previous)
         self.glue = False  # the next word sticks to the previous one (after "(")
+
+    def _line(self, units: list[tuple[str, bool]]) -> str:
+        return "".join(
+            word if glued or not i else " " + word for i, (word, glued) in enumerate(units)
+        )
+
+    def _width(self) -> int:
+        line = self._line(self.units)
+        return len(line) - line.rfind("\n") - 1
 
     def newline(self) -> None:
         """End the current line (if anything is on it)."""
-        if self.parts:
-            self.lines.append("".join(self.parts))
-            self.parts = []
-            self.width = 0
+        if self.units:
+            self.lines.append(self._line(self.units))
+            self.units = []
         self.glue = False
 
     def word(self, text: str, *, stick: bool = False) -> None:
         """Add a word; ``stick`` glues it to the previous word (a closing parenthesis)."""
-        parts = self.parts
-        multiline = "\n" in text
-        if parts:
-            if stick or self.glue:
-                self.glue = False
-                first = text.find("\n") if multiline else len(text)
-                if self.width + first > self.columns and len(parts) > 2 and "\n" not in parts[-1]:
-                    # Too long for this line: carry the word it sticks to ("(" or the move
-                    # before ")") over to the next line with it.
-                    last = parts.pop()
-                    parts.pop()  # the space before it
-                    self.lines.append("".join(parts))
-                    parts = self.parts = [last]
-                    self.width = len(last)
-            else:
-                first = text.find("\n") if multiline else len(text)
-                if self.width + 1 + first > self.columns:
-                    self.lines.append("".join(parts))
-                    parts = self.parts = []
-                    self.width = 0
-                else:
-                    parts.append(" ")
-                    self.width += 1
+        glued = (stick or self.glue) and bool(self.units)
+        self.glue = False
+        units = self.units
+        first = text.find("\n")
+        length = len(text) if first < 0 else first
+        if not units:
+            units.append((text, False))
+        elif glued:
+            if self._width() + length > self.columns:
+                # Too long for this line: carry the glued group it joins over with it.
+                start = len(units) - 1
+                while start > 0 and units[start][1]:
+                    start -= 1
+                group = units[start:]
+                if start > 0 and not any("\n" in word for word, _ in group):
+                    del units[start:]
+                    self.newline()
+                    self.units = [(group[0][0], False), *group[1:]]
+            self.units.append((text, True))
+        elif self._width() + 1 + length > self.columns:
+            self.newline()
+            self.units.append((text, False))
         else:
-            self.glue = False
-        parts.append(text)
-        if multiline:
-            self.width = len(text) - text.rfind("\n") - 1
-        else:
-            self.width += len(text)
+            units.append((text, False))
 
     def comment(self, comment: Comment) -> None:
         """A comment: line comments end their line, ``%`` lines also start one."""
         text = _comment_text(comment)
         if comment.kind == "percent":
             self.newline()
-            self.parts.append(text)
+            self.units.append((text, False))
             self.newline()
             return
         self.word(text)

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 import pdn
 from pdn.cli import main
-from pdn.export import game_from_dict
+from pdn.jsonio import game_from_dict
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -50,10 +50,15 @@ def test_validate_json_carries_every_field() -> None:
     code, out = run("validate", "--format", "json", ILLEGAL)
     assert code == 1
     data = json.loads(out)
+    assert (data["schema"], data["type"]) == ("pdn-json/1", "verdicts")
     first = data["games"][0]
-    assert set(first) == {"file", "index", "line", "tags", "status", "problems"}
-    assert first["status"] == "illegal"
-    assert first["tags"]["Black"] == "Missed, Capture"
+    assert set(first) == {
+        "schema", "type", "file", "index", "line", "tags", "status", "problems",
+    }  # fmt: skip
+    assert (first["schema"], first["type"], first["status"]) == ("pdn-json/1", "verdict", "illegal")
+    # Tags are [name, value] pairs in file order, as in every record of the schema.
+    assert ["Black", "Missed, Capture"] in first["tags"]
+    assert first["tags"][0] == ["Event", "Illegal move gallery"]
     problem = first["problems"][0]
     assert set(problem) == {
         "code", "severity", "ply", "move", "line", "column", "message", "legal",
@@ -69,7 +74,8 @@ def test_validate_ndjson_one_game_per_line_then_summary() -> None:
     code, out = run("validate", "--format", "ndjson", TOURNAMENT)
     lines = [json.loads(line) for line in out.splitlines()]
     assert code == 0
-    assert [line["type"] for line in lines] == ["game"] * 15 + ["summary"]
+    assert [line["type"] for line in lines] == ["verdict"] * 15 + ["summary"]
+    assert {line["schema"] for line in lines} == {"pdn-json/1"}
     assert lines[-1]["clean"] == 15
 
 
@@ -256,6 +262,7 @@ def test_python_dash_m_runs_validate_in_a_subprocess() -> None:
     assert proc.stderr == ""
     last = json.loads(proc.stdout.splitlines()[-1])
     assert last == {
+        "schema": "pdn-json/1",
         "type": "summary",
         "games": 12,
         "clean": 0,

@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 import pdn
-from pdn.export import csv_rows, fen_lines, game_from_dict, game_to_dict
+from pdn.export import csv_rows, fen_lines
+from pdn.jsonio import game_from_dict, game_to_dict
 from pdn.validation import validate
 
 RICH = """[Event "Rich"]

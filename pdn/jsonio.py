@@ -1,0 +1,418 @@
+"""Games as JSON and NDJSON: one documented schema (``docs/json.md``), written and read back.
+
+Every record carries ``"schema": "pdn-json/1"`` and a ``"type"``: ``"game"`` (a game, from
+``pdn convert --to json|ndjson``), ``"verdict"`` and ``"summary"`` (from ``pdn validate
+--format json|ndjson``).  A JSON document is ``{"schema": ..., "type": "games", "games":
+[...]}``; NDJSON is one record per line.  Tags are ``[name, value]`` pairs in written order in
+every record type, so duplicates and unknown names survive.
+
+A game record is lossless: the tags, the comments before the tags and before the first move, the
+main line as a list of moves, each with its number, comments before and after, strength, NAGs
+and its alternatives (``variations``: a list of lines), setup commands and the terminator.
+With a validation report, each replayed ply also carries ``ply``, ``side``, ``from``, ``to``,
+``captured`` (square numbers), ``path`` (the full capture path) and ``fen`` (the position after
+it).  :func:`game_from_dict` reads a record back; nothing written is lost.
+
+Writing is a :class:`~pdn.visitor.GameVisitor` (:class:`JsonBuilder`) and reading drives one
+(:func:`accept_dict`), so a record can be written straight to PDN as well.
+
+>>> import pdn
+>>> game = pdn.parse_game('{before} [Event "x"]\\n1. 11-15 (9-13 $2) {good} 23-19 *')
+>>> data = game_to_dict(game)
+>>> data["moves"][0]["variations"]
+[[{'move': '9-13', 'nags': [2]}]]
+>>> game_from_dict(data) == game
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from typing import IO, Any, TypeVar, cast
+
+from pdn.builder import GameBuilder
+from pdn.model import Comment, Game
+from pdn.validation import Report, Step
+from pdn.visitor import GameStart, GameVisitor, Skip
+
+__all__ = [
+    "SCHEMA",
+    "JsonBuilder",
+    "JsonError",
+    "accept_dict",
+    "game_from_dict",
+    "game_to_dict",
+    "looks_like_json",
+    "read_json_games",
+]
+
+#: The schema name and version every record carries.
+SCHEMA = "pdn-json/1"
+
+JsonDict = dict[str, Any]
+T = TypeVar("T")
+
+
+class JsonError(ValueError):
+    """A JSON input that is not a record of this schema (the message says where and why)."""
+
+
+def _comments(comments: Sequence[Comment]) -> list[JsonDict]:
+    return [{"text": c.text, "kind": c.kind} for c in comments]
+
+
+class _Line:
+    __slots__ = ("items", "last", "orphans")
+
+    def __init__(self, items: list[JsonDict]) -> None:
+        self.items = items  # the moves of this line
+        self.last: JsonDict | None = None
+        self.orphans: list[list[JsonDict]] = []  # variations written before any move
+
+
+class JsonBuilder(GameVisitor[JsonDict]):
+    """The visitor that makes a game record; ``steps`` gives the replay of the n-th move or
+    setup visited (0-based, in the order of the events), for the per-ply fields."""
+
+    def __init__(self, steps: dict[int, Step] | None = None, report: Report | None = None) -> None:
+        self.steps = steps or {}
+        self.report = report
+
+    def begin_game(self, start: GameStart) -> None:
+        self.record: JsonDict = {
+            "schema": SCHEMA,
+            "type": "game",
+            "index": start.index,
+            "line": start.line,
+            "tags": [],
+            "comments_before_tags": [],
+            "comments": [],
+            "moves": [],
+            "terminator": None,
+        }
+        self.in_tags = True
+        self.tag_comments: list[JsonDict] = []
+        self.lines = [_Line(self.record["moves"])]
+        self.count = 0
+
+    def visit_tag(self, name: str, value: str) -> None:
+        self.record["comments_before_tags"].extend(self.tag_comments)
+        self.tag_comments = []
+        self.record["tags"].append([name, value])
+
+    def end_tags(self) -> Skip | None:
+        self.in_tags = False
+        self.record["comments"].extend(self.tag_comments)
+        self.tag_comments = []
+        return None
+
+    def visit_comment(self, comment: Comment) -> None:
+        entry = {"text": comment.text, "kind": comment.kind}
+        if self.in_tags:
+            self.tag_comments.append(entry)
+            return
+        line = self.lines[-1]
+        if line.last is not None:
+            line.last.setdefault("comments_after", []).append(entry)
+        else:
+            # Before the first move: the game's (the reader never sends such a comment inside
+            # a variation, whose opening comments travel with its first move).
+            self.record["comments"].append(entry)
+
+    def _node(self, data: JsonDict, number: str | None, before: Sequence[Comment]) -> None:
+        if number is not None:
+            data["number"] = number
+        if before:
+            data["comments_before"] = _comments(before)
+        step = self.steps.get(self.count)
+        self.count += 1
+        if step is not None:
+            self._replay(data, step)
+        line = self.lines[-1]
+        line.items.append(data)
+        if line.orphans:
+            data["variations"] = line.orphans
+            line.orphans = []
+        line.last = data
+
+    def _replay(self, data: JsonDict, step: Step) -> None:
+        variant = self.report.variant if self.report is not None else None
+        if variant is None:
+            return
+        from pdn.notation import move_text
+
+        data["ply"] = step.ply
+        if step.node.move is not None:
+            data["side"] = step.before.turn.name.lower()
+        move = step.move
+        if move is not None:
+            data["from"] = move.start
+            data["to"] = move.end
+            data["captured"] = list(move.captures)
+            data["path"] = move_text(move, variant, full=True)
+        if step.after is not None:
+            data["fen"] = step.after.fen()
+
+    def visit_move(
+        self,
+        move: str,
+        number: str | None,
+        before: Sequence[Comment],
+        line: int | None,
+        column: int | None,
+    ) -> None:
+        self._node({"move": move}, number, before)
+
+    def visit_setup(
+        self,
+        fen: str,
+        number: str | None,
+        before: Sequence[Comment],
+        line: int | None,
+        column: int | None,
+    ) -> None:
+        self._node({"setup": fen}, number, before)
+
+    def visit_strength(self, strength: str) -> None:
+        last = self.lines[-1].last
+        if last is not None:
+            last["strength"] = last.get("strength", "") + strength
+
+    def visit_nag(self, nag: int) -> None:
+        last = self.lines[-1].last
+        if last is not None:
+            last.setdefault("nags", []).append(nag)
+
+    def begin_variation(self) -> Skip | None:
+        self.lines.append(_Line([]))
+        return None
+
+    def end_variation(self) -> None:
+        inner = self.lines.pop()
+        self._close(inner)
+        if not inner.items:
+            return
+        outer = self.lines[-1]
+        if outer.last is not None:
+            outer.last.setdefault("variations", []).append(inner.items)
+        else:
+            outer.orphans.append(inner.items)
+
+    def _close(self, line: _Line) -> None:
+        if line.orphans:
+            # Variations with no move after them: the first continues the line.
+            first, *others = line.orphans
+            line.orphans = []
+            line.items.extend(first)
+            if others:
+                first[0].setdefault("variations", []).extend(others)
+
+    def visit_terminator(self, terminator: str) -> None:
+        self.record["terminator"] = terminator
+
+    def end_game(self) -> None:
+        while len(self.lines) > 1:
+            self.end_variation()
+        self._close(self.lines[0])
+        record = self.record
+        for key in ("comments_before_tags", "comments"):
+            if not record[key]:
+                del record[key]
+
+    def result(self) -> JsonDict:
+        return self.record
+
+
+def game_to_dict(game: Game, report: Report | None = None) -> JsonDict:
+    """The game record of a game; with a validation report, each replayed ply also carries its
+    side, squares, full path and the FEN after it, and the record its status, problems and
+    start position."""
+    steps: dict[int, Step] = {}
+    if report is not None:
+        order = {id(node): i for i, (node, _) in enumerate(game.walk())}
+        steps = {order[id(step.node)]: step for step in report.steps if id(step.node) in order}
+    # (The reader's problems are listed only with a report, with the replay's.)
+    record = game.accept(JsonBuilder(steps, report))
+    record["variant"] = game.variant
+    if report is not None:
+        record["status"] = report.status
+        record["problems"] = [p.to_dict() for p in report.all_problems]
+        if report.start is not None:
+            record["start_fen"] = report.start.fen()
+    return record
+
+
+# Reading back -----------------------------------------------------------------------------
+
+
+def _text(value: object, where: str) -> str:
+    if not isinstance(value, str):
+        raise JsonError(f"{where} must be a string, not {type(value).__name__}")
+    return value
+
+
+def _read_comments(items: object, where: str) -> list[Comment]:
+    if not isinstance(items, list):
+        raise JsonError(f"{where} must be a list of comments")
+    comments = []
+    for item in items:
+        if not isinstance(item, dict):
+            raise JsonError(f"{where}: a comment must be an object with 'text' and 'kind'")
+        kind = item.get("kind", "brace")
+        if kind not in ("brace", "line", "percent"):
+            raise JsonError(f"{where}: unknown comment kind {kind!r}")
+        comments.append(Comment(_text(item.get("text"), f"{where}: text"), kind))
+    return comments
+
+
+def accept_dict(data: JsonDict, visitor: GameVisitor[T]) -> T:
+    """Drive ``visitor`` with the events of a game record (see :func:`game_from_dict`).
+
+    Raises :class:`JsonError` for a record that does not follow the schema.
+    """
+    if not isinstance(data, dict):
+        raise JsonError("a game record must be a JSON object")
+    schema = data.get("schema", SCHEMA)
+    if schema != SCHEMA:
+        raise JsonError(f"schema {schema!r} is not {SCHEMA!r}")
+    if data.get("type", "game") != "game":
+        raise JsonError(f"a record of type {data.get('type')!r} is not a game")
+    line = data.get("line", 1)
+    index = data.get("index", 1)
+    visitor.begin_game(
+        GameStart(line if isinstance(line, int) else 1, 1, index if isinstance(index, int) else 1)
+    )
+    for comment in _read_comments(data.get("comments_before_tags", []), "comments_before_tags"):
+        visitor.visit_comment(comment)
+    tags = data.get("tags", [])
+    if not isinstance(tags, list):
+        raise JsonError("tags must be a list of [name, value] pairs")
+    for pair in tags:
+        if not (isinstance(pair, list) and len(pair) == 2):
+            raise JsonError(f"tag {pair!r} is not a [name, value] pair")
+        visitor.visit_tag(_text(pair[0], "a tag name"), _text(pair[1], "a tag value"))
+    if visitor.end_tags() is None:
+        for comment in _read_comments(data.get("comments", []), "comments"):
+            visitor.visit_comment(comment)
+        _accept_line(data.get("moves", []), visitor)
+        terminator = data.get("terminator")
+        if terminator is not None:
+            visitor.visit_terminator(_text(terminator, "terminator"))
+    visitor.end_game()
+    return visitor.result()
+
+
+def _accept_line(moves: object, visitor: GameVisitor[Any]) -> None:
+    # Iterative: a stack of the lines being walked, so any depth of variations is fine.
+    if not isinstance(moves, list):
+        raise JsonError("moves must be a list")
+    stack: list[tuple[Iterator[Any], bool]] = [(iter(moves), False)]
+    while stack:
+        items, in_variation = stack[-1]
+        item = next(items, None)
+        if item is None:
+            stack.pop()
+            if in_variation:
+                visitor.end_variation()
+            continue
+        if not isinstance(item, dict):
+            raise JsonError(f"a move must be an object, not {type(item).__name__}")
+        where = f"move {item.get('move', item.get('setup'))!r}"
+        number = item.get("number")
+        if number is not None:
+            number = _text(number, f"{where}: number")
+        before = _read_comments(item.get("comments_before", []), f"{where}: comments_before")
+        if "setup" in item:
+            visitor.visit_setup(_text(item["setup"], where), number, before, None, None)
+        else:
+            visitor.visit_move(_text(item.get("move"), where), number, before, None, None)
+        strength = item.get("strength")
+        if strength is not None:
+            visitor.visit_strength(_text(strength, f"{where}: strength"))
+        for nag in item.get("nags", []):
+            if not isinstance(nag, int) or isinstance(nag, bool) or nag < 0:
+                raise JsonError(f"{where}: NAG {nag!r} is not a number")
+            visitor.visit_nag(nag)
+        for comment in _read_comments(item.get("comments_after", []), f"{where}: comments"):
+            visitor.visit_comment(comment)
+        variations = item.get("variations", [])
+        if not isinstance(variations, list):
+            raise JsonError(f"{where}: variations must be a list of lines")
+        # The alternatives come after the move and before the next one, last pushed first.
+        for variation in reversed(variations):
+            if not isinstance(variation, list):
+                raise JsonError(f"{where}: a variation must be a list of moves")
+            stack.append((_opening(variation, visitor), True))
+
+
+def _opening(variation: list[Any], visitor: GameVisitor[Any]) -> Iterator[Any]:
+    # Opens the variation when its walk starts, so that variations open in written order.
+    visitor.begin_variation()
+    yield from variation
+
+
+def game_from_dict(data: JsonDict) -> Game:
+    """Rebuild a :class:`~pdn.model.Game` from a game record (:func:`game_to_dict` output).
+
+    The replay fields (``ply``, ``fen``...) are not read: they follow from the moves.
+    """
+    game = accept_dict(data, GameBuilder())
+    variant = data.get("variant")
+    if isinstance(variant, str):
+        game.variant = variant
+    return game
+
+
+def looks_like_json(head: bytes | str) -> bool:
+    """Whether an input starts as the records of this schema do (``{"schema"``): a PDN file
+    could start with a brace comment, but not with that one."""
+    text = head.decode("utf-8", "replace") if isinstance(head, bytes) else head
+    return text.lstrip("\ufeff \t\r\n").startswith('{"schema"')
+
+
+def read_json_games(stream: IO[str], name: str = "-") -> Iterator[Game]:
+    """The games of a JSON document or NDJSON stream of game records.
+
+    An NDJSON line that is not a game record raises :class:`JsonError` naming the line.
+    """
+    first = ""
+    while not first.strip():
+        first = stream.readline()
+        if not first:
+            return
+    try:
+        record = json.loads(first)
+    except json.JSONDecodeError:
+        record = None
+    if isinstance(record, dict) and record.get("type", "game") == "game" and "games" not in record:
+        # NDJSON: one record per line.
+        yield _game(record, name, 1)
+        for number, line in enumerate(stream, start=2):
+            if line.strip():
+                yield _game(_load(line, name, number), name, number)
+        return
+    text = first + stream.read()
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise JsonError(f"{name}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+    games = document.get("games") if isinstance(document, dict) else document
+    if not isinstance(games, list):
+        raise JsonError(f"{name}: a JSON document of games holds a list 'games'")
+    for position, record in enumerate(games, start=1):
+        yield _game(record, name, position)
+
+
+def _load(line: str, name: str, number: int) -> JsonDict:
+    try:
+        return cast(JsonDict, json.loads(line))
+    except json.JSONDecodeError as exc:
+        raise JsonError(f"{name}:{number}:{exc.colno}: not valid JSON: {exc.msg}") from None
+
+
+def _game(record: object, name: str, where: int) -> Game:
+    try:
+        return game_from_dict(cast(JsonDict, record))
+    except JsonError as exc:
+        raise JsonError(f"{name}: record {where}: {exc}") from None

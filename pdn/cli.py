@@ -76,7 +76,8 @@ def open_output(
         raise click.UsageError(
             f"{output} is also an input; refusing to overwrite it (use --in-place to do so)"
         )
-    with atomic_writer(target) as handle:
+    # The name as given: the writer must see "/dev/stdout", not the file it resolves to.
+    with atomic_writer(output) as handle:
         yield handle
 
 

@@ -1,0 +1,169 @@
+"""Issue 10, "never lose a byte, never crash, never hang": every item as a user meets it.
+
+Each test runs ``python -m pdn`` in a subprocess, as a shell would, and checks the exit status,
+that standard error holds no traceback, and what the files hold afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import IO
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ILLEGAL = ROOT / "examples" / "illegal-moves.pdn"
+TOURNAMENT = ROOT / "examples" / "german-open-2004.pdn"
+
+GAME = '[Event "E"]\n[Round "1"]\n[Black "Ann"]\n[White "Bo"]\n[Result "1-0"]\n\n1. 11-15 *\n'
+
+
+def pdn(
+    *args: str | os.PathLike[str],
+    stdin: int | IO[bytes] | None = subprocess.DEVNULL,
+    stdout: int | IO[bytes] | None = subprocess.PIPE,
+    input: bytes | None = None,
+    env: Mapping[str, str] | None = None,
+    timeout: float = 30,
+) -> subprocess.CompletedProcess[bytes]:
+    """Run ``python -m pdn ARGS`` and return it finished; standard error is captured."""
+    full_env = {**os.environ, **(env or {})}
+    if input is not None:
+        stdin = None
+    return subprocess.run(
+        [sys.executable, "-m", "pdn", *map(os.fspath, args)],
+        stdin=stdin,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        input=input,
+        env=full_env,
+        cwd=ROOT,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def no_traceback(proc: subprocess.CompletedProcess[bytes]) -> str:
+    """Standard error as text, after checking it holds no Python traceback."""
+    err = proc.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in err, err
+    return err
+
+
+def private_null(folder: Path) -> Path:
+    """A device with /dev/null's numbers, to try a writer on before trusting it with the real
+    /dev/null (a regression must not turn the machine's /dev/null into a file)."""
+    node = folder / "null"
+    try:
+        os.mknod(node, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except (PermissionError, AttributeError, OSError) as exc:
+        pytest.skip(f"cannot create a device node here: {exc}")
+    return node
+
+
+# ------------------------------------------------------ 1. devices, FIFOs and /dev/std* as -o
+
+
+def test_output_to_a_device_writes_into_it(tmp_path: Path) -> None:
+    node = private_null(tmp_path)
+    proc = pdn("validate", TOURNAMENT, "-o", node)
+    no_traceback(proc)
+    assert proc.returncode == 0
+    assert stat.S_ISCHR(os.stat(node).st_mode)
+    assert [p.name for p in tmp_path.iterdir()] == ["null"]
+    # The private device survived, so the real one may be used.
+    proc = pdn("validate", TOURNAMENT, "-o", "/dev/null")
+    no_traceback(proc)
+    assert proc.returncode == 0
+    assert proc.stdout == b""
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_output_to_a_fifo_goes_through_it(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        proc = pdn("validate", TOURNAMENT, "-o", fifo)
+        got = os.read(reader, 1 << 16)
+    finally:
+        os.close(reader)
+    no_traceback(proc)
+    assert proc.returncode == 0
+    assert b"15 games: 15 clean" in got
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert [p.name for p in tmp_path.iterdir()] == ["pipe"]
+
+
+@pytest.mark.skipif(not Path("/dev/stdout").exists(), reason="no /dev/stdout here")
+def test_output_to_dev_stdout_appended_to_a_log_keeps_the_log(tmp_path: Path) -> None:
+    log = tmp_path / "log"
+    log.write_bytes(b"earlier run\n")
+    with log.open("ab") as append:  # the shell's ">> log"
+        proc = pdn("validate", TOURNAMENT, "-o", "/dev/stdout", stdout=append)
+    no_traceback(proc)
+    assert proc.returncode == 0
+    text = log.read_text()
+    assert text.startswith("earlier run\n")
+    assert text.endswith("15 games: 15 clean, 0 with errors\n")
+    assert [p.name for p in tmp_path.iterdir()] == ["log"]
+
+
+# ------------------------------------------------------------ 2. killed in the middle of -o
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+def test_killed_mid_write_leaves_no_temporary_file(tmp_path: Path, signame: str) -> None:
+    if not hasattr(signal, signame):
+        pytest.skip(f"no {signame} here")
+    signum = getattr(signal, signame)
+    target = tmp_path / "out.txt"
+    target.write_text("previous\n")
+    # Standard input stays open and empty: the command has its temporary output open and
+    # waits for more games, like a long run.
+    child = subprocess.Popen(
+        [sys.executable, "-m", "pdn", "validate", "-", "-o", str(target)],
+        stdin=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    try:
+        assert child.stdin is not None
+        child.stdin.write(GAME.encode())
+        child.stdin.flush()
+        deadline = time.monotonic() + 15
+        while not list(tmp_path.glob(".out.txt.*.tmp")):
+            assert time.monotonic() < deadline, "the temporary file never appeared"
+            assert child.poll() is None
+            time.sleep(0.02)
+        child.send_signal(signum)
+        child.wait(timeout=10)
+        assert child.stderr is not None
+        assert b"Traceback" not in child.stderr.read()
+    finally:
+        child.kill()
+        child.wait()
+    assert child.returncode == -signum
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]
+    assert target.read_text() == "previous\n"
+
+
+# --------------------------------------------------------------- 3. a missing output folder
+
+
+def test_missing_output_folder_names_the_users_path(tmp_path: Path) -> None:
+    given = tmp_path / "nowhere" / "x.pdn"
+    proc = pdn("validate", TOURNAMENT, "-o", given)
+    err = no_traceback(proc)
+    assert proc.returncode == 1
+    assert str(given) in err
+    assert ".tmp" not in err
+    assert "does not exist" in err

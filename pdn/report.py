@@ -41,6 +41,7 @@ import io
 import json
 import math
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -235,7 +236,10 @@ def first_mover_colour(variant: str | None = None, game_type: str | None = None)
         if len(fields) > 1 and fields[1] in ("B", "W"):
             return BLACK if fields[1] == "B" else WHITE
         if fields[0].isdecimal():
-            found = variant_for_game_type(int(fields[0]))
+            # A number too long to be a GameType (and for int(), past its digit limit) is an
+            # unknown type like any other.
+            digits = fields[0].lstrip("0") or "0"
+            found = variant_for_game_type(int(digits)) if len(digits) <= 9 else None
             return found.first_mover.label if found is not None else WHITE
     return BLACK
 
@@ -538,15 +542,25 @@ def round_sort_key(name: str) -> tuple[Any, ...]:
     name = name.strip()
     parts = name.split(".")
     if all(part.isdecimal() for part in parts):
-        return (0, tuple(int(part) for part in parts))
+        return (0, tuple(_digits_key(part) for part in parts))
     # Unknown rounds go after every named one, so they never sit between real rounds.
     return (2 if name in ("", UNKNOWN, "-") else 1, name.casefold(), name)
 
 
-def _natural_key(text: str) -> tuple[tuple[int, int, str], ...]:
+def _digits_key(digits: str) -> tuple[int, str]:
+    """Orders digit strings as the numbers they write, without ``int()`` (which refuses runs
+    beyond Python's 4,300-digit limit): fewer significant digits first, then digit by digit.
+    Unicode digits (``"٣"``) are mapped to ASCII so that they compare like their values."""
+    significant = digits.lstrip("0") or "0"
+    if not significant.isascii():
+        significant = "".join(str(unicodedata.decimal(ch)) for ch in significant)
+    return (len(significant), significant)
+
+
+def _natural_key(text: str) -> tuple[tuple[int, tuple[int, str], str], ...]:
     # "ACF 4" before "ACF 38": runs of digits compare as numbers.
     return tuple(
-        (0, int(part), "") if part.isdecimal() else (1, 0, part.casefold())
+        (0, _digits_key(part), "") if part.isdecimal() else (1, (0, ""), part.casefold())
         for part in re.split(r"(\d+)", text)
         if part
     )

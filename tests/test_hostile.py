@@ -167,3 +167,52 @@ def test_missing_output_folder_names_the_users_path(tmp_path: Path) -> None:
     assert str(given) in err
     assert ".tmp" not in err
     assert "does not exist" in err
+
+
+# ---------------------------------------------- 4. numbers past Python's int-string limit
+
+HUGE = "9" * 5000
+
+
+def _huge_numbers_file(folder: Path) -> Path:
+    games = [
+        f'[Event "E"]\n[GameType "{HUGE}"]\n[Black "A"]\n[White "B"]\n[Result "1-0"]\n\n1. 11-15 *',
+        f'[Event "E"]\n[FEN "B:W{HUGE}:B1"]\n[Black "A"]\n[White "B"]\n[Result "0-1"]\n\n1. 1-5 *',
+        f'[Event "E"]\n[Round "{HUGE}"]\n[Black "B"]\n[White "A"]\n[Result "1-0"]\n\n1. 11-15 *',
+        '[Event "E"]\n[Round "2"]\n[Black "B"]\n[White "A"]\n[Result "1-0"]\n\n1. 11-15 *',
+    ]
+    path = folder / "huge.pdn"
+    path.write_text("\n\n".join(games) + "\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("command", "status"),
+    [("validate", 1), ("report", 0), ("openings", 0), ("convert", 0), ("annotate", 0)],
+)
+def test_huge_numbers_in_tags_are_out_of_range_not_a_crash(
+    tmp_path: Path, command: str, status: int
+) -> None:
+    source = _huge_numbers_file(tmp_path)
+    before = source.read_bytes()
+    out = tmp_path / "out.txt"
+    proc = pdn(command, source, "-o", out)
+    no_traceback(proc)
+    assert proc.returncode == status
+    assert source.read_bytes() == before
+    text = out.read_text()
+    if command == "validate":
+        assert "bad-gametype" in text and "bad-fen" in text and "out of range" in text
+    if command == "report":
+        # The huge round sorts after round 2 instead of crashing the sort.
+        assert text.index("Round 2") < text.index(f"Round {HUGE[:50]}")
+    if command == "convert":
+        assert HUGE in text  # kept as written, never lost
+
+
+def test_perft_with_a_huge_fen_square_is_a_usage_error() -> None:
+    proc = pdn("perft", "--fen", f"B:W{HUGE}:B1", "1")
+    err = no_traceback(proc)
+    assert proc.returncode == 2
+    assert "out of range" in err
+    assert len(err) < 1000

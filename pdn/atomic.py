@@ -35,7 +35,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TextIO
 
-__all__ = ["atomic_writer"]
+__all__ = ["atomic_writer", "reserve_closed_standard_descriptors"]
 
 # Names that stand for a descriptor the process inherited; opening them anew would give a new
 # file description (losing O_APPEND and the offset), so they are duplicated instead.
@@ -59,7 +59,7 @@ def atomic_writer(path: str | os.PathLike[str], *, encoding: str = "utf-8") -> I
         try:
             fd = os.dup(inherited)
         except OSError as exc:
-            raise OSError(exc.errno, f"{exc.strerror} (the stream is not open)", name) from None
+            raise OSError(exc.errno, "no such stream is open", name) from None
         with _direct(fd, encoding) as handle:
             yield handle
         return
@@ -81,9 +81,40 @@ def _inherited_descriptor(name: str) -> int | None:
     """The descriptor number ``name`` stands for (``/dev/stdout`` -> 1), or ``None``."""
     absolute = os.path.abspath(name)
     if absolute in _STANDARD_STREAMS:
-        return _STANDARD_STREAMS[absolute]
-    match = _FD_PATH.fullmatch(absolute)
-    return int(match.group(1)) if match else None
+        number: int | None = _STANDARD_STREAMS[absolute]
+    else:
+        match = _FD_PATH.fullmatch(absolute)
+        number = int(match.group(1)) if match else None
+    if number is not None and number in _reserved:
+        # A placeholder, not what the user's shell gave us: writing there would lose the text.
+        raise OSError(errno.EBADF, "it was closed when pdn started", name)
+    return number
+
+
+# Standard descriptors that were closed when the process started and now hold /dev/null.
+_reserved: set[int] = set()
+
+
+def reserve_closed_standard_descriptors() -> frozenset[int]:
+    """Put ``/dev/null`` on each of the descriptors 0, 1 and 2 that is closed, and return them.
+
+    Otherwise the next file opened would get that number and be taken for a standard stream
+    (by this process, ``/dev/stdout``, or a child). :func:`atomic_writer` refuses the
+    reserved ones, so ``-o /dev/stdout`` with standard output closed is an error, not a
+    silent loss. Calling it again reserves nothing more.
+    """
+    for number in (0, 1, 2):
+        if number in _reserved:
+            continue
+        try:
+            os.fstat(number)
+        except OSError:
+            fd = os.open(os.devnull, os.O_RDWR)
+            if fd != number:  # a lower closed number was filled first; keep ``number`` free
+                os.dup2(fd, number)
+                os.close(fd)
+            _reserved.add(number)
+    return frozenset(_reserved)
 
 
 @contextlib.contextmanager

@@ -12,7 +12,7 @@ import stat
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import IO
 
@@ -216,3 +216,95 @@ def test_perft_with_a_huge_fen_square_is_a_usage_error() -> None:
     assert proc.returncode == 2
     assert "out of range" in err
     assert len(err) < 1000
+
+
+# ------------------------------------------- 5. closed standard streams, a narrow encoding
+
+
+def _closing(*numbers: int) -> Callable[[], None]:
+    """For ``preexec_fn``: the shell's ``<&-`` / ``>&-`` on these descriptors."""
+
+    def close() -> None:
+        for number in numbers:
+            os.close(number)
+
+    return close
+
+
+def test_closed_standard_input_is_a_one_line_error() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "pdn", "validate", "-"],
+        capture_output=True,
+        cwd=ROOT,
+        preexec_fn=_closing(0),
+        timeout=30,
+        check=False,
+    )
+    err = no_traceback(proc)
+    assert proc.returncode == 2
+    assert err.strip().splitlines() == ["Error: standard input is closed (nothing to read)"]
+
+
+@pytest.mark.parametrize(
+    "args", [("validate", str(ILLEGAL)), ("report", str(TOURNAMENT)), ("perft", "5")]
+)
+def test_closed_standard_output_is_an_error_not_lost_output(args: tuple[str, ...]) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "pdn", *args],
+        stdin=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        preexec_fn=_closing(1),
+        timeout=30,
+        check=False,
+    )
+    err = no_traceback(proc)
+    assert proc.returncode == 2
+    assert "standard output is closed" in err
+
+
+def test_closed_standard_output_does_not_matter_with_o(tmp_path: Path) -> None:
+    out = tmp_path / "out.txt"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pdn", "validate", str(TOURNAMENT), "-o", str(out)],
+        stdin=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        preexec_fn=_closing(1),
+        timeout=30,
+        check=False,
+    )
+    no_traceback(proc)
+    assert proc.returncode == 0
+    assert out.read_text().endswith("15 games: 15 clean, 0 with errors\n")
+
+
+def test_dev_stdout_with_standard_output_closed_is_an_error() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "pdn", "validate", str(TOURNAMENT), "-o", "/dev/stdout"],
+        stdin=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        preexec_fn=_closing(1),
+        timeout=30,
+        check=False,
+    )
+    err = no_traceback(proc)
+    assert proc.returncode == 2
+    assert "/dev/stdout is closed" in err
+
+
+CYRILLIC = (
+    '[Event "Турнир"]\n[Round "1"]\n[Black "Иванов"]\n[White "Петров"]\n[Result "1-0"]\n\n'
+    "1. 11-15 23-19 2. 15-11 *\n"
+)
+
+
+@pytest.mark.parametrize("command", ["validate", "report", "openings"])
+def test_cyrillic_names_on_a_cp1252_stream_are_escaped(tmp_path: Path, command: str) -> None:
+    source = tmp_path / "cyrillic.pdn"
+    source.write_text(CYRILLIC, encoding="utf-8")
+    proc = pdn(command, source, env={"PYTHONIOENCODING": "cp1252"})
+    no_traceback(proc)
+    assert proc.returncode == (1 if command == "validate" else 0)
+    assert "\\u0418\\u0432\\u0430\\u043d\\u043e\\u0432" in proc.stdout.decode("cp1252")  # Иванов

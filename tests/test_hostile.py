@@ -308,3 +308,19 @@ def test_cyrillic_names_on_a_cp1252_stream_are_escaped(tmp_path: Path, command: 
     no_traceback(proc)
     assert proc.returncode == (1 if command == "validate" else 0)
     assert "\\u0418\\u0432\\u0430\\u043d\\u043e\\u0432" in proc.stdout.decode("cp1252")  # Иванов
+
+
+# ------------------------------------------------------------------ 6. absurd --jobs values
+
+
+def test_ten_thousand_jobs_on_a_small_file_is_quick_and_the_same(tmp_path: Path) -> None:
+    # (Do not run this one against a pdn without the cap: it forks 10,000 workers. The unit
+    # tests in test_batch_hardening.py fail safely on such a pdn instead.)
+    one = pdn("validate", ILLEGAL, "--jobs", "1")
+    start = time.monotonic()
+    many = pdn("validate", ILLEGAL, "--jobs", "10000", timeout=20)
+    assert time.monotonic() - start < 15
+    no_traceback(many)
+    assert many.returncode == one.returncode == 1
+    assert many.stdout == one.stdout
+    assert b"12 games: 0 clean, 12 with errors" in many.stdout

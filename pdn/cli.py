@@ -457,7 +457,12 @@ def report(
     variant: str | None,
     output: str,
 ) -> None:
-    """Standings, crosstable, results by round, colour balance and ballots, per event."""
+    """Standings, crosstable, results by round, colour balance and ballots, per event.
+
+    An event with more than 60 players gets no crosstable grid (it would grow with the square
+    of the players); a line says so, and --format csv --table crosstable, like JSON, lists
+    every pair of players that met.
+    """
     from . import report as reports
     from .openings import classify
 

@@ -324,3 +324,35 @@ def test_ten_thousand_jobs_on_a_small_file_is_quick_and_the_same(tmp_path: Path)
     assert many.returncode == one.returncode == 1
     assert many.stdout == one.stdout
     assert b"12 games: 0 clean, 12 with errors" in many.stdout
+
+
+# ---------------------------------------------------- 7. one event with 2,000 players
+
+
+def _open_event_pdn(folder: Path, players: int = 2000) -> Path:
+    results = ("1-0", "0-1", "1/2-1/2")
+    pairs = [(i, i + 1) for start in (0, 1) for i in range(start, players - 1, 2)]
+    games = [
+        f'[Event "Open"]\n[Round "{1 + i % 2}"]\n[Black "P{i:04d}"]\n[White "P{j:04d}"]\n'
+        f'[Result "{results[n % 3]}"]\n\n{results[n % 3]}\n'
+        for n, (i, j) in enumerate(pairs)
+    ]
+    path = folder / "open.pdn"
+    path.write_text("\n".join(games))
+    return path
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "html", "json", "csv"])
+def test_report_of_two_thousand_players_stays_small(tmp_path: Path, fmt: str) -> None:
+    source = _open_event_pdn(tmp_path)
+    out = tmp_path / f"report.{fmt}"
+    table = ["--table", "crosstable"] if fmt == "csv" else []
+    proc = pdn("report", "--no-openings", "--format", fmt, *table, source, "-o", out)
+    no_traceback(proc)
+    assert proc.returncode == 0
+    text = out.read_text()
+    assert len(text) < 3_000_000  # a 2,000 x 2,000 grid was 22 MB of text, 85 MB of HTML
+    if fmt in ("text", "markdown", "html"):
+        assert "2,000 players are too many for a grid" in text
+    if fmt == "csv":
+        assert len(text.splitlines()) == 1 + 2 * 1999  # every pair that met, both ways

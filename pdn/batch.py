@@ -30,6 +30,7 @@ from typing import IO, TypeVar
 from .model import Game
 from .problems import Problem
 from .reader import RawGame, read_games, split_games
+from .safe_text import printable
 from .validate import validate
 
 T = TypeVar("T")
@@ -316,4 +317,5 @@ def verdict_text(verdict: Verdict, *, least: str = "warning") -> str:
         lines.append(f"  {where}: {p.code}: {p.message}{detail}")
         if p.legal and p.code not in ("missed-capture",):
             lines.append(f"      legal here: {' '.join(p.legal)}")
-    return "\n".join(lines)
+    # Tag values, file names and quoted text reach a terminal: their controls are shown.
+    return "\n".join(printable(line) for line in lines)

@@ -51,6 +51,7 @@ from pdn.engine import get_variant, variant_for_game_type
 
 from .results import parse_result as parse_outcome
 from .results import scores
+from .safe_text import one_line, printable
 
 __all__ = [
     "BLACK",
@@ -1019,8 +1020,9 @@ def _sections(report: EventReport) -> list[tuple[str, _Table | str]]:
 
 
 def _one_line(text: str) -> str:
-    # Tag values can hold tabs or newlines; in a table they would break the layout.
-    return " ".join(text.split()) if any(ch in text for ch in "\t\r\n\v\f") else text
+    # Tag values can hold tabs or newlines, which would break a table's layout, and terminal
+    # controls, which must be shown rather than obeyed.
+    return one_line(text)
 
 
 def _text_table(table: _Table, indent: str = "  ") -> list[str]:
@@ -1178,7 +1180,10 @@ def render_csv(reports: Sequence[EventReport], table: str = "standings") -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(_CSV_HEADERS[table])
     for report in reports:
-        writer.writerows(_csv_rows(report, table))
+        writer.writerows(
+            [printable(cell, layout=True) if isinstance(cell, str) else cell for cell in row]
+            for row in _csv_rows(report, table)
+        )
     return buffer.getvalue()
 
 
@@ -1200,7 +1205,8 @@ dt { font-weight: bold; } dd { margin: 0; } .notes li { color: #8a4b00; }
 
 
 def _h(value: object) -> str:
-    return html.escape(str(value), quote=True)
+    # Controls are not valid HTML text, and the page may well be read with cat.
+    return html.escape(printable(str(value)), quote=True)
 
 
 def _html_table(table: _Table, diagonal: bool = False) -> list[str]:

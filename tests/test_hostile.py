@@ -356,3 +356,49 @@ def test_report_of_two_thousand_players_stays_small(tmp_path: Path, fmt: str) ->
         assert "2,000 players are too many for a grid" in text
     if fmt == "csv":
         assert len(text.splitlines()) == 1 + 2 * 1999  # every pair that met, both ways
+
+
+# ---------------------------------------------------------- 8. terminal escape injection
+
+RAW_CONTROLS = [b"\x1b", b"\x07", b"\x08", b"\xc2\x9b", "\u202e".encode()]  # \x9b as UTF-8
+EVIL = (
+    '[Event "Open\x1b]0;owned\x07\u202e"]\n[Round "1"]\n[Black "Ann\x1b[2J\x08"]\n'
+    '[White "Bo\x9b31m"]\n[Result "1-0"]\n\n1. 11-15 23-19 2. 15-11 *\n'
+)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("validate",),
+        ("report",),
+        ("report", "--format", "markdown"),
+        ("report", "--format", "csv", "--table", "games"),
+        ("report", "--format", "html"),
+        ("openings",),
+        ("openings", "--format", "csv"),
+        ("openings", "--format", "markdown"),
+    ],
+)
+def test_control_characters_in_tags_never_reach_the_terminal(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    source = tmp_path / "evil.pdn"
+    source.write_text(EVIL, encoding="utf-8")
+    before = source.read_bytes()
+    proc = pdn(*args, source)
+    no_traceback(proc)
+    assert proc.returncode == (1 if args[0] == "validate" else 0)
+    for raw in RAW_CONTROLS:
+        assert raw not in proc.stdout, (raw, proc.stdout)
+    assert b"x1b" in proc.stdout  # shown, as \x1b (doubled backslash in Markdown)
+    assert source.read_bytes() == before
+
+
+def test_pdn_output_keeps_control_characters_byte_for_byte(tmp_path: Path) -> None:
+    # Escaping is for display: converting PDN to PDN must lose nothing.
+    source = tmp_path / "evil.pdn"
+    source.write_text(EVIL, encoding="utf-8")
+    proc = pdn("convert", source)
+    no_traceback(proc)
+    assert b"Ann\x1b[2J\x08" in proc.stdout

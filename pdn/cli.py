@@ -401,7 +401,12 @@ def openings(
     files: tuple[str, ...], stats: bool, ballot: int | None, fmt: str, sort: str, output: str
 ) -> None:
     """Classify each English game by its ACF three-move ballot (by position, so
-    transpositions are caught), two-move opening or 11-man ballot."""
+    transpositions are caught), two-move opening or 11-man ballot.
+
+    CSV: a cell that starts with = + - @ (or a tab) gets a ' in front, so that a spreadsheet
+    shows it as text instead of running it as a formula; plain numbers such as -1, and a lone
+    -, are left as they are. Control characters from the file are shown as \\x1b and so on.
+    """
     from .openings import ballot_stats, classify, opening_row, render_openings, render_stats
     from .writer import write_game
 
@@ -462,6 +467,11 @@ def report(
     An event with more than 60 players gets no crosstable grid (it would grow with the square
     of the players); a line says so, and --format csv --table crosstable, like JSON, lists
     every pair of players that met.
+
+    CSV: a cell that starts with = + - @ (or a tab) gets a ' in front, so that a spreadsheet
+    shows it as text instead of running it as a formula; plain numbers such as -1 (points can
+    be negative), and a lone -, are left as they are; results (0-1, 1/2-1/2) start with a
+    digit. Control characters from the file are shown as \\x1b and so on.
     """
     from . import report as reports
     from .openings import classify

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pdn.engine import ENGLISH, Color, Position
 
 from .results import Outcome, parse_result, scores
-from .safe_text import printable
+from .safe_text import csv_cell, printable
 
 if TYPE_CHECKING:
     from .model import Game
@@ -762,7 +762,8 @@ def _csv_text(fields: Sequence[str], rows: Sequence[dict[str, str]]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(fields)
-    writer.writerows([printable(row[key], layout=True) for key in fields] for row in rows)
+    # Text shown, formulas defused (pdn.safe_text.csv_cell); the header is ours and safe.
+    writer.writerows([csv_cell(row[key]) for key in fields] for row in rows)
     return buffer.getvalue()
 
 

@@ -51,7 +51,7 @@ from pdn.engine import get_variant, variant_for_game_type
 
 from .results import parse_result as parse_outcome
 from .results import scores
-from .safe_text import one_line, printable
+from .safe_text import csv_cell, one_line, printable
 
 __all__ = [
     "BLACK",
@@ -1169,7 +1169,10 @@ def render_csv(reports: Sequence[EventReport], table: str = "standings") -> str:
 
     ``table`` is one of :data:`CSV_TABLES`: ``standings`` (with colour balance),
     ``crosstable`` (one row per pair of players that met), ``games`` (by round) or
-    ``openings``. Lines end with ``\\n``; numbers are plain decimals.
+    ``openings``. Lines end with ``\\n``; numbers are plain decimals. Text cells pass
+    through :func:`pdn.safe_text.csv_cell`: controls are shown escaped, and a cell that a
+    spreadsheet would run as a formula (``=...``, ``+...``, ``-...``, ``@...``) gets a ``'``
+    in front; plain numbers such as ``-1`` are left alone.
 
     >>> render_csv([], "crosstable")
     'event,player,opponent,games,score\\n'
@@ -1180,10 +1183,7 @@ def render_csv(reports: Sequence[EventReport], table: str = "standings") -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(_CSV_HEADERS[table])
     for report in reports:
-        writer.writerows(
-            [printable(cell, layout=True) if isinstance(cell, str) else cell for cell in row]
-            for row in _csv_rows(report, table)
-        )
+        writer.writerows([csv_cell(cell) for cell in row] for row in _csv_rows(report, table))
     return buffer.getvalue()
 
 

@@ -9,6 +9,10 @@ Everything pdn prints as text for a person (validate headings and messages, repo
 openings tables, CSV) goes through :func:`printable` or :func:`one_line`; JSON keeps values as
 they are (the JSON encoder escapes C0 controls itself), and PDN output is never altered.
 
+CSV cells also go through :func:`csv_cell`, against formula injection: a spreadsheet runs a
+cell that starts with ``=``, ``+``, ``-`` or ``@`` (or a tab or carriage return before one)
+as a formula, so a player named ``=HYPERLINK(...)`` could act when the file is opened.
+
 >>> printable("Ann\\x1b[2J\\x07")
 'Ann\\\\x1b[2J\\\\x07'
 >>> one_line("Kok,\\tK.\\r\\n(NED)\\u202e")
@@ -19,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["UNSAFE", "one_line", "printable"]
+__all__ = ["FORMULA_STARTS", "UNSAFE", "csv_cell", "one_line", "printable"]
 
 #: Characters never written raw: C0 controls (tab and newline are handled by the caller's
 #: layout), DEL, C1 controls, the line and paragraph separators, and the bidirectional
@@ -55,3 +59,30 @@ def one_line(text: str) -> str:
     if _BREAKS.search(text):
         text = " ".join(text.split())
     return printable(text)
+
+
+#: What makes a spreadsheet read a cell as a formula (the OWASP "CSV injection" list).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+# Cells that may start with "+" or "-" and stay as they are: plain numbers (a spreadsheet reads
+# them as the same number: points and Sonneborn-Berger can be negative with --points 1,0,-1),
+# and a lone "-", PDN's placeholder for an unknown round or date, which computes nothing.
+# Results never need this: "0-1", "1/2-1/2", "2-0" start with a digit, "*" is harmless.
+_SAFE_SIGNED = re.compile(r"-|[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def csv_cell(value: object) -> object:
+    """A CSV cell: a string is made :func:`printable` (tabs and newlines kept, the CSV writer
+    quotes them) and, if it starts with one of :data:`FORMULA_STARTS` without being a plain
+    number, prefixed with ``'`` so that spreadsheets show it as text; other values (numbers)
+    are returned as they are.
+
+    >>> [csv_cell(v) for v in ["=1+2", "@SUM(A1)", "-1", "-2+3", "0-1", "-", 7]]
+    ["'=1+2", "'@SUM(A1)", '-1', "'-2+3", '0-1', '-', 7]
+    """
+    if not isinstance(value, str):
+        return value
+    text = printable(value, layout=True)
+    if text.startswith(FORMULA_STARTS) and not _SAFE_SIGNED.fullmatch(text):
+        return "'" + text
+    return text

@@ -402,3 +402,65 @@ def test_pdn_output_keeps_control_characters_byte_for_byte(tmp_path: Path) -> No
     proc = pdn("convert", source)
     no_traceback(proc)
     assert b"Ann\x1b[2J\x08" in proc.stdout
+
+
+# ------------------------------------------------------------- 9. CSV formula injection
+
+FORMULAS = (
+    '[Event "=HYPERLINK(""http://evil"",""x"")"]\n[Round "-"]\n[Black "@SUM(A1:A9)"]\n'
+    '[White "+1+cmd|x"]\n[Result "0-1"]\n\n1. 11-15 23-19 8-11 *\n\n'
+    '[Event "=HYPERLINK(""http://evil"",""x"")"]\n[Round "2"]\n[Black "+1+cmd|x"]\n'
+    '[White "-2+3"]\n[Result "1-0"]\n\n1. 11-15 23-19 8-11 *\n'
+)
+
+
+def _csv_rows(data: bytes) -> list[dict[str, str]]:
+    import csv
+    import io
+
+    return list(csv.DictReader(io.StringIO(data.decode("utf-8"))))
+
+
+@pytest.mark.parametrize("table", ["standings", "games", "crosstable"])
+def test_report_csv_cells_cannot_start_a_formula(tmp_path: Path, table: str) -> None:
+    source = tmp_path / "formulas.pdn"
+    source.write_text(FORMULAS, encoding="utf-8")
+    out = tmp_path / "out.csv"
+    args = ("report", "--format", "csv", "--table", table, "--points", "1,0,-1")
+    proc = pdn(*args, source, "-o", out)
+    no_traceback(proc)
+    assert proc.returncode == 0
+    rows = _csv_rows(out.read_bytes())
+    assert rows
+    for row in rows:
+        for key, cell in row.items():
+            plain_number = cell.lstrip("+-").replace(".", "", 1).isdigit()
+            assert (
+                not cell.startswith(("=", "+", "-", "@", "\t", "\r"))
+                or plain_number
+                or (key == "round" and cell == "-")
+            ), (key, cell)
+    if table == "standings":
+        assert "-1" in {row["points"] for row in rows}  # a number, left as it is
+        assert "'@SUM(A1:A9)" in {row["player"] for row in rows}
+    if table == "games":
+        assert sorted(row["result"] for row in rows) == ["0-1", "1-0"]  # left as they are
+
+
+def test_openings_csv_cells_cannot_start_a_formula(tmp_path: Path) -> None:
+    source = tmp_path / "formulas.pdn"
+    source.write_text(FORMULAS, encoding="utf-8")
+    proc = pdn("openings", "--format", "csv", source)
+    no_traceback(proc)
+    assert proc.returncode == 0
+    rows = _csv_rows(proc.stdout)
+    assert [row["black"] for row in rows] == ["'@SUM(A1:A9)", "'+1+cmd|x"]
+    assert [row["white"] for row in rows] == ["'+1+cmd|x", "'-2+3"]
+    assert all(row["event"].startswith("'=HYPERLINK(") for row in rows)
+
+
+def test_csv_rule_is_documented_in_help() -> None:
+    for command in ("report", "openings"):
+        proc = pdn(command, "--help")
+        assert proc.returncode == 0
+        assert b"gets a ' in front" in proc.stdout

@@ -8,7 +8,7 @@ import pdn
 from pdn.batch import verdict_of, verdict_text
 from pdn.openings import OpeningRow, classify, opening_row, render_openings
 from pdn.report import build_reports, record_from_tags, render
-from pdn.safe_text import UNSAFE, one_line, printable
+from pdn.safe_text import UNSAFE, csv_cell, one_line, printable
 
 RAW = ["\x1b", "\x07", "\x08", "\r", "\x7f", "\x9b", "\u202e", "\u2066", "\u2028", "\x00"]
 
@@ -74,3 +74,62 @@ def test_openings_show_controls(fmt: str) -> None:
     text = render_openings(rows, fmt)
     _assert_clean(text)
     assert ("Ann\\\\x1b\\[2J" if fmt == "markdown" else "Ann\\x1b[2J") in text
+
+
+# ------------------------------------------------------------------- CSV formula injection
+
+
+@pytest.mark.parametrize(
+    ("cell", "written"),
+    [
+        ("=HYPERLINK(1)", "'=HYPERLINK(1)"),
+        ("+1+1", "'+1+1"),
+        ("-2+3", "'-2+3"),
+        ("@SUM(A1)", "'@SUM(A1)"),
+        ("\t=1", "'\t=1"),
+        ("-1", "-1"),
+        ("-0.5", "-0.5"),
+        ("+3", "+3"),
+        ("-", "-"),
+        ("0-1", "0-1"),
+        ("1/2-1/2", "1/2-1/2"),
+        ("Ann = Bo", "Ann = Bo"),
+        ("\r=1", "\\x0d=1"),  # a shown CR no longer starts the cell
+    ],
+)
+def test_csv_cell_defuses_formulas_but_keeps_numbers(cell: str, written: str) -> None:
+    assert csv_cell(cell) == written
+
+
+def test_csv_cell_leaves_numbers_alone() -> None:
+    assert csv_cell(-1) == -1 and csv_cell(2.5) == 2.5
+
+
+FORMULA_TAGS = {"Event": "=1+1", "Round": "-", "Black": "@SUM(A1)", "White": "-2+3"}
+
+
+def test_report_csv_defuses_formulas_and_keeps_negative_points() -> None:
+    import csv
+    import io
+
+    records = [record_from_tags({**FORMULA_TAGS, "Result": "0-1"})]
+    reports = build_reports(records, (1.0, 0.0, -1.0))
+    standings = list(csv.DictReader(io.StringIO(render(reports, "csv"))))
+    assert {row["player"] for row in standings} == {"'@SUM(A1)", "'-2+3"}
+    assert {row["event"] for row in standings} == {"'=1+1"}
+    assert sorted(row["points"] for row in standings) == ["-1", "1"]
+    (game,) = csv.DictReader(io.StringIO(render(reports, "csv", table="games")))
+    assert (game["round"], game["result"], game["first"]) == ("-", "0-1", "'@SUM(A1)")
+
+
+def test_openings_csv_defuses_formulas() -> None:
+    import csv
+    import io
+
+    tags = "".join(f'[{name} "{value}"]\n' for name, value in FORMULA_TAGS.items())
+    game = pdn.read_game(tags + "\n1. 11-15 23-19 8-11 *\n")
+    (row,) = csv.DictReader(
+        io.StringIO(render_openings([opening_row(game, classify(game))], "csv"))
+    )
+    assert (row["event"], row["black"], row["white"]) == ("'=1+1", "'@SUM(A1)", "'-2+3")
+    assert row["moves"] == "11-15 23-19 8-11"

@@ -407,7 +407,8 @@ class Crosstable:
     """
 
     players: tuple[str, ...]
-    pairs: Mapping[tuple[int, int], tuple[float, int]]
+    # Not hashed (a mapping cannot be): reports stay hashable, by their other fields.
+    pairs: Mapping[tuple[int, int], tuple[float, int]] = field(hash=False)
     _position: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

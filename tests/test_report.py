@@ -743,3 +743,8 @@ def test_crosstable_at_the_limit_is_still_a_grid() -> None:
     for pair in crosstable["pairs"]:
         assert report.crosstable.score(pair["player"], pair["opponent"]) == pair["score"]
     assert len(crosstable["pairs"]) == sum(map(sum, report.crosstable.games))
+
+
+def test_reports_stay_hashable_with_a_sparse_crosstable(round_robin: EventReport) -> None:
+    assert hash(round_robin) == hash(round_robin)
+    assert round_robin.crosstable == round_robin.crosstable

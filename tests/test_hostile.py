@@ -313,17 +313,21 @@ def test_cyrillic_names_on_a_cp1252_stream_are_escaped(tmp_path: Path, command: 
 # ------------------------------------------------------------------ 6. absurd --jobs values
 
 
-def test_ten_thousand_jobs_on_a_small_file_is_quick_and_the_same(tmp_path: Path) -> None:
+@pytest.mark.parametrize("copies", [1, 35])  # 12 games (one batch), 420 games (three)
+def test_ten_thousand_jobs_is_quick_and_gives_the_same_output(tmp_path: Path, copies: int) -> None:
     # (Do not run this one against a pdn without the cap: it forks 10,000 workers. The unit
     # tests in test_batch_hardening.py fail safely on such a pdn instead.)
-    one = pdn("validate", ILLEGAL, "--jobs", "1")
+    source = tmp_path / "games.pdn"
+    source.write_text("\n".join([ILLEGAL.read_text()] * copies))
+    one = pdn("validate", source, "--jobs", "1")
     start = time.monotonic()
-    many = pdn("validate", ILLEGAL, "--jobs", "10000", timeout=20)
+    many = pdn("validate", source, "--jobs", "10000", timeout=20)
     assert time.monotonic() - start < 15
     no_traceback(many)
     assert many.returncode == one.returncode == 1
     assert many.stdout == one.stdout
-    assert b"12 games: 0 clean, 12 with errors" in many.stdout
+    games = 12 * copies
+    assert f"{games} games: 0 clean, {games} with errors".encode() in many.stdout
 
 
 # ---------------------------------------------------- 7. one event with 2,000 players

@@ -136,18 +136,15 @@ def _read_token(
     squares: list[int]
     match = _RANGE.match(body)
     if match:
-        low, high = int(match.group(1)), int(match.group(2))
+        low = _square_number(match.group(1), token, board.squares, variant)
+        high = _square_number(match.group(2), token, board.squares, variant)
         if low > high:
             raise FenError(f"the range {body!r} in the FEN runs backwards")
-        for end in (low, high):
-            _check_number(end, token, board.squares, variant)
         squares = list(range(low, high + 1))
         if king:
             notes.append(f"'K{body}' is read as: every piece on {low}-{high} is a king")
     elif _NUMBER.match(body):
-        number = int(body)
-        _check_number(number, token, board.squares, variant)
-        squares = [number]
+        squares = [_square_number(body, token, board.squares, variant)]
     elif _ALGEBRAIC.match(body):
         found = board.square_of(body)
         if found is None:
@@ -164,12 +161,19 @@ def _read_token(
         owner[square] = (colour, king)
 
 
-def _check_number(number: int, token: str, squares: int, variant: Variant) -> None:
-    if not 1 <= number <= squares:
+def _square_number(digits: str, token: str, squares: int, variant: Variant) -> int:
+    # No board has a billion squares: a longer digit run is out of range without int(), which
+    # refuses runs beyond Python's int-string limit (4,300 digits) with a ValueError.
+    significant = digits.lstrip("0")
+    number = int(significant or "0") if len(significant) <= 9 else None
+    if number is None or not 1 <= number <= squares:
+        shown = significant if len(significant) <= 12 else f"{significant[:12]}..."
+        where = token if len(token) <= 24 else f"{token[:24]}..."
         raise FenError(
-            f"square {number} (in {token!r}) is out of range: the {variant.title} board has "
+            f"square {shown or 0} (in {where!r}) is out of range: the {variant.title} board has "
             f"squares 1-{squares}"
         )
+    return number
 
 
 def format_fen(

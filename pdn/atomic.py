@@ -3,6 +3,15 @@
 The text goes to a temporary file in the target's own folder (so the final rename stays on one
 file system) and replaces the target only once it is complete and flushed to disk.
 
+Only regular files (and paths that do not exist yet) are replaced that way. Anything else is
+written straight into, because replacing it would destroy it: a character device such as
+``/dev/null`` or a terminal, a FIFO, and the streams the process was given, ``/dev/stdout``,
+``/dev/stderr`` and ``/dev/fd/N``. Those last ones are written through a duplicate of the
+inherited descriptor, so ``-o /dev/stdout >> log`` appends to ``log`` as the shell promised.
+
+A temporary file never outlives the process: it is removed when the block raises (``Ctrl-C``
+included) and when the process is killed by ``SIGTERM`` or ``SIGHUP`` while writing.
+
 >>> import tempfile, pathlib
 >>> target = pathlib.Path(tempfile.mkdtemp()) / "out.pdn"
 >>> with atomic_writer(target) as out:
@@ -14,22 +23,119 @@ file system) and replaces the target only once it is complete and flushed to dis
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import re
+import signal
+import stat
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from types import FrameType
 from typing import TextIO
+
+__all__ = ["atomic_writer", "reserve_closed_standard_descriptors"]
+
+# Names that stand for a descriptor the process inherited; opening them anew would give a new
+# file description (losing O_APPEND and the offset), so they are duplicated instead.
+_STANDARD_STREAMS = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
+_FD_PATH = re.compile(r"/(?:dev|proc/self)/fd/([0-9]{1,9})")
 
 
 @contextlib.contextmanager
 def atomic_writer(path: str | os.PathLike[str], *, encoding: str = "utf-8") -> Iterator[TextIO]:
-    """Open ``path`` for writing text; it is replaced only when the block ends without error.
+    """Open ``path`` for writing text; a regular file is replaced only when the block ends
+    without error.
 
     On an exception the temporary file is removed and an existing ``path`` is left untouched.
+    Devices, FIFOs and inherited descriptors (``/dev/stdout``, ``/dev/fd/3``) are written
+    straight into (see the module docstring). Errors name ``path`` as given, never the
+    temporary file.
     """
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    name = os.fspath(path)
+    inherited = _inherited_descriptor(name)
+    if inherited is not None:
+        try:
+            fd = os.dup(inherited)
+        except OSError as exc:
+            raise OSError(exc.errno, "no such stream is open", name) from None
+        with _direct(fd, encoding) as handle:
+            yield handle
+        return
+    try:
+        mode: int | None = os.stat(name).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        # O_NOCTTY: writing to a terminal device must not make it our controlling terminal.
+        fd = os.open(name, os.O_WRONLY | getattr(os, "O_NOCTTY", 0))
+        with _direct(fd, encoding) as handle:
+            yield handle
+        return
+    with _replacing(name, encoding) as handle:
+        yield handle
+
+
+def _inherited_descriptor(name: str) -> int | None:
+    """The descriptor number ``name`` stands for (``/dev/stdout`` -> 1), or ``None``."""
+    absolute = os.path.abspath(name)
+    if absolute in _STANDARD_STREAMS:
+        number: int | None = _STANDARD_STREAMS[absolute]
+    else:
+        match = _FD_PATH.fullmatch(absolute)
+        number = int(match.group(1)) if match else None
+    if number is not None and number in _reserved:
+        # A placeholder, not what the user's shell gave us: writing there would lose the text.
+        raise OSError(errno.EBADF, "it was closed when pdn started", name)
+    return number
+
+
+# Standard descriptors that were closed when the process started and now hold /dev/null.
+_reserved: set[int] = set()
+
+
+def reserve_closed_standard_descriptors() -> frozenset[int]:
+    """Put ``/dev/null`` on each of the descriptors 0, 1 and 2 that is closed, and return them.
+
+    Otherwise the next file opened would get that number and be taken for a standard stream
+    (by this process, ``/dev/stdout``, or a child). :func:`atomic_writer` refuses the
+    reserved ones, so ``-o /dev/stdout`` with standard output closed is an error, not a
+    silent loss. Calling it again reserves nothing more.
+    """
+    for number in (0, 1, 2):
+        if number in _reserved:
+            continue
+        try:
+            os.fstat(number)
+        except OSError:
+            fd = os.open(os.devnull, os.O_RDWR)
+            if fd != number:  # a lower closed number was filled first; keep ``number`` free
+                os.dup2(fd, number)
+                os.close(fd)
+            _reserved.add(number)
+    return frozenset(_reserved)
+
+
+@contextlib.contextmanager
+def _direct(fd: int, encoding: str) -> Iterator[TextIO]:
+    with os.fdopen(fd, "w", encoding=encoding, newline="") as handle:
+        yield handle
+
+
+@contextlib.contextmanager
+def _replacing(name: str, encoding: str) -> Iterator[TextIO]:
+    # Through a symbolic link the file it points to is replaced, and the link is kept.
+    target = Path(os.path.realpath(name))
+    folder = target.parent
+    try:
+        fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        if exc.errno == errno.ENOENT:
+            why = f"the folder {folder} does not exist"
+        raise OSError(exc.errno, why, name) from None
+    _track(temp_name)
     try:
         with os.fdopen(fd, "w", encoding=encoding, newline="") as handle:
             yield handle
@@ -41,13 +147,76 @@ def atomic_writer(path: str | os.PathLike[str], *, encoding: str = "utf-8") -> I
         else:
             os.chmod(temp_name, 0o666 & ~_umask())
         os.replace(temp_name, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temp_name)
+    except OSError as exc:
+        _discard(temp_name)
+        if exc.filename == temp_name or exc.filename2 == temp_name:
+            # The user never heard of the temporary file: name the path they gave.
+            raise OSError(exc.errno, exc.strerror, name) from exc
         raise
+    except BaseException:
+        _discard(temp_name)
+        raise
+    finally:
+        _untrack(temp_name)
 
 
 def _umask() -> int:
     current = os.umask(0)
     os.umask(current)
     return current
+
+
+def _discard(temp_name: str) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(temp_name)
+
+
+# ------------------------------------------------------------------ cleaning up on a signal
+
+# SIGINT raises KeyboardInterrupt, which the ``except`` above handles; SIGTERM and SIGHUP kill
+# the process without running any ``finally``, so a handler removes the temporary files first.
+_CLEANUP_SIGNALS: tuple[signal.Signals, ...] = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+# Temporary file -> the process that created it. A worker forked while a file was pending
+# inherits this table; the pid keeps it from deleting its parent's file.
+_pending: dict[str, int] = {}
+_lock = threading.Lock()
+
+
+def _track(temp_name: str) -> None:
+    with _lock:
+        _pending[temp_name] = os.getpid()
+        # Handlers can only be installed from the main thread; elsewhere the file is still
+        # removed on errors, just not on a signal.
+        if threading.current_thread() is threading.main_thread():
+            for signum in _CLEANUP_SIGNALS:
+                # A program that set its own handler keeps it: it is responsible for cleanup.
+                if signal.getsignal(signum) is signal.SIG_DFL:
+                    signal.signal(signum, _on_signal)
+
+
+def _untrack(temp_name: str) -> None:
+    with _lock:
+        _pending.pop(temp_name, None)
+        # Back to the default once nothing is pending, so the handler is active only while
+        # a file is being written.
+        if not _pending and threading.current_thread() is threading.main_thread():
+            for signum in _CLEANUP_SIGNALS:
+                if signal.getsignal(signum) is _on_signal:
+                    signal.signal(signum, signal.SIG_DFL)
+
+
+def _on_signal(signum: int, frame: FrameType | None) -> None:
+    """Remove this process's pending temporary files, then die of the same signal."""
+    me = os.getpid()
+    for temp_name, owner in list(_pending.items()):
+        if owner == me:
+            with contextlib.suppress(OSError):
+                os.unlink(temp_name)
+    # Re-raise with the default action, so the parent sees "killed by SIGTERM" as it would
+    # have without us; the exit is a fallback should the signal somehow not be delivered.
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(me, signum)
+    os._exit(128 + signum)

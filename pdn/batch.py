@@ -12,12 +12,19 @@ worker are in flight, so memory stays bounded whatever the size of the input.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import os
+import signal
+import sys
+import threading
+import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import chain, islice
 from typing import IO, TypeVar
 
 from .cutting import RawGame
@@ -25,6 +32,7 @@ from .jsonio import SCHEMA
 from .model import Game
 from .problems import Problem
 from .reader import read_games, split_games
+from .safe_text import printable
 from .validation import validate
 
 T = TypeVar("T")
@@ -61,8 +69,82 @@ def _raw_games(source: Input) -> Iterator[RawGame]:
     return split_games(source)
 
 
+def _batches(sources: Iterable[Input]) -> Iterator[tuple[str, list[RawGame]]]:
+    """``(file name, up to BATCH_SIZE raw games)``, streaming; a batch never spans two files."""
+    for source in sources:
+        name = display_name(source)
+        batch: list[RawGame] = []
+        for raw in _raw_games(source):
+            batch.append(raw)
+            if len(batch) >= BATCH_SIZE:
+                yield name, batch
+                batch = []
+        if batch:
+            yield name, batch
+
+
 def _run_batch(func: Callable[[Game, str], T], name: str, batch: list[RawGame]) -> list[T]:
     return [func(raw.parse(), name) for raw in batch]
+
+
+def usable_cores() -> int:
+    """The processors this process may run on (its affinity mask where the system has one,
+    so a container limited to 2 of 64 cores says 2)."""
+    with contextlib.suppress(AttributeError, OSError):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
+def worker_count(jobs: int, batches: int, cores: int | None = None) -> int:
+    """How many worker processes to start for ``jobs`` requested and ``batches`` of games:
+    never more than the usable cores (more would only compete for them and cost memory), nor
+    than the batches (an idle worker is pure cost).
+
+    >>> worker_count(10000, 1, cores=8), worker_count(10000, 50, cores=8), worker_count(3, 50, 8)
+    (1, 8, 3)
+    """
+    return max(1, min(jobs, batches, usable_cores() if cores is None else cores))
+
+
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+def _die_with_parent(parent: int) -> None:
+    """Worker initializer: end this worker when the process that started the pool dies, so a
+    killed ``pdn`` leaves no orphans computing for nobody."""
+    # Forked workers inherit the parent's handlers (pdn.atomic's cleanup); theirs are default.
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    watched = os.getppid()  # the pool's parent, or a fork server that dies with it
+    armed = False
+    if sys.platform.startswith("linux"):
+        # The kernel sends the signal when the parent exits, however it exits (even SIGKILL).
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0
+    # The parent may have died before the death signal was armed: then nobody would send it.
+    if not _alive(parent) or os.getppid() != watched:
+        os._exit(1)
+    if not armed:
+        # Portable fallback: an orphan is re-parented, so its parent pid changes.
+        threading.Thread(target=_watch_parent, args=(watched,), daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # exists, but is not ours to signal
+    return True
+
+
+def _watch_parent(watched: int, interval: float = 1.0) -> None:
+    while os.getppid() == watched:
+        time.sleep(interval)
+    os._exit(1)
 
 
 def map_games(
@@ -73,29 +155,33 @@ def map_games(
 ) -> Iterator[T]:
     """``func(game, file_name)`` for every game of every source, in input order.
 
-    With ``jobs > 1`` the games are parsed and processed by that many worker processes;
-    ``func`` must then be picklable (a module-level function, or a ``functools.partial`` of
-    one).
+    With ``jobs > 1`` the games are parsed and processed by worker processes, at most
+    ``jobs``, and no more than :func:`worker_count` allows (one per usable core, one per
+    batch of :data:`BATCH_SIZE` games: a small input runs on this process whatever ``jobs``
+    says). ``func`` must then be picklable (a module-level function, or a
+    ``functools.partial`` of one). Workers end when this process dies.
     """
     if jobs <= 1:
         for name, game in named_games(sources):
             yield func(game, name)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    batches = _batches(sources)
+    # Look ahead just far enough to know how many workers the input can keep busy.
+    ahead = list(islice(batches, min(jobs, usable_cores())))
+    workers = worker_count(jobs, len(ahead))
+    if workers == 1:
+        for name, batch in chain(ahead, batches):
+            yield from _run_batch(func, name, batch)
+        return
+    with ProcessPoolExecutor(
+        max_workers=workers, initializer=_die_with_parent, initargs=(os.getpid(),)
+    ) as pool:
         pending: deque[Future[list[T]]] = deque()
-        limit = jobs * 3
-        for source in sources:
-            name = display_name(source)
-            batch: list[RawGame] = []
-            for raw in _raw_games(source):
-                batch.append(raw)
-                if len(batch) >= BATCH_SIZE:
-                    pending.append(pool.submit(_run_batch, func, name, batch))
-                    batch = []
-                    while len(pending) >= limit:
-                        yield from pending.popleft().result()
-            if batch:
-                pending.append(pool.submit(_run_batch, func, name, batch))
+        limit = workers * 3
+        for name, batch in chain(ahead, batches):
+            pending.append(pool.submit(_run_batch, func, name, batch))
+            while len(pending) >= limit:
+                yield from pending.popleft().result()
         while pending:
             yield from pending.popleft().result()
 
@@ -226,4 +312,5 @@ def verdict_text(verdict: Verdict, *, least: str = "warning") -> str:
         lines.append(f"  {where}: {p.code}: {p.message}{detail}")
         if p.legal and p.code not in ("missed-capture",):
             lines.append(f"      legal here: {' '.join(p.legal)}")
-    return "\n".join(lines)
+    # Tag values, file names and quoted text reach a terminal: their controls are shown.
+    return "\n".join(printable(line) for line in lines)

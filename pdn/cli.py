@@ -7,6 +7,8 @@ Every command reads files or ``-`` (standard input), writes standard output or `
 from __future__ import annotations
 
 import contextlib
+import errno
+import io
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -17,7 +19,7 @@ import click
 
 from pdn import engine
 
-from .atomic import atomic_writer
+from .atomic import atomic_writer, reserve_closed_standard_descriptors
 from .model import Game
 
 # Exit statuses: 0 all clean, 1 a game has an error, 2 usage errors (click's own convention).
@@ -69,6 +71,8 @@ def open_output(
 ) -> Iterator[TextIO]:
     """Standard output for ``-``, else an atomic writer that refuses to overwrite an input."""
     if output == "-":
+        if isinstance(sys.stdout, _ClosedOutput):
+            raise StreamClosedError("standard output")  # before any work is done
         yield sys.stdout
         return
     target = Path(output).resolve()
@@ -76,14 +80,69 @@ def open_output(
         raise click.UsageError(
             f"{output} is also an input; refusing to overwrite it (use --in-place to do so)"
         )
-    with atomic_writer(target) as handle:
+    # The name as given: the writer must see "/dev/stdout", not the file it resolves to.
+    with atomic_writer(output) as handle:
         yield handle
+
+
+class StreamClosedError(click.ClickException):
+    """A standard stream the command needs was closed when pdn started (``<&-``, ``>&-``)."""
+
+    exit_code = EXIT_USAGE
+
+    def __init__(self, stream: str, why: str | None = None) -> None:
+        if why is None:
+            why = "nothing to read" if stream == "standard input" else "give -o FILE to write"
+        super().__init__(f"{stream} is closed ({why})")
+
+
+class _ClosedInput(io.TextIOBase):
+    """Stands for a closed standard input: using it is a :class:`StreamClosedError`."""
+
+    @property
+    def buffer(self) -> BinaryIO:
+        raise StreamClosedError("standard input")
+
+    def read(self, size: int | None = -1) -> str:
+        raise StreamClosedError("standard input")
+
+
+class _ClosedOutput(io.TextIOBase):
+    """Stands for a closed standard output: writing is a :class:`StreamClosedError` (click's
+    ``echo`` would otherwise drop the text silently and the command exit 0)."""
+
+    encoding = "utf-8"
+
+    def write(self, text: str) -> int:
+        raise StreamClosedError("standard output")
+
+    def flush(self) -> None:
+        # Nothing is ever buffered; interpreter shutdown flushes sys.stdout and must not fail.
+        return None
+
+
+def _prepare_standard_streams() -> None:
+    """Closed standard streams become explicit errors; text that the output encoding cannot
+    hold (Cyrillic names under cp1252, what Windows gives a redirected stream) is written as
+    ``\\u....`` escapes instead of raising ``UnicodeEncodeError``."""
+    reserve_closed_standard_descriptors()
+    if sys.stdin is None:
+        sys.stdin = _ClosedInput()
+    if sys.stdout is None:
+        sys.stdout = _ClosedOutput()
+    if sys.stderr is None:
+        # Messages have nowhere to go; the exit status still tells.
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (process-long)
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+            stream.reconfigure(errors="backslashreplace")
 
 
 class _Group(click.Group):
     """Turns the errors a user can cause (unreadable files, a closed pipe) into messages."""
 
     def invoke(self, ctx: click.Context) -> object:
+        _prepare_standard_streams()
         try:
             return super().invoke(ctx)
         except BrokenPipeError:
@@ -91,6 +150,8 @@ class _Group(click.Group):
             sys.stderr.close()
             sys.exit(EXIT_CLEAN)
         except OSError as exc:
+            if exc.errno == errno.EBADF and exc.filename:  # -o /dev/stdout with it closed
+                raise StreamClosedError(exc.filename, exc.strerror) from exc
             raise click.ClickException(f"{exc.filename or ''}: {exc.strerror or exc}") from exc
 
 
@@ -339,7 +400,12 @@ def openings(
     files: tuple[str, ...], stats: bool, ballot: int | None, fmt: str, sort: str, output: str
 ) -> None:
     """Classify each English game by its ACF three-move ballot (by position, so
-    transpositions are caught), two-move opening or 11-man ballot."""
+    transpositions are caught), two-move opening or 11-man ballot.
+
+    CSV: a cell that starts with = + - @ (or a tab) gets a ' in front, so that a spreadsheet
+    shows it as text instead of running it as a formula; plain numbers such as -1, and a lone
+    -, are left as they are. Control characters from the file are shown as \\x1b and so on.
+    """
     from .openings import ballot_stats, classify, opening_row, render_openings, render_stats
     from .writer import write_game
 
@@ -395,7 +461,17 @@ def report(
     variant: str | None,
     output: str,
 ) -> None:
-    """Standings, crosstable, results by round, colour balance and ballots, per event."""
+    """Standings, crosstable, results by round, colour balance and ballots, per event.
+
+    An event with more than 60 players gets no crosstable grid (it would grow with the square
+    of the players); a line says so, and --format csv --table crosstable, like JSON, lists
+    every pair of players that met.
+
+    CSV: a cell that starts with = + - @ (or a tab) gets a ' in front, so that a spreadsheet
+    shows it as text instead of running it as a formula; plain numbers such as -1 (points can
+    be negative), and a lone -, are left as they are; results (0-1, 1/2-1/2) start with a
+    digit. Control characters from the file are shown as \\x1b and so on.
+    """
     from . import report as reports
     from .openings import classify
 

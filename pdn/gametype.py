@@ -78,7 +78,28 @@ _FULL_RE = re.compile(
 
 
 class GameTypeError(ValueError):
-    """A ``GameType`` value that cannot be read at all (no type number)."""
+    """A ``GameType`` value that cannot be read at all (no type number, or one out of range)."""
+
+
+#: More significant digits than this make a GameType number (or board size) out of range. It
+#: is checked before ``int()``, which refuses digit runs longer than Python's int-string limit.
+MAX_DIGITS = 9
+
+
+def _shown(text: str, limit: int = 24) -> str:
+    """``text`` for a message, cut short when it is long (a message must stay one line)."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+def _small_int(digits: str, what: str, text: str) -> int:
+    """``int(digits)``, or :class:`GameTypeError` when it has more than :data:`MAX_DIGITS`
+    significant digits."""
+    significant = digits.lstrip("0")
+    if len(significant) > MAX_DIGITS:
+        raise GameTypeError(
+            f"GameType {_shown(text.strip())!r}: the {what} {_shown(significant)} is out of range"
+        )
+    return int(significant or "0")
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +146,8 @@ def parse_game_type(text: str) -> GameType:
     """Read a ``GameType`` value, expanding the short form from the standard's table.
 
     Liberal: spaces and lower case are accepted, a missing corner digit or invert flag is left
-    ``None``.  Raises :class:`GameTypeError` when not even the type number can be read.
+    ``None``.  Raises :class:`GameTypeError` when not even the type number can be read, or when
+    a number has more than :data:`MAX_DIGITS` digits (it is out of range, not a huge type).
 
     >>> parse_game_type("20,W,10,10,N1,0").corner
     1
@@ -138,9 +160,17 @@ def parse_game_type(text: str) -> GameType:
         # A readable number followed by something odd ("20,W,0,0,N,0" is fine, "20;x" is not):
         # keep the number so that the variant is still known.
         return GameType(
-            int(lead.group(1)), None, None, None, None, None, None, text, well_formed=False
+            _small_int(lead.group(1), "type number", text),
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            text,
+            well_formed=False,
         )
-    number = int(match.group(1))
+    number = _small_int(match.group(1), "type number", text)
     if match.group(2) is None:
         full = FULL_VALUES.get(number)
         if full is None:
@@ -162,8 +192,8 @@ def parse_game_type(text: str) -> GameType:
     return GameType(
         number,
         match.group(2).upper(),
-        int(match.group(3)),
-        int(match.group(4)),
+        _small_int(match.group(3), "board width", text),
+        _small_int(match.group(4), "board height", text),
         match.group(5).upper(),
         None if corner is None else int(corner),
         None if invert is None else invert == "1",

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pdn.engine import ENGLISH, Color, Position
 
 from .results import Outcome, parse_result, scores
+from .safe_text import csv_cell, printable
 
 if TYPE_CHECKING:
     from .model import Game
@@ -720,7 +721,8 @@ def _stats_cells(stats: BallotStats) -> dict[str, str]:
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    # One line per row, and terminal controls from tag values shown rather than obeyed.
+    return printable(" ".join(text.split()))
 
 
 def _text_table(columns: Sequence[_Column], rows: Sequence[dict[str, str]]) -> str:
@@ -760,7 +762,8 @@ def _csv_text(fields: Sequence[str], rows: Sequence[dict[str, str]]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(fields)
-    writer.writerows([row[key] for key in fields] for row in rows)
+    # Text shown, formulas defused (pdn.safe_text.csv_cell); the header is ours and safe.
+    writer.writerows([csv_cell(row[key]) for key in fields] for row in rows)
     return buffer.getvalue()
 
 

@@ -41,8 +41,9 @@ import io
 import json
 import math
 import re
+import unicodedata
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -50,9 +51,11 @@ from pdn.engine import get_variant, variant_for_game_type
 
 from .results import parse_result as parse_outcome
 from .results import scores
+from .safe_text import csv_cell, one_line, printable
 
 __all__ = [
     "BLACK",
+    "CROSSTABLE_MAX_PLAYERS",
     "CSV_TABLES",
     "DEFAULT_POINTS",
     "FORMATS",
@@ -89,6 +92,11 @@ DEFAULT_POINTS: tuple[float, float, float] = (1.0, 0.5, 0.0)
 
 #: Output formats understood by :func:`render`.
 FORMATS: tuple[str, ...] = ("text", "markdown", "csv", "json", "html")
+
+#: Above this many players in an event the crosstable is not laid out as a grid in text,
+#: Markdown and HTML (it would have players x players cells: 4 million for 2,000 players) nor
+#: as grids in JSON; a line says so, and CSV (``--table crosstable``) and JSON list the pairs.
+CROSSTABLE_MAX_PLAYERS = 60
 
 #: Tables :func:`render_csv` can write (one table per CSV document keeps it machine-readable).
 CSV_TABLES: tuple[str, ...] = ("standings", "crosstable", "games", "openings")
@@ -235,7 +243,10 @@ def first_mover_colour(variant: str | None = None, game_type: str | None = None)
         if len(fields) > 1 and fields[1] in ("B", "W"):
             return BLACK if fields[1] == "B" else WHITE
         if fields[0].isdecimal():
-            found = variant_for_game_type(int(fields[0]))
+            # A number too long to be a GameType (and for int(), past its digit limit) is an
+            # unknown type like any other.
+            digits = fields[0].lstrip("0") or "0"
+            found = variant_for_game_type(int(digits)) if len(digits) <= 9 else None
             return found.first_mover.label if found is not None else WHITE
     return BLACK
 
@@ -388,33 +399,79 @@ class StandingRow:
 class Crosstable:
     """Points each player scored against each other, players in standings order.
 
-    ``scores[i][j]`` is what ``players[i]`` scored against ``players[j]`` over all their
-    scored games (``None`` on the diagonal and where they never met); ``games[i][j]`` counts
-    those games. A row's scores add up to the player's points.
+    Only the pairs that met are stored: ``pairs[(i, j)]`` is ``(score, games)``, what
+    ``players[i]`` scored against ``players[j]`` over their scored games and how many there
+    were. So the table costs memory in proportion to the games, not to the square of the
+    players (an open event with 2,000 players would otherwise need millions of empty cells).
+    A row's scores add up to the player's points.
     """
 
     players: tuple[str, ...]
-    scores: tuple[tuple[float | None, ...], ...]
-    games: tuple[tuple[int, ...], ...]
+    # Not hashed (a mapping cannot be): reports stay hashable, by their other fields.
+    pairs: Mapping[tuple[int, int], tuple[float, int]] = field(hash=False)
+    _position: dict[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_position", {p: i for i, p in enumerate(self.players)})
+
+    @property
+    def folded(self) -> bool:
+        """Whether there are too many players (:data:`CROSSTABLE_MAX_PLAYERS`) to lay the table
+        out as a grid; reports then list it only as pairs."""
+        return len(self.players) > CROSSTABLE_MAX_PLAYERS
+
+    @property
+    def scores(self) -> tuple[tuple[float | None, ...], ...]:
+        """The full grid of scores (``None`` on the diagonal and where the players never met).
+        Its size is the square of the players: meant for small events."""
+        count = len(self.players)
+        return tuple(tuple(self.score_at(i, j) for j in range(count)) for i in range(count))
+
+    @property
+    def games(self) -> tuple[tuple[int, ...], ...]:
+        """The full grid of game counts (0 where the players never met); see :attr:`scores`."""
+        count = len(self.players)
+        return tuple(
+            tuple(self.pairs.get((i, j), (0.0, 0))[1] for j in range(count)) for i in range(count)
+        )
+
+    def score_at(self, row: int, column: int) -> float | None:
+        """What player ``row`` scored against player ``column`` (``None`` if they never met)."""
+        pair = self.pairs.get((row, column))
+        return None if pair is None else pair[0]
 
     def score(self, player: str, opponent: str) -> float | None:
         """What ``player`` scored against ``opponent`` (``None`` if they never met)."""
-        return self.scores[self.players.index(player)][self.players.index(opponent)]
+        return self.score_at(self._position[player], self._position[opponent])
 
     def cell(self, row: int, column: int) -> str:
         """The cell as shown: ``"X"`` on the diagonal, empty where the players never met."""
         if row == column:
             return "X"
-        value = self.scores[row][column]
+        value = self.score_at(row, column)
         return "" if value is None else _num(value)
 
     def to_dict(self) -> dict[str, Any]:
-        """A plain-dict form for JSON."""
-        return {
+        """A plain-dict form for JSON: ``players``, ``pairs`` (one entry per pair that met),
+        and the ``scores`` and ``games`` grids unless the table is :attr:`folded`."""
+        out: dict[str, Any] = {
             "players": list(self.players),
-            "scores": [list(row) for row in self.scores],
-            "games": [list(row) for row in self.games],
+            "pairs": [
+                {
+                    "player": self.players[i],
+                    "opponent": self.players[j],
+                    "games": games,
+                    "score": score,
+                }
+                for (i, j), (score, games) in sorted(self.pairs.items())
+            ],
         }
+        if self.folded:
+            out["folded"] = True
+        else:
+            out["scores"] = [list(row) for row in self.scores]
+            out["games"] = [list(row) for row in self.games]
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -538,15 +595,25 @@ def round_sort_key(name: str) -> tuple[Any, ...]:
     name = name.strip()
     parts = name.split(".")
     if all(part.isdecimal() for part in parts):
-        return (0, tuple(int(part) for part in parts))
+        return (0, tuple(_digits_key(part) for part in parts))
     # Unknown rounds go after every named one, so they never sit between real rounds.
     return (2 if name in ("", UNKNOWN, "-") else 1, name.casefold(), name)
 
 
-def _natural_key(text: str) -> tuple[tuple[int, int, str], ...]:
+def _digits_key(digits: str) -> tuple[int, str]:
+    """Orders digit strings as the numbers they write, without ``int()`` (which refuses runs
+    beyond Python's 4,300-digit limit): fewer significant digits first, then digit by digit.
+    Unicode digits (``"٣"``) are mapped to ASCII so that they compare like their values."""
+    significant = digits.lstrip("0") or "0"
+    if not significant.isascii():
+        significant = "".join(str(unicodedata.decimal(ch)) for ch in significant)
+    return (len(significant), significant)
+
+
+def _natural_key(text: str) -> tuple[tuple[int, tuple[int, str], str], ...]:
     # "ACF 4" before "ACF 38": runs of digits compare as numbers.
     return tuple(
-        (0, int(part), "") if part.isdecimal() else (1, 0, part.casefold())
+        (0, _digits_key(part), "") if part.isdecimal() else (1, (0, ""), part.casefold())
         for part in re.split(r"(\d+)", text)
         if part
     )
@@ -682,17 +749,14 @@ def _standings(tallies: dict[str, _Tally]) -> tuple[StandingRow, ...]:
 
 
 def _crosstable(players: Sequence[str], tallies: dict[str, _Tally]) -> Crosstable:
-    scores = tuple(
-        tuple(
-            None
-            if opp == player or opp not in tallies[player].met
-            else round(tallies[player].against[opp], 9)
-            for opp in players
-        )
-        for player in players
-    )
-    games = tuple(tuple(tallies[player].met.get(opp, 0) for opp in players) for player in players)
-    return Crosstable(players=tuple(players), scores=scores, games=games)
+    position = {player: i for i, player in enumerate(players)}
+    pairs = {
+        (i, position[opponent]): (round(tallies[player].against[opponent], 9), met)
+        for i, player in enumerate(players)
+        for opponent, met in tallies[player].met.items()
+        if opponent != player
+    }
+    return Crosstable(players=tuple(players), pairs=pairs)
 
 
 def _rounds(games: Sequence[GameRecord]) -> tuple[RoundGames, ...]:
@@ -933,10 +997,21 @@ def _openings_table(report: EventReport) -> _Table:
     return headers, rows, [False, *([True] * len(columns))]
 
 
-def _sections(report: EventReport) -> list[tuple[str, _Table]]:
-    sections = [
+def _crosstable_note(report: EventReport) -> str:
+    count = len(report.crosstable.players)
+    return (
+        f"not shown: {count:,} players are too many for a grid (more than "
+        f"{CROSSTABLE_MAX_PLAYERS}); --format csv --table crosstable lists every pair that met"
+    )
+
+
+def _sections(report: EventReport) -> list[tuple[str, _Table | str]]:
+    """The report's tables in order; a section that is a string is a sentence instead of a
+    table (a crosstable too large to show)."""
+    crosstable = _crosstable_note(report) if report.crosstable.folded else _crosstable_table(report)
+    sections: list[tuple[str, _Table | str]] = [
         ("Standings", _standings_table(report)),
-        ("Crosstable", _crosstable_table(report)),
+        ("Crosstable", crosstable),
         ("Results by round", _rounds_table(report)),
         ("Colour balance", _colours_table(report)),
     ]
@@ -946,8 +1021,9 @@ def _sections(report: EventReport) -> list[tuple[str, _Table]]:
 
 
 def _one_line(text: str) -> str:
-    # Tag values can hold tabs or newlines; in a table they would break the layout.
-    return " ".join(text.split()) if any(ch in text for ch in "\t\r\n\v\f") else text
+    # Tag values can hold tabs or newlines, which would break a table's layout, and terminal
+    # controls, which must be shown rather than obeyed.
+    return one_line(text)
 
 
 def _text_table(table: _Table, indent: str = "  ") -> list[str]:
@@ -979,7 +1055,9 @@ def render_text(reports: Sequence[EventReport]) -> str:
         ]
         for heading, table in _sections(report):
             lines += ["", heading]
-            if heading == "Results by round":
+            if isinstance(table, str):
+                lines.append(f"  {table}")
+            elif heading == "Results by round":
                 # The round list reads better as "first - second: result" lines than as a table.
                 for rnd in report.rounds:
                     lines.append(f"  Round {_one_line(rnd.round)}")
@@ -1013,8 +1091,12 @@ def render_markdown(reports: Sequence[EventReport]) -> str:
     for report in reports:
         out += [f"## {_md(report.event)}", ""]
         out += [f"- **{label}:** {_md(value)}" for label, value in _summary(report)]
-        for heading, (headers, rows, right) in _sections(report):
+        for heading, table in _sections(report):
             out += ["", f"### {heading}", ""]
+            if isinstance(table, str):
+                out.append(_md(table[0].upper() + table[1:] + "."))
+                continue
+            headers, rows, right = table
             out.append("| " + " | ".join(headers) + " |")
             out.append("|" + "|".join("---:" if r else ":---" for r in right) + "|")
             out += ["| " + " | ".join(_md(cell) for cell in row) + " |" for row in rows]
@@ -1061,10 +1143,8 @@ def _csv_rows(report: EventReport, table: str) -> list[list[Any]]:
     if table == "crosstable":
         cross = report.crosstable
         return [
-            [event, player, opponent, cross.games[i][j], _num(score)]
-            for i, player in enumerate(cross.players)
-            for j, opponent in enumerate(cross.players)
-            if (score := cross.scores[i][j]) is not None
+            [event, cross.players[i], cross.players[j], games, _num(score)]
+            for (i, j), (score, games) in sorted(cross.pairs.items())
         ]
     if table == "games":
         return [
@@ -1090,7 +1170,10 @@ def render_csv(reports: Sequence[EventReport], table: str = "standings") -> str:
 
     ``table`` is one of :data:`CSV_TABLES`: ``standings`` (with colour balance),
     ``crosstable`` (one row per pair of players that met), ``games`` (by round) or
-    ``openings``. Lines end with ``\\n``; numbers are plain decimals.
+    ``openings``. Lines end with ``\\n``; numbers are plain decimals. Text cells pass
+    through :func:`pdn.safe_text.csv_cell`: controls are shown escaped, and a cell that a
+    spreadsheet would run as a formula (``=...``, ``+...``, ``-...``, ``@...``) gets a ``'``
+    in front; plain numbers such as ``-1`` are left alone.
 
     >>> render_csv([], "crosstable")
     'event,player,opponent,games,score\\n'
@@ -1101,7 +1184,7 @@ def render_csv(reports: Sequence[EventReport], table: str = "standings") -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(_CSV_HEADERS[table])
     for report in reports:
-        writer.writerows(_csv_rows(report, table))
+        writer.writerows([csv_cell(cell) for cell in row] for row in _csv_rows(report, table))
     return buffer.getvalue()
 
 
@@ -1123,7 +1206,8 @@ dt { font-weight: bold; } dd { margin: 0; } .notes li { color: #8a4b00; }
 
 
 def _h(value: object) -> str:
-    return html.escape(str(value), quote=True)
+    # Controls are not valid HTML text, and the page may well be read with cat.
+    return html.escape(printable(str(value)), quote=True)
 
 
 def _html_table(table: _Table, diagonal: bool = False) -> list[str]:
@@ -1170,7 +1254,10 @@ def render_html(reports: Sequence[EventReport], title: str = "Tournament report"
         out.append("</dl>")
         for heading, table in _sections(report):
             out.append(f"<h3>{_h(heading)}</h3>")
-            out += _html_table(table, diagonal=heading == "Crosstable")
+            if isinstance(table, str):
+                out.append(f"<p>{_h(table[0].upper() + table[1:])}.</p>")
+            else:
+                out += _html_table(table, diagonal=heading == "Crosstable")
         if report.notes:
             out += ["<h3>Notes</h3>", '<ul class="notes">']
             out += [f"<li>{_h(note)}</li>" for note in report.notes]

@@ -683,3 +683,68 @@ def test_invariants(games: list[tuple[str, str, str]], points: tuple[float, floa
     assert balance == 2 * len(report.games)
     for fmt in FORMATS:
         assert render(reports, fmt)
+
+
+# ------------------------------------------------------------- a very large event (issue 10)
+
+
+def _open_event(players: int) -> list[GameRecord]:
+    """Two rounds of neighbours: every player meets one or two others, ``players - 1`` games."""
+    results = ("1-0", "0-1", "1/2-1/2")
+    pairs = [(i, i + 1) for start in (0, 1) for i in range(start, players - 1, 2)]
+    return [
+        record_from_tags(
+            {
+                "Event": "Open",
+                "Round": str(1 + i % 2),
+                "Black": f"P{i:04d}",
+                "White": f"P{j:04d}",
+                "Result": results[n % 3],
+            }
+        )
+        for n, (i, j) in enumerate(pairs)
+    ]
+
+
+def test_crosstable_of_two_thousand_players_is_folded_and_linear() -> None:
+    import tracemalloc
+
+    records = _open_event(2000)
+    tracemalloc.start()
+    try:
+        (report,) = build_reports(records)
+        rendered = {fmt: render([report], fmt) for fmt in FORMATS}
+        pairs_csv = render([report], "csv", table="crosstable")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    # A grid would be 4 million cells (hundreds of megabytes); pairs are a few per game.
+    assert peak < 40_000_000
+    assert report.crosstable.folded
+    assert len(report.crosstable.pairs) == 2 * len(records)
+    for fmt in ("text", "markdown", "html"):
+        assert "2,000 players are too many for a grid" in rendered[fmt]
+        assert len(rendered[fmt]) < 1_000_000
+    assert len(pairs_csv.splitlines()) == 1 + 2 * len(records)
+    crosstable = json.loads(rendered["json"])["events"][0]["crosstable"]
+    assert crosstable["folded"] is True and "scores" not in crosstable
+    assert len(crosstable["pairs"]) == 2 * len(records)
+    assert report.crosstable.score("P0000", "P0001") == 1.0
+
+
+def test_crosstable_at_the_limit_is_still_a_grid() -> None:
+    from pdn.report import CROSSTABLE_MAX_PLAYERS
+
+    (report,) = build_reports(_open_event(CROSSTABLE_MAX_PLAYERS))
+    assert not report.crosstable.folded
+    assert "too many for a grid" not in render_text([report])
+    crosstable = json.loads(render_json([report]))["events"][0]["crosstable"]
+    assert len(crosstable["scores"]) == CROSSTABLE_MAX_PLAYERS
+    for pair in crosstable["pairs"]:
+        assert report.crosstable.score(pair["player"], pair["opponent"]) == pair["score"]
+    assert len(crosstable["pairs"]) == sum(map(sum, report.crosstable.games))
+
+
+def test_reports_stay_hashable_with_a_sparse_crosstable(round_robin: EventReport) -> None:
+    assert hash(round_robin) == hash(round_robin)
+    assert round_robin.crosstable == round_robin.crosstable

@@ -1,0 +1,470 @@
+"""Issue 10, "never lose a byte, never crash, never hang": every item as a user meets it.
+
+Each test runs ``python -m pdn`` in a subprocess, as a shell would, and checks the exit status,
+that standard error holds no traceback, and what the files hold afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import IO
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ILLEGAL = ROOT / "examples" / "illegal-moves.pdn"
+TOURNAMENT = ROOT / "examples" / "german-open-2004.pdn"
+
+GAME = '[Event "E"]\n[Round "1"]\n[Black "Ann"]\n[White "Bo"]\n[Result "1-0"]\n\n1. 11-15 *\n'
+
+
+def pdn(
+    *args: str | os.PathLike[str],
+    stdin: int | IO[bytes] | None = subprocess.DEVNULL,
+    stdout: int | IO[bytes] | None = subprocess.PIPE,
+    input: bytes | None = None,
+    env: Mapping[str, str] | None = None,
+    timeout: float = 30,
+) -> subprocess.CompletedProcess[bytes]:
+    """Run ``python -m pdn ARGS`` and return it finished; standard error is captured."""
+    full_env = {**os.environ, **(env or {})}
+    if input is not None:
+        stdin = None
+    return subprocess.run(
+        [sys.executable, "-m", "pdn", *map(os.fspath, args)],
+        stdin=stdin,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        input=input,
+        env=full_env,
+        cwd=ROOT,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def no_traceback(proc: subprocess.CompletedProcess[bytes]) -> str:
+    """Standard error as text, after checking it holds no Python traceback."""
+    err = proc.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in err, err
+    return err
+
+
+def private_null(folder: Path) -> Path:
+    """A device with /dev/null's numbers, to try a writer on before trusting it with the real
+    /dev/null (a regression must not turn the machine's /dev/null into a file)."""
+    node = folder / "null"
+    try:
+        os.mknod(node, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except (PermissionError, AttributeError, OSError) as exc:
+        pytest.skip(f"cannot create a device node here: {exc}")
+    return node
+
+
+# ------------------------------------------------------ 1. devices, FIFOs and /dev/std* as -o
+
+
+def test_output_to_a_device_writes_into_it(tmp_path: Path) -> None:
+    node = private_null(tmp_path)
+    proc = pdn("validate", TOURNAMENT, "-o", node)
+    no_traceback(proc)
+    assert proc.returncode == 0
+    assert stat.S_ISCHR(os.stat(node).st_mode)
+    assert [p.name for p in tmp_path.iterdir()] == ["null"]
+    # The private device survived, so the real one may be used.
+    proc = pdn("validate", TOURNAMENT, "-o", "/dev/null")
+    no_traceback(proc)
+    assert proc.returncode == 0
+    assert proc.stdout == b""
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_output_to_a_fifo_goes_through_it(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        proc = pdn("validate", TOURNAMENT, "-o", fifo)
+        got = os.read(reader, 1 << 16)
+    finally:
+        os.close(reader)
+    no_traceback(proc)
+    assert proc.returncode == 0
+    assert b"15 games: 15 clean" in got
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert [p.name for p in tmp_path.iterdir()] == ["pipe"]
+
+
+@pytest.mark.skipif(not Path("/dev/stdout").exists(), reason="no /dev/stdout here")
+def test_output_to_dev_stdout_appended_to_a_log_keeps_the_log(tmp_path: Path) -> None:
+    log = tmp_path / "log"
+    log.write_bytes(b"earlier run\n")
+    with log.open("ab") as append:  # the shell's ">> log"
+        proc = pdn("validate", TOURNAMENT, "-o", "/dev/stdout", stdout=append)
+    no_traceback(proc)
+    assert proc.returncode == 0
+    text = log.read_text()
+    assert text.startswith("earlier run\n")
+    assert text.endswith("15 games: 15 clean, 0 with errors\n")
+    assert [p.name for p in tmp_path.iterdir()] == ["log"]
+
+
+# ------------------------------------------------------------ 2. killed in the middle of -o
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+def test_killed_mid_write_leaves_no_temporary_file(tmp_path: Path, signame: str) -> None:
+    if not hasattr(signal, signame):
+        pytest.skip(f"no {signame} here")
+    signum = getattr(signal, signame)
+    target = tmp_path / "out.txt"
+    target.write_text("previous\n")
+    # Standard input stays open and empty: the command has its temporary output open and
+    # waits for more games, like a long run.
+    child = subprocess.Popen(
+        [sys.executable, "-m", "pdn", "validate", "-", "-o", str(target)],
+        stdin=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    try:
+        assert child.stdin is not None
+        child.stdin.write(GAME.encode())
+        child.stdin.flush()
+        deadline = time.monotonic() + 15
+        while not list(tmp_path.glob(".out.txt.*.tmp")):
+            assert time.monotonic() < deadline, "the temporary file never appeared"
+            assert child.poll() is None
+            time.sleep(0.02)
+        child.send_signal(signum)
+        child.wait(timeout=10)
+        assert child.stderr is not None
+        assert b"Traceback" not in child.stderr.read()
+    finally:
+        child.kill()
+        child.wait()
+    assert child.returncode == -signum
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]
+    assert target.read_text() == "previous\n"
+
+
+# --------------------------------------------------------------- 3. a missing output folder
+
+
+def test_missing_output_folder_names_the_users_path(tmp_path: Path) -> None:
+    given = tmp_path / "nowhere" / "x.pdn"
+    proc = pdn("validate", TOURNAMENT, "-o", given)
+    err = no_traceback(proc)
+    assert proc.returncode == 1
+    assert str(given) in err
+    assert ".tmp" not in err
+    assert "does not exist" in err
+
+
+# ---------------------------------------------- 4. numbers past Python's int-string limit
+
+HUGE = "9" * 5000
+
+
+def _huge_numbers_file(folder: Path) -> Path:
+    games = [
+        f'[Event "E"]\n[GameType "{HUGE}"]\n[Black "A"]\n[White "B"]\n[Result "1-0"]\n\n1. 11-15 *',
+        f'[Event "E"]\n[FEN "B:W{HUGE}:B1"]\n[Black "A"]\n[White "B"]\n[Result "0-1"]\n\n1. 1-5 *',
+        f'[Event "E"]\n[Round "{HUGE}"]\n[Black "B"]\n[White "A"]\n[Result "1-0"]\n\n1. 11-15 *',
+        '[Event "E"]\n[Round "2"]\n[Black "B"]\n[White "A"]\n[Result "1-0"]\n\n1. 11-15 *',
+    ]
+    path = folder / "huge.pdn"
+    path.write_text("\n\n".join(games) + "\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("command", "status"),
+    [("validate", 1), ("report", 0), ("openings", 0), ("convert", 0), ("annotate", 0)],
+)
+def test_huge_numbers_in_tags_are_out_of_range_not_a_crash(
+    tmp_path: Path, command: str, status: int
+) -> None:
+    source = _huge_numbers_file(tmp_path)
+    before = source.read_bytes()
+    out = tmp_path / "out.txt"
+    proc = pdn(command, source, "-o", out)
+    no_traceback(proc)
+    assert proc.returncode == status
+    assert source.read_bytes() == before
+    text = out.read_text()
+    if command == "validate":
+        assert "bad-gametype" in text and "bad-fen" in text and "out of range" in text
+    if command == "report":
+        # The huge round sorts after round 2 instead of crashing the sort.
+        assert text.index("Round 2") < text.index(f"Round {HUGE[:50]}")
+    if command == "convert":
+        assert HUGE in text  # kept as written, never lost
+
+
+def test_perft_with_a_huge_fen_square_is_a_usage_error() -> None:
+    proc = pdn("perft", "--fen", f"B:W{HUGE}:B1", "1")
+    err = no_traceback(proc)
+    assert proc.returncode == 2
+    assert "out of range" in err
+    assert len(err) < 1000
+
+
+# ------------------------------------------- 5. closed standard streams, a narrow encoding
+
+
+def _closing(*numbers: int) -> Callable[[], None]:
+    """For ``preexec_fn``: the shell's ``<&-`` / ``>&-`` on these descriptors."""
+
+    def close() -> None:
+        for number in numbers:
+            os.close(number)
+
+    return close
+
+
+def test_closed_standard_input_is_a_one_line_error() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "pdn", "validate", "-"],
+        capture_output=True,
+        cwd=ROOT,
+        preexec_fn=_closing(0),
+        timeout=30,
+        check=False,
+    )
+    err = no_traceback(proc)
+    assert proc.returncode == 2
+    assert err.strip().splitlines() == ["Error: standard input is closed (nothing to read)"]
+
+
+@pytest.mark.parametrize(
+    "args", [("validate", str(ILLEGAL)), ("report", str(TOURNAMENT)), ("perft", "5")]
+)
+def test_closed_standard_output_is_an_error_not_lost_output(args: tuple[str, ...]) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "pdn", *args],
+        stdin=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        preexec_fn=_closing(1),
+        timeout=30,
+        check=False,
+    )
+    err = no_traceback(proc)
+    assert proc.returncode == 2
+    assert "standard output is closed" in err
+
+
+def test_closed_standard_output_does_not_matter_with_o(tmp_path: Path) -> None:
+    out = tmp_path / "out.txt"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pdn", "validate", str(TOURNAMENT), "-o", str(out)],
+        stdin=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        preexec_fn=_closing(1),
+        timeout=30,
+        check=False,
+    )
+    no_traceback(proc)
+    assert proc.returncode == 0
+    assert out.read_text().endswith("15 games: 15 clean, 0 with errors\n")
+
+
+def test_dev_stdout_with_standard_output_closed_is_an_error() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "pdn", "validate", str(TOURNAMENT), "-o", "/dev/stdout"],
+        stdin=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        preexec_fn=_closing(1),
+        timeout=30,
+        check=False,
+    )
+    err = no_traceback(proc)
+    assert proc.returncode == 2
+    assert "/dev/stdout is closed" in err
+
+
+CYRILLIC = (
+    '[Event "Турнир"]\n[Round "1"]\n[Black "Иванов"]\n[White "Петров"]\n[Result "1-0"]\n\n'
+    "1. 11-15 23-19 2. 15-11 *\n"
+)
+
+
+@pytest.mark.parametrize("command", ["validate", "report", "openings"])
+def test_cyrillic_names_on_a_cp1252_stream_are_escaped(tmp_path: Path, command: str) -> None:
+    source = tmp_path / "cyrillic.pdn"
+    source.write_text(CYRILLIC, encoding="utf-8")
+    proc = pdn(command, source, env={"PYTHONIOENCODING": "cp1252"})
+    no_traceback(proc)
+    assert proc.returncode == (1 if command == "validate" else 0)
+    assert "\\u0418\\u0432\\u0430\\u043d\\u043e\\u0432" in proc.stdout.decode("cp1252")  # Иванов
+
+
+# ------------------------------------------------------------------ 6. absurd --jobs values
+
+
+@pytest.mark.parametrize("copies", [1, 35])  # 12 games (one batch), 420 games (three)
+def test_ten_thousand_jobs_is_quick_and_gives_the_same_output(tmp_path: Path, copies: int) -> None:
+    # (Do not run this one against a pdn without the cap: it forks 10,000 workers. The unit
+    # tests in test_batch_hardening.py fail safely on such a pdn instead.)
+    source = tmp_path / "games.pdn"
+    source.write_text("\n".join([ILLEGAL.read_text()] * copies))
+    one = pdn("validate", source, "--jobs", "1")
+    start = time.monotonic()
+    many = pdn("validate", source, "--jobs", "10000", timeout=20)
+    assert time.monotonic() - start < 15
+    no_traceback(many)
+    assert many.returncode == one.returncode == 1
+    assert many.stdout == one.stdout
+    games = 12 * copies
+    assert f"{games} games: 0 clean, {games} with errors".encode() in many.stdout
+
+
+# ---------------------------------------------------- 7. one event with 2,000 players
+
+
+def _open_event_pdn(folder: Path, players: int = 2000) -> Path:
+    results = ("1-0", "0-1", "1/2-1/2")
+    pairs = [(i, i + 1) for start in (0, 1) for i in range(start, players - 1, 2)]
+    games = [
+        f'[Event "Open"]\n[Round "{1 + i % 2}"]\n[Black "P{i:04d}"]\n[White "P{j:04d}"]\n'
+        f'[Result "{results[n % 3]}"]\n\n{results[n % 3]}\n'
+        for n, (i, j) in enumerate(pairs)
+    ]
+    path = folder / "open.pdn"
+    path.write_text("\n".join(games))
+    return path
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "html", "json", "csv"])
+def test_report_of_two_thousand_players_stays_small(tmp_path: Path, fmt: str) -> None:
+    source = _open_event_pdn(tmp_path)
+    out = tmp_path / f"report.{fmt}"
+    table = ["--table", "crosstable"] if fmt == "csv" else []
+    proc = pdn("report", "--no-openings", "--format", fmt, *table, source, "-o", out)
+    no_traceback(proc)
+    assert proc.returncode == 0
+    text = out.read_text()
+    assert len(text) < 3_000_000  # a 2,000 x 2,000 grid was 22 MB of text, 85 MB of HTML
+    if fmt in ("text", "markdown", "html"):
+        assert "2,000 players are too many for a grid" in text
+    if fmt == "csv":
+        assert len(text.splitlines()) == 1 + 2 * 1999  # every pair that met, both ways
+
+
+# ---------------------------------------------------------- 8. terminal escape injection
+
+RAW_CONTROLS = [b"\x1b", b"\x07", b"\x08", b"\xc2\x9b", "\u202e".encode()]  # \x9b as UTF-8
+EVIL = (
+    '[Event "Open\x1b]0;owned\x07\u202e"]\n[Round "1"]\n[Black "Ann\x1b[2J\x08"]\n'
+    '[White "Bo\x9b31m"]\n[Result "1-0"]\n\n1. 11-15 23-19 2. 15-11 *\n'
+)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("validate",),
+        ("report",),
+        ("report", "--format", "markdown"),
+        ("report", "--format", "csv", "--table", "games"),
+        ("report", "--format", "html"),
+        ("openings",),
+        ("openings", "--format", "csv"),
+        ("openings", "--format", "markdown"),
+    ],
+)
+def test_control_characters_in_tags_never_reach_the_terminal(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    source = tmp_path / "evil.pdn"
+    source.write_text(EVIL, encoding="utf-8")
+    before = source.read_bytes()
+    proc = pdn(*args, source)
+    no_traceback(proc)
+    assert proc.returncode == (1 if args[0] == "validate" else 0)
+    for raw in RAW_CONTROLS:
+        assert raw not in proc.stdout, (raw, proc.stdout)
+    assert b"x1b" in proc.stdout  # shown, as \x1b (doubled backslash in Markdown)
+    assert source.read_bytes() == before
+
+
+def test_pdn_output_keeps_control_characters_byte_for_byte(tmp_path: Path) -> None:
+    # Escaping is for display: converting PDN to PDN must lose nothing.
+    source = tmp_path / "evil.pdn"
+    source.write_text(EVIL, encoding="utf-8")
+    proc = pdn("convert", source)
+    no_traceback(proc)
+    assert b"Ann\x1b[2J\x08" in proc.stdout
+
+
+# ------------------------------------------------------------- 9. CSV formula injection
+
+FORMULAS = (
+    '[Event "=HYPERLINK(""http://evil"",""x"")"]\n[Round "-"]\n[Black "@SUM(A1:A9)"]\n'
+    '[White "+1+cmd|x"]\n[Result "0-1"]\n\n1. 11-15 23-19 8-11 *\n\n'
+    '[Event "=HYPERLINK(""http://evil"",""x"")"]\n[Round "2"]\n[Black "+1+cmd|x"]\n'
+    '[White "-2+3"]\n[Result "1-0"]\n\n1. 11-15 23-19 8-11 *\n'
+)
+
+
+def _csv_rows(data: bytes) -> list[dict[str, str]]:
+    import csv
+    import io
+
+    return list(csv.DictReader(io.StringIO(data.decode("utf-8"))))
+
+
+@pytest.mark.parametrize("table", ["standings", "games", "crosstable"])
+def test_report_csv_cells_cannot_start_a_formula(tmp_path: Path, table: str) -> None:
+    source = tmp_path / "formulas.pdn"
+    source.write_text(FORMULAS, encoding="utf-8")
+    out = tmp_path / "out.csv"
+    args = ("report", "--format", "csv", "--table", table, "--points", "1,0,-1")
+    proc = pdn(*args, source, "-o", out)
+    no_traceback(proc)
+    assert proc.returncode == 0
+    rows = _csv_rows(out.read_bytes())
+    assert rows
+    for row in rows:
+        for key, cell in row.items():
+            plain_number = cell.lstrip("+-").replace(".", "", 1).isdigit()
+            assert (
+                not cell.startswith(("=", "+", "-", "@", "\t", "\r"))
+                or plain_number
+                or (key == "round" and cell == "-")
+            ), (key, cell)
+    if table == "standings":
+        assert "-1" in {row["points"] for row in rows}  # a number, left as it is
+        assert "'@SUM(A1:A9)" in {row["player"] for row in rows}
+    if table == "games":
+        assert sorted(row["result"] for row in rows) == ["0-1", "1-0"]  # left as they are
+
+
+def test_openings_csv_cells_cannot_start_a_formula(tmp_path: Path) -> None:
+    source = tmp_path / "formulas.pdn"
+    source.write_text(FORMULAS, encoding="utf-8")
+    proc = pdn("openings", "--format", "csv", source)
+    no_traceback(proc)
+    assert proc.returncode == 0
+    rows = _csv_rows(proc.stdout)
+    assert [row["black"] for row in rows] == ["'@SUM(A1:A9)", "'+1+cmd|x"]
+    assert [row["white"] for row in rows] == ["'+1+cmd|x", "'-2+3"]
+    assert all(row["event"].startswith("'=HYPERLINK(") for row in rows)
+
+
+def test_csv_rule_is_documented_in_help() -> None:
+    for command in ("report", "openings"):
+        proc = pdn(command, "--help")
+        assert proc.returncode == 0
+        assert b"gets a ' in front" in proc.stdout

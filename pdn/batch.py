@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import io
 import os
 import signal
 import sys
@@ -25,10 +26,10 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import chain, islice
-from typing import IO, TypeVar
+from typing import IO, TypeVar, cast
 
 from .cutting import RawGame
-from .jsonio import SCHEMA
+from .jsonio import SCHEMA, looks_like_json, read_json_games
 from .model import Game
 from .problems import Problem
 from .reader import read_games, split_games
@@ -52,9 +53,48 @@ def display_name(source: Input) -> str:
     return name if isinstance(name, str) and not name.startswith("<") else "-"
 
 
+#: File name endings of JSON inputs (pdn convert --to json|ndjson writes them).
+JSON_SUFFIXES = (".json", ".ndjson", ".jsonl")
+
+
+def is_json(source: Input) -> bool:
+    """Whether a source holds JSON game records: by its name, else by its first bytes (a
+    file, or a stream that can be peeked at such as standard input)."""
+    if isinstance(source, (str, os.PathLike)):
+        path = os.fspath(source)
+        if path.lower().endswith(JSON_SUFFIXES):
+            return True
+        try:
+            with open(path, "rb") as handle:
+                return looks_like_json(handle.read(64))
+        except OSError:
+            return False  # the reader reports it
+    peek = getattr(source, "peek", None)
+    if callable(peek):
+        return looks_like_json(peek(64)[:64])
+    if getattr(source, "seekable", lambda: False)():
+        at = source.tell()
+        head = source.read(64)
+        source.seek(at)
+        return looks_like_json(head)
+    return False
+
+
 def iter_games(source: Input) -> Iterator[Game]:
-    """The games of one source (a path as ``str`` or ``PathLike``, or an open file)."""
-    return read_games(source)
+    """The games of one source (a path as ``str`` or ``PathLike``, or an open file): PDN, or
+    the JSON records of :mod:`pdn.jsonio`."""
+    if not is_json(source):
+        return read_games(source)
+    if isinstance(source, (str, os.PathLike)):
+        return _json_file(os.fspath(source))
+    if isinstance(source, io.TextIOBase):
+        return read_json_games(source)
+    return read_json_games(io.TextIOWrapper(cast(IO[bytes], source), encoding="utf-8"))
+
+
+def _json_file(path: str) -> Iterator[Game]:
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        yield from read_json_games(handle)
 
 
 def named_games(sources: Iterable[Input]) -> Iterator[tuple[str, Game]]:
@@ -65,15 +105,16 @@ def named_games(sources: Iterable[Input]) -> Iterator[tuple[str, Game]]:
             yield name, game
 
 
-def _raw_games(source: Input) -> Iterator[RawGame]:
-    return split_games(source)
+def _raw_games(source: Input) -> Iterator[RawGame | Game]:
+    # PDN is cut here and parsed by the workers; JSON records are read here.
+    return iter_games(source) if is_json(source) else split_games(source)
 
 
-def _batches(sources: Iterable[Input]) -> Iterator[tuple[str, list[RawGame]]]:
+def _batches(sources: Iterable[Input]) -> Iterator[tuple[str, list[RawGame | Game]]]:
     """``(file name, up to BATCH_SIZE raw games)``, streaming; a batch never spans two files."""
     for source in sources:
         name = display_name(source)
-        batch: list[RawGame] = []
+        batch: list[RawGame | Game] = []
         for raw in _raw_games(source):
             batch.append(raw)
             if len(batch) >= BATCH_SIZE:
@@ -83,8 +124,8 @@ def _batches(sources: Iterable[Input]) -> Iterator[tuple[str, list[RawGame]]]:
             yield name, batch
 
 
-def _run_batch(func: Callable[[Game, str], T], name: str, batch: list[RawGame]) -> list[T]:
-    return [func(raw.parse(), name) for raw in batch]
+def _run_batch(func: Callable[[Game, str], T], name: str, batch: list[RawGame | Game]) -> list[T]:
+    return [func(raw.parse() if isinstance(raw, RawGame) else raw, name) for raw in batch]
 
 
 def usable_cores() -> int:

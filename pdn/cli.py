@@ -21,6 +21,7 @@ from pdn import engine
 
 from .atomic import atomic_writer, reserve_closed_standard_descriptors
 from .model import Game
+from .safe_text import printable
 
 # Exit statuses: 0 all clean, 1 a game has an error, 2 usage errors (click's own convention).
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
@@ -275,6 +276,17 @@ class _Progress:
             click.echo("\r" + " " * 30 + "\r", nl=False, err=True)
 
 
+def _reported(games: Iterator[tuple[str, Game]]) -> Iterator[tuple[str, Game]]:
+    """The games, each reading error said on standard error as FILE:LINE:COL: CODE: MESSAGE
+    (the game is still written with everything that was read)."""
+    for name, game in games:
+        for problem in game.errors:
+            if problem.severity == "error":
+                where = f"{name}:{problem.line or game.line}:{problem.column or 1}"
+                click.echo(printable(f"{where}: {problem.code}: {problem.message}"), err=True)
+        yield name, game
+
+
 def _games_of(files: tuple[str, ...]) -> Iterator[tuple[str, Game]]:
     """(file name, game) for every game of FILES, streaming."""
     from .batch import named_games
@@ -330,7 +342,7 @@ def convert(
     )
     problems = 0
     with open_output(output, files, in_place=in_place) as out:
-        for piece in convert_games(_games_of(files), options):
+        for piece in convert_games(_reported(_games_of(files)), options):
             out.write(piece.text)
             problems += piece.problems
     if problems:

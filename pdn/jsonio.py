@@ -33,6 +33,7 @@ from typing import IO, Any, TypeVar, cast
 
 from pdn.builder import GameBuilder
 from pdn.model import Comment, Game
+from pdn.problems import Problem
 from pdn.validation import Report, Step
 from pdn.visitor import GameStart, GameVisitor, Skip
 
@@ -55,7 +56,7 @@ T = TypeVar("T")
 
 
 class JsonError(ValueError):
-    """A JSON input that is not a record of this schema (the message says where and why)."""
+    """A JSON record that does not follow the schema (the message says which part and why)."""
 
 
 def _comments(comments: Sequence[Comment]) -> list[JsonDict]:
@@ -371,14 +372,18 @@ def looks_like_json(head: bytes | str) -> bool:
     return text.lstrip("\ufeff \t\r\n").startswith('{"schema"')
 
 
-def read_json_games(stream: IO[str], name: str = "-") -> Iterator[Game]:
-    """The games of a JSON document or NDJSON stream of game records.
+def read_json_games(stream: IO[str]) -> Iterator[Game]:
+    """The games of a JSON document or an NDJSON stream of game records.
 
-    An NDJSON line that is not a game record raises :class:`JsonError` naming the line.
+    Never raises for bad input: a record that cannot be read becomes an empty game carrying a
+    ``syntax-error`` problem with its line (and column), and reading goes on with the next
+    line of an NDJSON stream.
     """
     first = ""
+    number = 0
     while not first.strip():
         first = stream.readline()
+        number += 1
         if not first:
             return
     try:
@@ -387,32 +392,40 @@ def read_json_games(stream: IO[str], name: str = "-") -> Iterator[Game]:
         record = None
     if isinstance(record, dict) and record.get("type", "game") == "game" and "games" not in record:
         # NDJSON: one record per line.
-        yield _game(record, name, 1)
-        for number, line in enumerate(stream, start=2):
+        yield _game(record, number)
+        for at, line in enumerate(stream, start=number + 1):
             if line.strip():
-                yield _game(_load(line, name, number), name, number)
+                yield _game_of_line(line, at)
         return
     text = first + stream.read()
     try:
         document = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise JsonError(f"{name}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+        yield _unreadable(f"not valid JSON: {exc.msg}", exc.lineno + number - 1, exc.colno)
+        return
     games = document.get("games") if isinstance(document, dict) else document
     if not isinstance(games, list):
-        raise JsonError(f"{name}: a JSON document of games holds a list 'games'")
-    for position, record in enumerate(games, start=1):
-        yield _game(record, name, position)
+        yield _unreadable("a JSON document of games must hold a list 'games'", number, 1)
+        return
+    for position, item in enumerate(games, start=1):
+        yield _game(item, number, f"game {position} of the document: ")
 
 
-def _load(line: str, name: str, number: int) -> JsonDict:
+def _unreadable(message: str, line: int, column: int) -> Game:
+    problem = Problem("syntax-error", f"{message} (at {line}:{column})", line=line, column=column)
+    return Game(line=line, errors=[problem], variant=None)
+
+
+def _game_of_line(line: str, number: int) -> Game:
     try:
-        return cast(JsonDict, json.loads(line))
+        record = json.loads(line)
     except json.JSONDecodeError as exc:
-        raise JsonError(f"{name}:{number}:{exc.colno}: not valid JSON: {exc.msg}") from None
+        return _unreadable(f"not valid JSON: {exc.msg}", number, exc.colno)
+    return _game(record, number)
 
 
-def _game(record: object, name: str, where: int) -> Game:
+def _game(record: object, line: int, where: str = "") -> Game:
     try:
         return game_from_dict(cast(JsonDict, record))
     except JsonError as exc:
-        raise JsonError(f"{name}: record {where}: {exc}") from None
+        return _unreadable(f"{where}{exc}", line, 1)

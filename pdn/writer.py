@@ -234,8 +234,9 @@ class PdnWriter(GameVisitor[str]):
     """The visitor that writes PDN text (what :func:`write_game` uses).
 
     Give it the events of a model (``game.accept(PdnWriter())``) or of a text as it is read
-    (``raw.accept(PdnWriter())``): the text is the same.  ``variant`` (an engine variant name)
-    decides the first mover for the regenerated numbers of the normalised form, when the
+    (``raw.accept(PdnWriter())``): the text is the same, except that straight from the text a
+    comment among the tag pairs keeps its place (a model holds such comments before the tags).
+    ``variant`` (an engine variant name) decides the first mover for the regenerated numbers of the normalised form, when the
     ``GameType`` tag does not.
     """
 
@@ -260,12 +261,12 @@ class PdnWriter(GameVisitor[str]):
 
     def visit_tag(self, name: str, value: str) -> None:
         self.pairs.append((name, value))
-        if self.normalize:
-            return
+        # A comment before a tag pair stands before the tags (normalised: before them all).
         for comment in self.tag_comments:
             self.head.append(_comment_text(comment) + "\n")
         self.tag_comments = []
-        self.head.append(_tag_line(name, value))
+        if not self.normalize:
+            self.head.append(_tag_line(name, value))
 
     def visit_comment(self, comment: Comment) -> None:
         if self.in_tags:
@@ -278,10 +279,7 @@ class PdnWriter(GameVisitor[str]):
     def end_tags(self) -> None:
         pairs = self.pairs
         if self.normalize:
-            # Comments among the tags stand before them, then the standard tags in order.
-            for comment in self.tag_comments:
-                self.head.append(_comment_text(comment) + "\n")
-            self.tag_comments = []
+            # The standard tags first, in their order, then the others as written.
             standard = [pair for name in STANDARD_TAGS for pair in pairs if pair[0] == name]
             others = [pair for pair in pairs if pair[0] not in STANDARD_TAGS]
             self.head.extend(_tag_line(name, value) for name, value in standard + others)

@@ -236,8 +236,8 @@ class PdnWriter(GameVisitor[str]):
     Give it the events of a model (``game.accept(PdnWriter())``) or of a text as it is read
     (``raw.accept(PdnWriter())``): the text is the same, except that straight from the text a
     comment among the tag pairs keeps its place (a model holds such comments before the tags).
-    ``variant`` (an engine variant name) decides the first mover for the regenerated numbers of the normalised form, when the
-    ``GameType`` tag does not.
+    ``variant`` (an engine variant name) decides the first mover for the regenerated numbers
+    of the normalised form, when the ``GameType`` tag does not.
     """
 
     def __init__(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from pdn import parse_game, read_games, write_game
+from pdn.jsonio import game_from_dict, game_to_dict
 from pdn.model import Game
 
 CORPUS = (Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus").resolve()
@@ -64,6 +66,7 @@ def test_every_file_reads_and_round_trips(path: Path) -> None:
             assert problem.column is None or problem.column >= 1
         text = write_game(game)
         assert parse_game(text) == game, f"game {game.index} at line {game.line}"
+        assert game_from_dict(json.loads(json.dumps(game_to_dict(game)))) == game
         normal = write_game(game, normalize=True)
         again = parse_game(normal)
         assert write_game(again, normalize=True) == normal
@@ -125,6 +128,7 @@ def test_open_checkers_archive() -> None:
         assert game.variant == "english" and game.encoding == "utf-8"
         assert game == parse_game(write_game(game))
         if games % 10 == 0:
+            assert game_from_dict(json.loads(json.dumps(game_to_dict(game)))) == game
             normal = write_game(game, normalize=True)
             assert write_game(parse_game(normal), normalize=True) == normal
     assert games == 22_621

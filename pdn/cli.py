@@ -276,15 +276,27 @@ class _Progress:
             click.echo("\r" + " " * 30 + "\r", nl=False, err=True)
 
 
-def _reported(games: Iterator[tuple[str, Game]]) -> Iterator[tuple[str, Game]]:
+def _reported(
+    games: Iterator[tuple[str, Game]], *, in_place: bool = False
+) -> Iterator[tuple[str, Game]]:
     """The games, each reading error said on standard error as FILE:LINE:COL: CODE: MESSAGE
-    (the game is still written with everything that was read)."""
+    (the game is still written with everything that was read).  A file that is not PDN at all
+    is never rewritten in place: that would replace it with nothing."""
     for name, game in games:
-        for problem in game.errors:
-            if problem.severity == "error":
-                where = f"{name}:{problem.line or game.line}:{problem.column or 1}"
-                click.echo(printable(f"{where}: {problem.code}: {problem.message}"), err=True)
+        errors = [p for p in game.errors if p.severity == "error"]
+        if in_place and any(p.code == "not-pdn" for p in errors):
+            raise click.ClickException(f"{name}: {errors[0].message}; it was left as it is")
+        for problem in errors[:_ERRORS_SHOWN]:
+            where = f"{name}:{problem.line or game.line}:{problem.column or 1}"
+            click.echo(printable(f"{where}: {problem.code}: {problem.message}"), err=True)
+        if len(errors) > _ERRORS_SHOWN:
+            more = len(errors) - _ERRORS_SHOWN
+            click.echo(f"{name}:{game.line}:1: {more} more reading errors in this game", err=True)
         yield name, game
+
+
+#: Reading errors said per game by commands whose output is not a report (convert).
+_ERRORS_SHOWN = 20
 
 
 def _games_of(files: tuple[str, ...]) -> Iterator[tuple[str, Game]]:
@@ -342,7 +354,7 @@ def convert(
     )
     problems = 0
     with open_output(output, files, in_place=in_place) as out:
-        for piece in convert_games(_reported(_games_of(files)), options):
+        for piece in convert_games(_reported(_games_of(files), in_place=in_place), options):
             out.write(piece.text)
             problems += piece.problems
     if problems:
@@ -530,7 +542,7 @@ def annotate(
 
     options = AnnotateOptions(fen=fen_comments, forced=forced, problems=problems)
     with open_output(output, files, in_place=in_place) as out:
-        for number, (_, game) in enumerate(_games_of(files)):
+        for number, (_, game) in enumerate(_reported(_games_of(files), in_place=in_place)):
             annotations = annotations_of(game, replay(game, variant), options)
             text = game.accept(Annotator(PdnWriter(variant=game.variant), annotations))
             out.write(("\n" if number else "") + text)

@@ -72,6 +72,7 @@ class Decoder:
         # non-ASCII character (0 for a BOM or a forced encoding); text before it is ASCII.
         self.decided_at: int | None = 0 if encoding is not None else None
         self._split: int | None = None  # where, in the text just decoded, the decision fell
+        self._fed = 0  # bytes fed so far
 
     # Encoding detection -------------------------------------------------------------------
 
@@ -175,7 +176,16 @@ class Decoder:
         return self._incremental.decode(data, final)
 
     def feed(self, data: bytes, final: bool = False) -> str:
-        """Decode the next block; ``final`` on the last one."""
+        """Decode the next block; ``final`` on the last one.
+
+        A NUL byte is damage, not text: it becomes U+FFFD and is recorded (with its offset)
+        like an invalid byte sequence, so that no NUL reaches the output.
+        """
+        fed, self._fed = self._fed, self._fed + len(data)
+        nul = data.find(0) if self.encoding != "utf-16" else -1
+        while nul >= 0:
+            self.damage.append(Damage(fed + nul, b"\x00"))
+            nul = data.find(0, nul + 1)
         if self._first:
             self._first = False
             if self.forced is None:
@@ -187,7 +197,12 @@ class Decoder:
                 elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
                     self.encoding = "utf-16"
                     self.decided_at = 0
-        return self.normalise(self._decode(data, final), final)
+                    self.damage = [d for d in self.damage if d.data != b"\x00"]
+        text = self._decode(data, final)
+        if "\x00" in text and self.encoding != "utf-16":
+            text = text.replace("\x00", "\ufffd")
+            self.damage.sort(key=lambda damage: damage.byte_offset)
+        return self.normalise(text, final)
 
     def normalise(self, text: str, final: bool) -> str:
         """LF line ends, no literal ``\\r`` before them, no BOM; holds back a split CRLF."""
@@ -288,14 +303,24 @@ def _sniff_binary(first: bytes) -> Problem | None:
             column=1,
         )
     head = first[:4096]
-    if b"\x00" in head and not head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+    # A stray NUL is damage to report (see Decoder.feed); a head full of control bytes is
+    # binary data.  (UTF-16, whose every other byte may be NUL, has a BOM.)
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return None
+    controls = len(head) - len(head.translate(None, _CONTROL_BYTES))
+    if controls * 10 > len(head):
         return Problem(
             "not-pdn",
-            f"this is a binary file (NUL byte at offset {head.index(0)}), not PDN text",
+            f"this is a binary file ({controls} control bytes in its first {len(head)}), "
+            "not PDN text",
             line=1,
             column=1,
         )
     return None
+
+
+# The bytes no text file holds (C0 controls but tab, line feed, form feed and carriage return).
+_CONTROL_BYTES = bytes([*range(0, 9), 11, *range(14, 32)])
 
 
 def line_blocks(stream: IO[Any], decoder: Decoder, first: bytes | None = None) -> Iterator[str]:

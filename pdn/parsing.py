@@ -355,6 +355,9 @@ class _Walker:
                         f"bytes {shown} at {line}:{column} (byte offset {damage.byte_offset}) are"
                     )
                 message = f"{what} not valid {chunk.encoding}; replaced by U+FFFD"
+                if damage.data == b"\x00":
+                    where = f"{line}:{column} (byte offset {damage.byte_offset})"
+                    message = f"NUL byte at {where} is no text; replaced by U+FFFD"
             else:
                 message = f"character U+FFFD at {line}:{column}: damaged or unreadable bytes"
             self.problem("encoding", message, line, column)

@@ -14,7 +14,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import pytest
 
@@ -468,3 +468,61 @@ def test_csv_rule_is_documented_in_help() -> None:
         proc = pdn(command, "--help")
         assert proc.returncode == 0
         assert b"gets a ' in front" in proc.stdout
+
+
+# ---------------------------------------------- data loss in reading (the reader's items)
+
+
+def test_a_stray_nul_is_reported_and_the_file_kept_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "f.pdn"
+    original = TOURNAMENT.read_bytes()
+    at = original.index(b"1. ")
+    path.write_bytes(original[:at] + b"\x00" + original[at:])
+    proc = pdn("convert", "--in-place", path, "-o", path)
+    err = no_traceback(proc)
+    assert proc.returncode == 0
+    rewritten = path.read_bytes()
+    assert b"\x00" not in rewritten  # the NUL is damage, shown as U+FFFD in a comment
+    games = list(_read(rewritten))
+    assert [g.mainline_moves() for g in games] == [g.mainline_moves() for g in _read(original)]
+    assert "NUL" not in err  # a warning: convert says only errors
+    assert pdn("validate", path).returncode == 0  # and our own output reads back clean
+
+
+def test_nul_damage_has_its_offset(tmp_path: Path) -> None:
+    import pdn as library
+
+    (game,) = library.parse_games(b'[Event "x"]\n1. 11-15 \x00 23-19 *\n')
+    (nul,) = [p for p in game.errors if p.code == "encoding"]
+    assert "NUL byte at 2:10 (byte offset 21)" in nul.message
+    assert game.mainline_moves() == ["11-15", "23-19"]
+    # What we write, we read back: no NUL ever reaches the output.
+    assert library.parse_game(library.write_game(game)) == game
+
+
+def test_a_binary_file_is_never_replaced_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "image.pdn"
+    data = bytes(range(256)) * 20
+    path.write_bytes(data)
+    for command in ("convert", "annotate"):
+        proc = pdn(command, "--in-place", path, "-o", path)
+        err = no_traceback(proc)
+        assert proc.returncode != 0 and "binary" in err and "left as it is" in err
+        assert path.read_bytes() == data
+
+
+def test_a_huge_nag_and_ten_thousand_errors_keep_the_movetext(tmp_path: Path) -> None:
+    path = tmp_path / "f.pdn"
+    junk = " ".join(")" for _ in range(10_050))
+    path.write_text(f"1. 11-15 $9{'9' * 4300} 23-19 {junk} 2. 8-11 *\n", encoding="utf-8")
+    proc = pdn("convert", path)
+    err = no_traceback(proc)
+    out = proc.stdout.decode()
+    assert "11-15" in out and "23-19" in out and "8-11" in out and "$9999" in out
+    assert "more reading errors in this game" in err
+
+
+def _read(data: bytes) -> list[Any]:
+    import pdn as library
+
+    return list(library.parse_games(data))

@@ -79,7 +79,7 @@ class GameBuilder(GameVisitor[Game]):
         line = self.line
         if line.last is not None:
             line.last.comments_after.append(comment)
-        elif not self.stack and not line.orphans:
+        elif not self.stack:
             self.game.root.comments_after.append(comment)
         else:
             line.pending.append(comment)

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-__all__ = ["MAX_GAME_CHARS", "Chunker", "RawGame"]
+__all__ = ["MAX_GAME_CHARS", "TAG_LINE", "Chunker", "RawGame"]
 
 #: A game longer than this (in characters) is cut, so that memory stays bounded.
 MAX_GAME_CHARS = 4 << 20
@@ -88,7 +88,7 @@ _SPECIAL_KIND = {"[": "bracket", "{": "brace", "%": "line", ";": "line", ")": "c
 _SPECIAL_KIND.update({"*": "star", "(": "open", "/": "setup"})
 
 # A line holding a tag pair: inside a "{" comment it shows that the comment was never closed.
-_TAG_LINE = re.compile(r"\n[ \t]*\[[A-Za-z][^\]\n\"]*\"[^\"\n]*\"[ \t]*\]")
+TAG_LINE = re.compile(r"\n[ \t]*\[[A-Za-z][^\]\n\"]*\"[^\"\n]*\"[ \t]*\]")
 
 
 class _NeedMore(Exception):
@@ -346,7 +346,7 @@ class Chunker:
         """(index after the comment, -1) or (index of the "{", cut) for an unclosed comment."""
         close = buf.find("}", at + 1)
         limit = close if close >= 0 else n
-        tag_line = _TAG_LINE.search(buf, at + 1, limit)
+        tag_line = TAG_LINE.search(buf, at + 1, limit)
         if tag_line is not None:
             return at, tag_line.start()
         if close < 0:

@@ -10,13 +10,16 @@ equal game.  Two modes:
 * **normalised** (``normalize=True``): the PDN 3.0 "writing" form.  The seven standard tags come
   first in the standard order, then the others as written; move numbers are regenerated (``N.``
   before the first mover's move, ``N...`` before the other side's when it does not directly
-  follow its pair); moves get canonical separators (``-`` for a plain move, ``x`` for a capture),
-  lower case, no inner spaces and no leading zeros; the terminator is always written (the
-  terminator, else the ``Result`` tag if it is a result, else ``*``).  What the moves mean does
-  not change: the same squares in the same order.
+  follow its pair; none before a setup command unless comments stand before it); moves get
+  canonical separators (``-`` for a plain move, ``x`` for a capture), lower case, no inner
+  spaces and no leading zeros; the terminator is always written (the terminator, else the
+  ``Result`` tag if it is a result, else ``*``).  What the moves mean does not change: the same
+  squares in the same order.
 
 Limits (all about models built by hand, never about models the reader produced): a brace comment
-must not contain ``}`` and a line comment no line break (:class:`ValueError`); a comment in
+must not contain ``}`` nor a line that is a tag pair (``[Event "x"]``: a reader takes it for the
+next game after an unclosed comment), and a line comment no line break (:class:`ValueError`); a
+comment in
 ``comments_before`` of a move that follows another move of its line reads back as a comment after
 that earlier move unless the move has a number; a final move whose strength ends in ``*`` with no
 terminator reads back as the terminator ``*``.
@@ -28,6 +31,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import IO
 
+from pdn.cutting import TAG_LINE
 from pdn.gametype import GameTypeError, first_mover, parse_game_type
 from pdn.model import STANDARD_TAGS, Comment, Game
 from pdn.results import TERMINATORS
@@ -102,6 +106,9 @@ def _comment_text(comment: Comment) -> str:
     if comment.kind == "brace":
         if "}" in comment.text:
             raise ValueError(f"a brace comment cannot hold '}}': {comment.text!r}")
+        if TAG_LINE.search(comment.text) is not None:
+            # A reader takes such a line for the next game's tags after an unclosed comment.
+            raise ValueError(f"a brace comment cannot hold a tag pair line: {comment.text!r}")
         return "{" + comment.text + "}"
     if "\n" in comment.text:
         raise ValueError(f"a {comment.kind} comment cannot hold a line break: {comment.text!r}")
@@ -346,9 +353,15 @@ class PdnWriter(GameVisitor[str]):
         line: int | None,
         column: int | None,
     ) -> None:
-        if self.numbering is not None:
-            self.numbering.setup(fen)
+        numbering = self.numbering
+        if numbering is not None:
+            # No number, unless comments stand before the command: only a number keeps them
+            # there (without one they would belong to the move before).
             number = None
+            if before:
+                ply, side = numbering.state
+                number = f"{ply}." if side == numbering.first else f"{ply}..."
+            numbering.setup(fen)
         self._numbered(number, before, f'/FEN "{fen}"/')
         self.after_move = False
 

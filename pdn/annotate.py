@@ -73,7 +73,7 @@ def annotations_of(
     report = validate(game) if report is None else report
     found = Annotations(tags=[pair for pair in _tags(report) if pair[0] not in game.tags])
     if options.fen or options.forced or options.problems:
-        order = {id(node): i for i, (node, _) in enumerate(game.walk())}
+        order = game.walk_order()
         for node_id, comments in _comments(report, options).items():
             found.comments[order[node_id]] = comments
     return found

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pdn.gametype import GameTypeError, detect_variant, parse_game_type
+from pdn.gametype import detect_variant, game_type_of
 from pdn.model import Comment, Game, Node
 from pdn.problems import Problem
 from pdn.visitor import GameStart, GameVisitor, Skip
@@ -212,13 +212,7 @@ class GameBuilder(GameVisitor[Game]):
         if any(problem.code == "not-pdn" for problem in self.problems):
             game.variant, game.variant_source = None, "default"
             return
-        text = game.tags.get("GameType")
-        game_type = None
-        if text is not None:
-            try:
-                game_type = parse_game_type(text)
-            except GameTypeError:
-                game_type = None  # reported by the reader; the squares decide instead
+        game_type = game_type_of(game.tags.get("GameType"))
         fen = game.tags.get("FEN")
         fens = ([fen] if fen else []) + self.fens
         game.game_type = game_type

@@ -26,6 +26,7 @@ __all__ = [
     "detect_variant",
     "fen_evidence",
     "first_mover",
+    "game_type_of",
     "moves_evidence",
     "parse_game_type",
     "variant_from_evidence",
@@ -199,6 +200,21 @@ def parse_game_type(text: str) -> GameType:
         None if invert is None else invert == "1",
         text,
     )
+
+
+def game_type_of(text: str | None) -> GameType | None:
+    """The parsed ``GameType`` tag value, or ``None`` when there is none or it cannot be read
+    (the reader reports that; the squares then decide the variant).
+
+    >>> game_type_of("25").number, game_type_of("draughts"), game_type_of(None)
+    (25, None, None)
+    """
+    if text is None:
+        return None
+    try:
+        return parse_game_type(text)
+    except GameTypeError:
+        return None
 
 
 def variant_name(number: int) -> str | None:

@@ -231,7 +231,7 @@ def game_to_dict(game: Game, report: Report | None = None) -> JsonDict:
     start position."""
     steps: dict[int, Step] = {}
     if report is not None:
-        order = {id(node): i for i, (node, _) in enumerate(game.walk())}
+        order = game.walk_order()
         steps = {order[id(step.node)]: step for step in report.steps if id(step.node) in order}
     # (The reader's problems are listed only with a report, with the replay's.)
     record = game.accept(JsonBuilder(steps, report))

@@ -470,6 +470,11 @@ class Game:
         """Every node of the game with its depth (see :meth:`Node.walk`)."""
         return self.root.walk()
 
+    def walk_order(self) -> dict[int, int]:
+        """The place of each node in written order (0 for the first), keyed by ``id(node)``:
+        how a visitor, which sees moves and setups as events, counts them."""
+        return {id(node): place for place, (node, _) in enumerate(self.root.walk())}
+
     def count_moves(self) -> int:
         """How many moves the game holds, variations included (setup commands not counted)."""
         return self.root.count()

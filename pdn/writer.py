@@ -32,7 +32,7 @@ from collections.abc import Iterable, Sequence
 from typing import IO
 
 from pdn.cutting import TAG_LINE
-from pdn.gametype import GameTypeError, first_mover, parse_game_type
+from pdn.gametype import first_mover, game_type_of
 from pdn.model import STANDARD_TAGS, Comment, Game
 from pdn.results import TERMINATORS
 from pdn.visitor import GameStart, GameVisitor
@@ -296,14 +296,7 @@ class PdnWriter(GameVisitor[str]):
         self.tag_comments = []
         if self.normalize:
             tags = dict(reversed(pairs))  # the first value of each name
-            game_type = None
-            text = tags.get("GameType")
-            if text is not None:
-                try:
-                    game_type = parse_game_type(text)
-                except GameTypeError:
-                    game_type = None
-            first = first_mover(self.variant, game_type)
+            first = first_mover(self.variant, game_type_of(tags.get("GameType")))
             fen = (tags.get("FEN") or "").strip()[:1].upper()
             self.numbering = _Numbering(first, fen if fen in ("W", "B") else first)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 
 from pdn import Game, GameBuilder, Node, Tags, parse_game, write_game
-from pdn.gametype import GameTypeError, first_mover, parse_game_type
+from pdn.gametype import first_mover, game_type_of
 from pdn.jsonio import game_from_dict, game_to_dict
 from pdn.writer import canonical_move
 
@@ -40,14 +40,7 @@ def copy_game(game: Game) -> Game:
 
 def _first_mover(game: Game) -> str:
     # The writer decides the first mover from the GameType tag, else the game's variant.
-    text = game.tags.get("GameType")
-    game_type = None
-    if text is not None:
-        try:
-            game_type = parse_game_type(text)
-        except GameTypeError:
-            game_type = None
-    return first_mover(game.variant, game_type)
+    return first_mover(game.variant, game_type_of(game.tags.get("GameType")))
 
 
 def _follows_directly(node: Node) -> bool:

@@ -30,8 +30,9 @@ T = TypeVar("T")
 
 __all__ = ["MAX_GAME_CHARS", "TAG_LINE", "Chunker", "RawGame"]
 
-#: A game longer than this (in characters) is cut, so that memory stays bounded.
-MAX_GAME_CHARS = 4 << 20
+#: A game longer than this (in characters) is cut, so that memory stays bounded (a real game,
+#: even with many annotated variations, is a few tens of kilobytes).
+MAX_GAME_CHARS = 1 << 20
 _RESULTS = frozenset(TERMINATORS)
 
 
@@ -166,6 +167,9 @@ class Chunker:
         # stays bounded; the parser reports what this breaks.
         buf = self._buf
         end = buf.rfind("\n", start + 1)
+        if end <= start:
+            # One long line: cut at its last space, so that no word is cut in half.
+            end = max(buf.rfind(" ", start + 1), buf.rfind("\t", start + 1))
         if end <= start:
             end = len(buf)
         line, column = self._advance(start, end)

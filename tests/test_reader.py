@@ -648,6 +648,25 @@ def test_a_game_that_never_ends_is_cut(monkeypatch: pytest.MonkeyPatch) -> None:
     assert any(p.code == "syntax-error" for g in games for p in g.errors)
 
 
+def test_an_overlong_single_line_is_cut_between_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pdn.cutting, "MAX_GAME_CHARS", 300)
+    monkeypatch.setattr(reader_module, "BLOCK_SIZE", 64)
+    moves = [f"{a}-{b}" for a in range(10, 30) for b in range(10, 30)][:2500]
+    text = '[Event "long"] ' + " ".join(moves) + " *"
+    games = list(read_games(io.StringIO(text)))
+    assert len(games) > 1
+    # Every move is kept, none cut in half, in order.
+    assert [m for g in games for m in g.mainline_moves()] == moves
+
+
+def test_a_run_of_moves_is_lexed_in_bounded_pieces() -> None:
+    # One line of 30,000 moves: the grammar's MOVES terminal takes at most 2,001 words at a
+    # time (an unbounded regex repetition costs memory in proportion to its length).
+    moves = ["11-15", "23-19"] * 15_000
+    game = pdn.parse_game(" ".join(moves) + " *")
+    assert game.mainline_moves() == moves and game.errors == []
+
+
 # --- the model --------------------------------------------------------------------------------
 
 

@@ -14,12 +14,11 @@ the text it was written with (and is counted, so the caller can say so).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from .export import csv_rows, csv_text, fen_lines
-from .jsonio import SCHEMA, game_to_dict
+from .jsonio import SCHEMA, dumps, game_to_dict
 from .model import Game
 from .notation import move_text, move_texts, parse_move
 from .validation import Report, validate
@@ -112,9 +111,9 @@ def _one(game: Game, report: Report, options: ConvertOptions, first: bool) -> st
     if fmt == "pdn":
         return ("" if first else "\n") + write_game(game, normalize=options.normalize)
     if fmt == "json":
-        return ("" if first else ",\n") + json.dumps(game_to_dict(game, report), ensure_ascii=False)
+        return ("" if first else ",\n") + dumps(game_to_dict(game, report))
     if fmt == "ndjson":
-        return json.dumps(game_to_dict(game, report), ensure_ascii=False) + "\n"
+        return dumps(game_to_dict(game, report)) + "\n"
     if fmt == "csv":
         return csv_text(csv_rows(game, report, game.index), header=first)
     return ("" if first else "\n") + "\n".join(fen_lines(report)) + "\n"

@@ -28,6 +28,7 @@ True
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Sequence
 from typing import IO, Any, TypeVar, cast
 
@@ -42,8 +43,10 @@ __all__ = [
     "JsonBuilder",
     "JsonError",
     "accept_dict",
+    "dumps",
     "game_from_dict",
     "game_to_dict",
+    "loads",
     "looks_like_json",
     "read_json_games",
 ]
@@ -365,6 +368,129 @@ def game_from_dict(data: JsonDict) -> Game:
     return game
 
 
+# JSON text without recursion ----------------------------------------------------------------
+#
+# The standard json module recurses once per nested container, so a game with variations nested
+# a few hundred deep (each level is a move, its variations and a line) exceeds Python's recursion
+# limit.  Records are written and read with an explicit stack instead; scalars go through the
+# json module, so the text is the same as json.dumps(..., ensure_ascii=False) gives.
+
+_TOKEN = re.compile(
+    r'\s*(?:(?P<open>[\[{])|(?P<close>[\]}])|(?P<sep>[:,])|(?P<string>"(?:[^"\\]|\\.)*")'
+    r"|(?P<scalar>-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null))"
+)
+
+
+def dumps(value: object) -> str:
+    """``value`` (dicts, lists, strings, numbers, booleans, None) as JSON text, at any depth.
+
+    >>> dumps({"a": [1, {"b": None}], "c": "é"})
+    '{"a": [1, {"b": null}], "c": "é"}'
+    """
+    out: list[str] = []
+    stack: list[Iterator[object] | str] = [iter([value])]
+    while stack:
+        top = stack[-1]
+        if isinstance(top, str):  # a closing bracket
+            out.append(stack.pop())  # type: ignore[arg-type]
+            continue
+        item = next(top, _END)
+        if item is _END:
+            stack.pop()
+            continue
+        if isinstance(item, _Separated):
+            out.append(item.text)
+            item = item.value
+        if isinstance(item, dict):
+            out.append("{")
+            stack.append("}")
+            stack.append(_members(item))
+        elif isinstance(item, list):
+            out.append("[")
+            stack.append("]")
+            stack.append(_Separated(", ", v) if i else v for i, v in enumerate(item))
+        else:
+            out.append(json.dumps(item, ensure_ascii=False))
+    return "".join(out)
+
+
+_END = object()
+
+
+class _Separated:
+    """A value with the text (", " or "key: ") that comes before it."""
+
+    __slots__ = ("text", "value")
+
+    def __init__(self, text: str, value: object) -> None:
+        self.text = text
+        self.value = value
+
+
+def _members(mapping: dict[str, Any]) -> Iterator[object]:
+    for i, (key, value) in enumerate(mapping.items()):
+        name = json.dumps(key, ensure_ascii=False)
+        yield _Separated(f"{name}: " if not i else f", {name}: ", value)
+
+
+def loads(text: str) -> Any:
+    """JSON text to Python values, at any depth (:class:`json.JSONDecodeError` if it is not
+    JSON).
+
+    >>> loads('{"a": [1, {"b": null}], "c": "\\u00e9"}')
+    {'a': [1, {'b': None}], 'c': 'é'}
+    """
+    try:
+        return json.loads(text)
+    except RecursionError:
+        return _loads_deep(text)  # too deep for the json module: the same grammar, with a stack
+
+
+def _loads_deep(text: str) -> Any:
+    stack: list[Any] = []  # the containers being filled
+    keys: list[str | None] = []  # the key waiting for its value, per open object
+    result: Any = _END
+    position = 0
+    expect_key = False
+    while True:
+        found = _TOKEN.match(text, position)
+        if found is None:
+            if text[position:].strip() == "" and result is not _END and not stack:
+                return result
+            raise json.JSONDecodeError("unexpected text", text, position)
+        position = found.end()
+        kind = found.lastgroup or ""
+        token = found.group(kind)
+        if result is not _END:
+            raise json.JSONDecodeError("extra data", text, found.start(kind))
+        if kind == "sep":
+            expect_key = token == "," and bool(stack) and isinstance(stack[-1], dict)
+            continue
+        if kind == "close":
+            if not stack or isinstance(stack[-1], dict) != (token == "}"):
+                raise json.JSONDecodeError(f"unexpected {token!r}", text, found.start(kind))
+            value = stack.pop()
+            keys.pop()
+        elif kind == "open":
+            container: Any = {} if token == "{" else []
+            stack.append(container)
+            keys.append(None)
+            expect_key = token == "{"
+            continue
+        else:
+            value = json.loads(token)
+            if expect_key:
+                keys[-1] = value
+                expect_key = False
+                continue
+        if not stack:
+            result = value
+        elif isinstance(stack[-1], dict):
+            stack[-1][keys[-1]] = value
+        else:
+            stack[-1].append(value)
+
+
 def looks_like_json(head: bytes | str) -> bool:
     """Whether an input starts as the records of this schema do (``{"schema"``): a PDN file
     could start with a brace comment, but not with that one."""
@@ -387,7 +513,7 @@ def read_json_games(stream: IO[str]) -> Iterator[Game]:
         if not first:
             return
     try:
-        record = json.loads(first)
+        record = loads(first)
     except json.JSONDecodeError:
         record = None
     if isinstance(record, dict) and record.get("type", "game") == "game" and "games" not in record:
@@ -399,7 +525,7 @@ def read_json_games(stream: IO[str]) -> Iterator[Game]:
         return
     text = first + stream.read()
     try:
-        document = json.loads(text)
+        document = loads(text)
     except json.JSONDecodeError as exc:
         yield _unreadable(f"not valid JSON: {exc.msg}", exc.lineno + number - 1, exc.colno)
         return
@@ -418,7 +544,7 @@ def _unreadable(message: str, line: int, column: int) -> Game:
 
 def _game_of_line(line: str, number: int) -> Game:
     try:
-        record = json.loads(line)
+        record = loads(line)
     except json.JSONDecodeError as exc:
         return _unreadable(f"not valid JSON: {exc.msg}", number, exc.colno)
     return _game(record, number)

@@ -226,3 +226,35 @@ def test_deep_variations_are_walked_without_recursion() -> None:
     assert pdn.parse_game(pdn.write_game(game)) == game
     assert game.accept(GameBuilder()) == game
     assert pdn.validate(game).status == "ok"
+
+
+def test_json_of_variations_nested_thousands_deep() -> None:
+    from pdn.jsonio import _loads_deep, dumps, loads
+
+    depth = 3 * sys.getrecursionlimit()
+    text = "1. 11-15 23-19 " + "(9-13 24-20 " * depth + ")" * depth + " *"
+    game = pdn.parse_game(text)
+    record = game_to_dict(game, pdn.validate(game))
+    written = dumps(record)  # json.dumps would raise RecursionError here
+    assert game_from_dict(loads(written)) == game
+    # The stack-based reader and json.loads agree wherever json.loads can go.
+    shallow = game_to_dict(pdn.parse_game(RICH))
+    assert dumps(shallow) == json.dumps(shallow, ensure_ascii=False)
+    assert _loads_deep(dumps(shallow)) == json.loads(dumps(shallow)) == shallow
+    for broken in ('{"a": [1, 2}', "[1, 2", "[1] 2", "]"):
+        with pytest.raises(json.JSONDecodeError):
+            _loads_deep(broken)
+
+
+def test_convert_writes_and_reads_deep_variations_as_json(tmp_path: Path) -> None:
+    depth = 1500
+    source = tmp_path / "deep.pdn"
+    source.write_text(
+        "1. 11-15 23-19 " + "(9-13 24-20 " * depth + ")" * depth + " *\n", encoding="utf-8"
+    )
+    for fmt in ("json", "ndjson"):
+        out = tmp_path / f"deep.{fmt}"
+        code, _ = run("convert", "--to", fmt, str(source), "-o", str(out))
+        assert code == 0
+        code, back = run("convert", str(out))
+        assert code == 0 and pdn.parse_game(back) == pdn.parse_game(source.read_text())

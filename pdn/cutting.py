@@ -55,6 +55,7 @@ class RawGame:
     damage: list[tuple[int, Damage | None]] = field(default_factory=list)
     problem: Problem | None = None  # set when the source is not PDN at all
     body_at: int = -1  # where the movetext starts in ``text`` (-1: at the end, there is none)
+    encoding_guessed: bool = False  # the first game read in an encoding guessed from the bytes
 
     def parse(self) -> Game:
         """The game: tags, move tree, terminator, variant and the problems found."""

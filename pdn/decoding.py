@@ -30,6 +30,9 @@ __all__ = [
     "line_blocks",
 ]
 
+#: The single-byte code pages the decoder may guess.
+_CODE_PAGES = frozenset(["cp1251", "cp1252", "latin-1"])
+
 #: How much is read from a file at a time.
 BLOCK_SIZE = 1 << 20
 
@@ -92,7 +95,10 @@ class Decoder:
                 continue
             good += sum(1 for ch in text if ord(ch) > 127)
             break
-        if bad == 0 or good >= bad:
+        # Valid UTF-8 sequences are rare in text of a single-byte code page, so a few of them
+        # among damaged bytes mean UTF-8 with a few lines written in another encoding: read as
+        # UTF-8, each damaged byte reported where it is (never the whole file misread).
+        if bad == 0 or good * 4 >= bad:
             return "utf-8"
         high = [i for i, b in enumerate(window) if b > 127]
         letters = sum(1 for i in high if window[i] >= 0xC0)
@@ -255,6 +261,12 @@ class DecodedInput:
     decoder: Decoder | None
     encoding_label: str
     binary_problem: Problem | None = None
+
+    def guessed(self, encoding: str) -> bool:
+        """Whether ``encoding`` (a game's) is a single-byte code page guessed from the bytes
+        (not forced, not marked by a BOM): a reader must be told, it may be wrong."""
+        decoder = self.decoder
+        return decoder is not None and decoder.forced is None and encoding in _CODE_PAGES
 
     def encoding_of(self, end: int) -> str:
         """The encoding to record on a game whose text ends at character offset ``end``.

@@ -361,6 +361,15 @@ class _Walker:
             else:
                 message = f"character U+FFFD at {line}:{column}: damaged or unreadable bytes"
             self.problem("encoding", message, line, column)
+        if chunk.encoding_guessed:
+            names = {"cp1251": "Windows-1251", "cp1252": "Windows-1252", "latin-1": "Latin-1"}
+            self.problem(
+                "encoding",
+                f"the file is not UTF-8: read as {names.get(chunk.encoding, chunk.encoding)}, "
+                "a guess from its bytes (pass the encoding to be sure)",
+                chunk.line,
+                chunk.column,
+            )
         if headers_only:
             return
         if not (self.tags or self.nodes or self.terminator is not None):

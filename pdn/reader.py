@@ -91,9 +91,12 @@ def _cut(decoded: DecodedInput) -> Iterator[RawGame]:
     if decoded.binary_problem is not None:
         yield RawGame("", 0, 1, 1, "eof", 1, "binary", problem=decoded.binary_problem)
         return
+    told = False
     for index, chunk in enumerate(Chunker(decoded.blocks, decoded.decoder), start=1):
         chunk.index = index
         chunk.encoding = decoded.encoding_of(chunk.offset + len(chunk.text))
+        if not told and decoded.guessed(chunk.encoding):
+            chunk.encoding_guessed = told = True  # said once, on the first game it concerns
         yield chunk
 
 

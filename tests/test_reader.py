@@ -526,7 +526,26 @@ def test_encodings_are_detected(name: str, encoding: str, tag: str, value: str) 
     game = only(fixture(name))
     assert game.encoding == encoding
     assert game.tags[tag] == value
-    assert game.errors == []
+    if encoding == "utf-8-sig":
+        assert game.errors == []
+    else:  # a guess is said to be one
+        (problem,) = game.errors
+        assert (problem.code, problem.severity) == ("encoding", "warning")
+        assert "not UTF-8" in problem.message and "a guess" in problem.message
+
+
+def test_utf8_with_a_few_latin1_lines_stays_utf8_and_says_where() -> None:
+    data = '[Event "Zürich"]\n1. 11-15 *\n'.encode() + '[Event "Genève"]\n[Site "Köln"]\n'.encode(
+        "latin-1"
+    )
+    first, second = parse_games(data + b"1. 9-13 *\n")
+    assert first.tags["Event"] == "Zürich" and first.errors == []
+    assert second.encoding == "utf-8"
+    assert [(p.code, p.line, p.column) for p in second.errors] == [
+        ("encoding", 3, 12),
+        ("encoding", 4, 9),
+    ]
+    assert "byte E8" in second.errors[0].message
 
 
 def test_damaged_utf8_is_replaced_and_reported() -> None:

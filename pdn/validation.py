@@ -12,9 +12,9 @@ exactly one legal move, and each one that is not legal becomes a :class:`~pdn.pr
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from pdn.engine import FenError, Move, Position, Variant, diagnose, get_variant
 
@@ -144,6 +144,10 @@ def _start_position(game: Game, variant: Variant, report: Report) -> Position | 
         return None
 
 
+#: A line of play to replay before the one that hands it over goes on (see _Replayer.run).
+_Task = Generator[Any, "Position | None", "Position | None"]
+
+
 class _Replayer:
     """Walks the move tree depth-first, carrying the position along each line."""
 
@@ -153,17 +157,33 @@ class _Replayer:
 
     def run(self, start: Position) -> None:
         root = self.report.game.root
-        final = self._line(root, start, ply=1, mainline=True)
-        self.report.final = final
+        # The lines are generators that hand their variations back to this loop, which runs
+        # them first: variations of any depth are replayed without recursion, in written order.
+        stack: list[Generator[_Task, Position | None, Position | None]] = [
+            self._line(root, start, ply=1, mainline=True)
+        ]
+        value: Position | None = None
+        while stack:
+            try:
+                task = stack[-1].send(value)
+            except StopIteration as done:
+                stack.pop()
+                value = done.value
+                continue
+            value = None
+            stack.append(task)
+        self.report.final = value
 
-    def _line(self, parent: Node, position: Position, ply: int, mainline: bool) -> Position:
+    def _line(
+        self, parent: Node, position: Position, ply: int, mainline: bool
+    ) -> Generator[_Task, Position | None, Position]:
         """Replay the continuation of ``parent``; returns the last position it reached (before
         the move that stopped it, when one did)."""
         watch = _DrawWatch(position) if mainline else None
         while parent.variations:
             main, *alternatives = parent.variations
             for alt in alternatives:
-                self._line_from(alt, position, ply)
+                yield self._line_from(alt, position, ply)
             after = self._step(main, position, ply, mainline)
             if after is None:
                 # The line stops here; what it reached still decides whether the game was over.
@@ -190,12 +210,14 @@ class _Replayer:
             parent = main
         return position
 
-    def _line_from(self, first: Node, position: Position, ply: int) -> None:
+    def _line_from(
+        self, first: Node, position: Position, ply: int
+    ) -> Generator[_Task, Position | None, None]:
         """Replay a variation whose first move is ``first``, an alternative at ``position``."""
         after = self._step(first, position, ply, mainline=False)
         if after is None:
             return
-        self._line(first, after, ply + (first.move is not None), False)
+        yield self._line(first, after, ply + (first.move is not None), False)
 
     def _step(self, node: Node, position: Position, ply: int, mainline: bool) -> Position | None:
         report = self.report

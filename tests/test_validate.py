@@ -188,3 +188,25 @@ def test_a_bug_in_one_game_becomes_a_problem_not_a_crash(monkeypatch: pytest.Mon
     assert [p.code for p in report.problems] == ["internal-error"]
     assert "boom" in report.problems[0].message
     assert report.status == "illegal"
+
+
+def test_a_legal_game_nested_thousands_of_variations_deep_is_replayed() -> None:
+    # Each variation opens inside the one before, as an alternative to its second move: the
+    # replay must not recurse per level (it did, and gave an internal-error verdict).
+    from pdn.engine import ENGLISH, Position
+
+    start = "W:WK22:BK11"
+    position = Position.from_fen(start, ENGLISH)
+    words = [position.legal_moves()[0].notation()]
+    depth = 3 * sys.getrecursionlimit()
+    for level in range(depth):
+        quiet = [m for m in position.legal_moves() if not m.is_capture]
+        options = [m for m in quiet if len(position.play(m).legal_moves()) >= 2]
+        move = options[level % len(options)]
+        position = position.play(move)
+        reply = next(m for m in position.legal_moves() if not m.is_capture)
+        words.append(f"({move.notation()} {reply.notation()}")
+    game = pdn.parse_game(f'[FEN "{start}"]\n' + " ".join(words) + ")" * depth + " *")
+    report = validate(game)
+    assert report.status == "ok" and report.problems == []
+    assert len(report.steps) == 2 * depth + 1

@@ -25,7 +25,10 @@ A move of the side *not* to move (``wrong-side``) is checked as that side's move
 carried out, ``applied`` is the position after it with the side that should have moved still to
 move, as if one player had simply moved out of turn (``Position.apply_unchecked`` does the same).
 The majority rule has no code of its own: taking fewer pieces than the most possible is an
-``illegal-move`` whose message says so, and it is applied like a missed capture.
+``illegal-move`` whose message says so, and it is applied like a missed capture. So are the other
+capture rules of issue 9, each named in the message: a man jumping a king where men may not
+(Italian), and a capture that the variant's priority rules put behind another (capturing with a
+man when a king can capture, taking fewer kings, meeting the first king later).
 """
 
 from __future__ import annotations
@@ -200,16 +203,24 @@ _KING_FAR = "king-far"
 _MISSED = "missed"
 _INCOMPLETE = "incomplete"
 _MAJORITY = "majority"
+_PRIORITY = "priority"
+_MAN_TAKES_KING = "man-takes-king"
+_STOP_BEHIND = "stop-behind"
+_KING_LIMIT = "king-limit"
 _OTHER = "other"
 
 # Lower rank = the more specific explanation when several relaxed moves fit the written squares.
 _RANK = {
     _INCOMPLETE: 0,
     _MAJORITY: 1,
-    _MISSED: 2,
-    _AFTER_CROWN: 3,
-    _BACKWARD: 4,
-    _KING_FAR: 5,
+    _PRIORITY: 2,
+    _MAN_TAKES_KING: 3,
+    _MISSED: 4,
+    _AFTER_CROWN: 5,
+    _BACKWARD: 6,
+    _KING_FAR: 7,
+    _STOP_BEHIND: 8,
+    _KING_LIMIT: 8,
     _OTHER: 9,
 }
 
@@ -277,7 +288,7 @@ def _relaxed(position: Position, start: int, piece: Piece) -> list[_Try]:
         budget[0] -= 1
         if budget[0] < 0:
             return
-        for d in range(4):
+        for d in rules.capture_dirs:
             ray = rules.rays[p][d]
             k = 0
             if flying:
@@ -295,11 +306,15 @@ def _relaxed(position: Position, start: int, piece: Piece) -> list[_Try]:
                 landings.append(q)
                 if not flying:
                     break
-            for q in landings:
+            for n_landing, q in enumerate(landings):
                 new_flags = list(flags)
+                if n_landing and variant.king_stops_behind:
+                    new_flags.append(_STOP_BEHIND)
                 new_king, new_flying, new_crowned = king, flying, crowned_at
                 if crowned_at is not None and variant.crowning_ends_move:
                     new_flags.append(_AFTER_CROWN)
+                if not king and not variant.men_capture_kings and bits[x] & position.kings:
+                    new_flags.append(_MAN_TAKES_KING)
                 if not king and d not in man_capture:
                     new_flags.append(_BACKWARD)
                 if not king and bits[q] & crown:
@@ -325,19 +340,60 @@ def _relaxed(position: Position, start: int, piece: Piece) -> list[_Try]:
     return out
 
 
-def _classify(attempt: _Try, legal: Sequence[Move], variant: Variant) -> str:
+def _classify(attempt: _Try, legal: Sequence[Move], position: Position) -> str:
     """The rule a relaxed move breaks (its worst flag), judged against the legal moves."""
+    variant = position.variant
     if attempt.flags:
         return min(attempt.flags, key=_RANK.__getitem__)
     legal_captures = [m for m in legal if m.is_capture]
     if not attempt.captures:
-        return _MISSED if legal_captures else _OTHER
+        if legal_captures:
+            return _MISSED
+        return _KING_LIMIT if position.blocked_king() == attempt.path[0] else _OTHER
     if _continuations(attempt, legal_captures):
         return _INCOMPLETE
     n = len(attempt.captures)
     if variant.majority_capture and n < max(len(m.captures) for m in legal_captures):
         return _MAJORITY
+    if _priority_broken(position, attempt, legal_captures) is not None:
+        return _PRIORITY
     return _OTHER
+
+
+def _capture_features(
+    position: Position, path: Sequence[int], captures: Sequence[int]
+) -> tuple[bool, int, int]:
+    """What the priority rules look at: by a king?, kings taken, where the first king is taken."""
+    start = position.piece_at(path[0])
+    kings = [bool((p := position.piece_at(c)) and p.king) for c in captures]
+    first = kings.index(True) if True in kings else len(kings)
+    return bool(start and start.king), sum(kings), first
+
+
+def _priority_broken(position: Position, attempt: _Try, legal: Sequence[Move]) -> str | None:
+    """The first ``capture_priority`` rule that puts ``attempt`` behind the legal captures."""
+    variant = position.variant
+    if not variant.capture_priority or not legal or not attempt.captures:
+        return None
+    by_king, kings, first = _capture_features(position, attempt.path, attempt.captures)
+    # Every legal capture survived the same rules, so one of them speaks for all.
+    best_king, best_kings, best_first = _capture_features(
+        position, legal[0].path, legal[0].captures
+    )
+    for rule in variant.capture_priority:
+        if rule == "value":
+            mine = (len(attempt.captures) + kings, -kings)
+            best = (len(legal[0].captures) + best_kings, -best_kings)
+            if mine < best:
+                return rule
+            continue
+        if rule == "king" and best_king and not by_king:
+            return rule
+        if rule == "most-kings" and kings < best_kings:
+            return rule
+        if rule == "earliest-king" and first > best_first:
+            return rule
+    return None
 
 
 # ----------------------------------------------------------------------------- the API
@@ -459,10 +515,16 @@ def _quick_match(position: Position, a: int, b: int) -> Move | None:
                 return None
         elif pb not in steps:
             return None
-    elif pb != steps[rules.man_move_dirs[side][0]] and pb != steps[rules.man_move_dirs[side][1]]:
-        return None
+    else:
+        dirs = rules.man_move_dirs[side]
+        # Two forward steps everywhere, plus two sideways ones in Turkish; no generator here,
+        # this is the hot path of a replay.
+        if pb != steps[dirs[0]] and pb != steps[dirs[1]] and pb not in [steps[d] for d in dirs[2:]]:
+            return None
     if rules.has_capture(own, opp, kings, side):
         return None
+    if king and position.variant.king_move_limit and position.blocked_king() == a:
+        return None  # Frisian: this king has used its three moves; the full check explains it
     return Move((a, b), (), king, not king and bool(bb & rules.crown[side]))
 
 
@@ -513,13 +575,16 @@ def _explain(
         preferred = [t for t in fitting if bool(t.captures) == capture_written]
         pool = preferred or fitting
         graded = sorted(
-            ((_RANK[_classify(t, legal, variant)], len(t.flags), i, t) for i, t in enumerate(pool)),
+            (
+                (_RANK[_classify(t, legal, position)], len(t.flags), i, t)
+                for i, t in enumerate(pool)
+            ),
             key=lambda g: g[:3],
         )
         best_rank, best_flags = graded[0][0], graded[0][1]
         best = [g[3] for g in graded if g[0] == best_rank and g[1] == best_flags]
         chosen = best[0]
-        kind = _classify(chosen, legal, variant)
+        kind = _classify(chosen, legal, position)
         outcomes = {position.apply_unchecked(t.path, t.captures).key() for t in best}
         applied = (
             position.apply_unchecked(chosen.path, chosen.captures)
@@ -645,6 +710,52 @@ def _describe(
             f"the capture {text} stops early: after taking {last} the {mover} must stop on a "
             f"square from which it can go on capturing (full {word} {full})",
         )
+    if kind == _KING_LIMIT:
+        limit = variant.king_move_limit
+        return (
+            Fault.ILLEGAL_MOVE,
+            f"{text} is not legal: the king on {a} has made {limit} non-capturing moves in a "
+            f"row; in {variant.title} another piece must move now (the legal moves are "
+            f"{_listing(variant, merged)})",
+        )
+    if kind == _STOP_BEHIND:
+        message = (
+            f"{text} is not legal: a king in {variant.title} must land on the square just "
+            "behind the piece it captures"
+        )
+        if captures:
+            message += f"; {must}"
+        return Fault.ILLEGAL_MOVE, message
+    if kind == _MAN_TAKES_KING:
+        kings = [c for c in attempt.captures if (p := position.piece_at(c)) and p.king]
+        where = ", ".join(_sq(variant, c) for c in kings)
+        message = (
+            f"{text} is not legal: a man cannot capture a king in {variant.title} "
+            f"(the piece on {where} is a king)"
+        )
+        if captures:
+            message += f"; {must}"
+        return Fault.ILLEGAL_MOVE, message
+    if kind == _PRIORITY:
+        rule = _priority_broken(position, attempt, captures)
+        listing = _listing(variant, captures)
+        if rule == "value":
+            reason = (
+                "requires the capture of the highest value (a king counts a little less than "
+                "two men)"
+            )
+        elif rule == "king":
+            reason = "requires capturing with a king when a king can capture"
+        elif rule == "most-kings":
+            taken = _capture_features(position, attempt.path, attempt.captures)[1]
+            most = _capture_features(position, captures[0].path, captures[0].captures)[1]
+            reason = (
+                f"requires taking the most kings; {text} takes {_plural(taken, 'king')}, "
+                f"{most} can be taken"
+            )
+        else:
+            reason = "requires, among equal captures, the one that takes a king first"
+        return Fault.ILLEGAL_MOVE, f"{text} is not legal: {variant.title} {reason} ({listing})"
     if kind == _MAJORITY:
         most = max(len(m.captures) for m in captures)
         best = [m for m in captures if len(m.captures) == most]
@@ -677,7 +788,7 @@ def _geometry(
                 None,
                 Fault.NOT_DIAGONAL,
                 f"{text} is not possible: {_sq(variant, x)} and {_sq(variant, y)} are not on "
-                "one diagonal",
+                + ("one row or column" if variant.layout == "orthogonal" else "one diagonal"),
                 everything,
             )
     own = piece.color

@@ -18,7 +18,13 @@ Rules that are easy to get subtly wrong, and how they are handled here:
   22,450,647; counting the straight run once gives 22,450,628). ``every_stop=False`` generates the
   straight run once, from the square just behind the captured piece (the square PDN writes), which
   gives the same set of resulting positions faster; merged perft uses it.
-* Majority capture keeps only the sequences that take the most pieces (kings count as one).
+* Majority capture keeps only the sequences that take the most pieces (kings count as one); the
+  variant's ``capture_priority`` rules then choose among those, in order (Italian: with a king
+  rather than a man, the most kings, a king met earliest; Czech: with a king).
+* Where pieces are removed as they are jumped (``pieces_removed_at_once``: Turkish, Thai), a
+  captured square is free at once for the rest of the move; a piece still cannot be taken twice,
+  since it is gone, and a king still may not turn back along the line it came (the 180-degree
+  rule, which the generator applies everywhere: elsewhere the jumped piece blocks that way).
 """
 
 from __future__ import annotations
@@ -116,15 +122,48 @@ class Rules:
         self.flying = variant.flying_kings
         self.majority = variant.majority_capture
         self.crown_mid = variant.crown_mid_capture
+        self.men_take_kings = variant.men_capture_kings
+        self.priority = variant.capture_priority
+        self.removal = variant.pieces_removed_at_once
+        self.stop_behind = variant.king_stops_behind
+        self.reverse = variant.king_may_reverse
         #: Crowning row per side: Black (0) crowns on the bottom row, White (1) on the top row.
         self.crown = (board.bottom_row, board.top_row)
-        #: Directions a man moves (forward) and captures in, per side.
-        self.man_move_dirs = ((2, 3), (0, 1))
+        #: Directions a man moves (forward, and sideways in Turkish) and captures in, per side.
+        sideways = (1, 2) if variant.men_move_sideways else ()
+        black_dirs = tuple(sorted((*board.forward[0], *sideways)))
+        white_dirs = tuple(sorted((*board.forward[1], *sideways)))
+        self.man_move_dirs: tuple[tuple[int, ...], tuple[int, ...]] = (black_dirs, white_dirs)
         all_dirs = (0, 1, 2, 3)
-        self.man_capture_dirs = (
-            (all_dirs, all_dirs) if variant.men_capture_backward else self.man_move_dirs
-        )
         size = len(board.step_table)
+        self.lines = variant.line_captures
+        #: Capture directions and their opposites: the four diagonals, plus in Frisian the four
+        #: lines of the dark squares (4 up, 5 left, 6 right, 7 down; see Board.line_ray_table).
+        self.capture_dirs: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6, 7) if self.lines else all_dirs
+        self.opposite = (3, 2, 1, 0, 7, 6, 5, 4)
+        # Indexed by the incoming direction, -1 (the start) last so that backs[-1] works.
+        no_reverse = (*self.opposite, -1)
+        self.walk_rules = (
+            self.removal,
+            self.stop_behind,
+            self.capture_dirs,
+            (-1,) * 9 if self.reverse else no_reverse,
+            -1 if self.lines else 0,
+            not variant.men_capture_kings,
+            bool(self.priority),
+        )
+        #: Quiet king moves stay on the diagonals; captures use every capture direction.
+        self.diagonal_rays = board.ray_table
+        self.rays: tuple[tuple[tuple[int, ...], ...], ...] = (
+            tuple(board.ray_table[p] + board.line_ray_table[p] for p in range(size))
+            if self.lines
+            else board.ray_table
+        )
+        self.man_capture_dirs = (
+            (self.capture_dirs, self.capture_dirs)
+            if variant.men_capture_backward
+            else self.man_move_dirs
+        )
         bits = [1 << p for p in range(size)]
         self.bits = tuple(bits)
 
@@ -132,13 +171,12 @@ class Rules:
             table: list[tuple[tuple[int, int, int, int, int], ...]] = []
             for p in range(size):
                 entries = []
+                rays_p = self.rays[p]
                 for d in dirs:
-                    mid = board.step_table[p][d]
-                    if mid < 0:
+                    ray = rays_p[d] if rays_p else ()
+                    if len(ray) < 2:
                         continue
-                    land = board.step_table[mid][d]
-                    if land < 0:
-                        continue
+                    mid, land = ray[0], ray[1]
                     entries.append((d, mid, bits[mid], land, bits[land]))
                 table.append(tuple(entries))
             return tuple(table)
@@ -148,13 +186,23 @@ class Rules:
             jump_table(self.man_capture_dirs[1]),
         )
         self.king_jumps = jump_table(all_dirs)
-        self.rays = board.ray_table
+        #: Directions whose shift test finds the men that can start a capture (none in Frisian,
+        #: where every piece is tried).
+        self.first_jump_dirs = ((), ()) if self.lines else self.man_capture_dirs
+        #: Whether the side owning ``own`` has any capture: ``has_capture(own, opp, kings,
+        #: side)``. Chosen once per variant, so the plain shift test of the first six variants
+        #: pays nothing for the others' rules.
+        self.has_capture: Callable[[int, int, int, int], bool] = self._has_capture_shifts
+        if not variant.men_capture_kings:
+            self.has_capture = self._has_capture_men_spare_kings
+        if self.lines:
+            self.has_capture = self._has_capture_by_generation
         self.index_of_bit = {1 << p: p for p in range(size)}
 
     # ----------------------------------------------------------------------------- detection
 
-    def has_capture(self, own: int, opp: int, kings: int, side: int) -> bool:
-        """Whether the side owning ``own`` has any capture (bitboards only, no generation)."""
+    def _has_capture_shifts(self, own: int, opp: int, kings: int, side: int) -> bool:
+        # Bitboards only, no generation: every piece one shift over a victim onto an empty square.
         empty = self.mask & ~(own | opp)
         men = own & ~kings
         king = own & kings
@@ -165,10 +213,51 @@ class Rules:
             off = offsets[d]
             if _shift(_shift(short, off) & opp, off) & empty:
                 return True
+        # The kings' part is _king_has_capture's, inline: this is the hot path of perft.
         if king:
             if not self.flying:
                 for d in (0, 1, 2, 3):
                     if d in dirs:
+                        continue
+                    off = offsets[d]
+                    if _shift(_shift(king, off) & opp, off) & empty:
+                        return True
+            else:
+                for off in offsets:
+                    reach = king
+                    front = king
+                    while front:
+                        front = _shift(front, off) & empty
+                        reach |= front
+                    if _shift(_shift(reach, off) & opp, off) & empty:
+                        return True
+        return False
+
+    def _has_capture_men_spare_kings(self, own: int, opp: int, kings: int, side: int) -> bool:
+        # Italian: men test against the opponent's men only, kings against everything.
+        empty = self.mask & ~(own | opp)
+        men = own & ~kings
+        king = own & kings
+        offsets = self.offsets
+        victims = opp & ~kings
+        for d in self.man_capture_dirs[side]:
+            off = offsets[d]
+            if _shift(_shift(men, off) & victims, off) & empty:
+                return True
+        return bool(king) and self._king_has_capture(king, opp, empty, ())
+
+    def _has_capture_by_generation(self, own: int, opp: int, kings: int, side: int) -> bool:
+        # Row and column captures do not shift cleanly (a row's last square is next to the next
+        # row's first), so Frisian asks the generator itself.
+        return bool(self.captures(own, opp, kings, side, False))
+
+    def _king_has_capture(self, king: int, opp: int, empty: int, done: tuple[int, ...]) -> bool:
+        # Kings' captures; ``done``: directions already tested together with the men.
+        offsets = self.offsets
+        if king:
+            if not self.flying:
+                for d in (0, 1, 2, 3):
+                    if d in done:
                         continue
                     off = offsets[d]
                     if _shift(_shift(king, off) & opp, off) & empty:
@@ -203,21 +292,40 @@ class Rules:
         rays = self.rays
         king_jumps = self.king_jumps
         man_jumps = self.man_jumps[side]
+        # The issue-9 rules in one load (this runs at most perft nodes); backs[d]: the direction
+        # a king may not take after coming in along d (-1: none).
+        removal, stop_behind, capture_dirs, backs, every_piece, spare_kings, priority = (
+            self.walk_rules
+        )
+        men_opp = opp & ~kings if spare_kings else opp
         out: list[RawCapture] = []
         empty = 0
+        victims = opp  # what short_walk may jump: set per starting piece below
 
-        def king_walk(p: int, cap: int, in_dir: int, straight: bool) -> list[Tail]:
+        def king_walk(
+            p: int,
+            cap: int,
+            in_dir: int,
+            straight: bool,
+            # The variant's rules as defaults: fast locals, not closure cells, on every call.
+            removal: bool = removal,
+            stop_behind: bool = stop_behind,
+            capture_dirs: tuple[int, ...] = capture_dirs,
+            backs: tuple[int, ...] = backs,
+        ) -> list[Tail]:
             # Continuations of a flying king standing on p; [] when it cannot capture from p.
             results: list[Tail] = []
-            back = 3 - in_dir
+            back = backs[in_dir]
             ray_p = rays[p]
-            for d in (0, 1, 2, 3):
+            # Jumped pieces block the king's way, unless they leave the board as they are jumped.
+            free = empty | cap if removal else empty
+            for d in capture_dirs:
                 if d == back or (d == in_dir and not straight):
                     continue
                 ray = ray_p[d]
                 length = len(ray)
                 k = 0
-                while k < length and bits[ray[k]] & empty:
+                while k < length and bits[ray[k]] & free:
                     k += 1
                 if k >= length:
                     continue
@@ -230,7 +338,9 @@ class Rules:
                 cont: list[Tail] = []
                 term: list[Tail] = []
                 newcap = cap | xb
-                while k < length and bits[ray[k]] & empty:
+                # Thai kings land only on the square just behind the piece.
+                end = first + 1 if stop_behind and first < length else length
+                while k < end and bits[ray[k]] & free:
                     q = ray[k]
                     sub = king_walk(q, newcap, d, every_stop or k == first)
                     if sub:
@@ -253,7 +363,7 @@ class Rules:
             # Men (and short-range kings when table is king_jumps): one square over, one beyond.
             extended = False
             for d, mid, midb, land, landb in table[p]:
-                if midb & opp and not midb & cap and landb & empty:
+                if midb & victims and not midb & cap and landb & empty:
                     extended = True
                     if table is not king_jumps and landb & crown and crown_mid:
                         # Russian: crowned on the spot, goes on capturing as a flying king.
@@ -273,12 +383,13 @@ class Rules:
         men = own & ~kings
         offsets = self.offsets
         # Only pieces that can make a first jump start a search.
-        jumpers = 0
+        # Frisian: every piece (see has_capture on rows and columns); otherwise by shifts.
+        jumpers = own & every_piece
         free = mask & ~occupied
-        for d in self.man_capture_dirs[side]:
+        for d in self.first_jump_dirs[side]:
             off = offsets[d]
             # men with an opponent next to them and an empty square beyond
-            jumpers |= _shift(_shift(free, -off) & opp, -off) & men
+            jumpers |= _shift(_shift(free, -off) & men_opp, -off) & men
         if own_kings and not flying:
             for off in offsets:
                 jumpers |= _shift(_shift(free, -off) & opp, -off) & own_kings
@@ -294,12 +405,52 @@ class Rules:
                     for lands, caps in king_walk(p, 0, -1, True):
                         out.append((p, lands, caps, False))
                 else:
+                    victims = opp
                     short_walk(p, 0, (), (), king_jumps, p)
             else:
+                victims = men_opp  # (Italian men spare kings; elsewhere this is opp)
                 short_walk(p, 0, (), (), man_jumps, p)
         if self.majority and out:
             most = max(len(c[2]) for c in out)
             out = [c for c in out if len(c[2]) == most]
+        if priority and len(out) > 1:
+            out = self.prioritise(out, kings)
+        return out
+
+    def prioritise(self, out: list[RawCapture], kings: int) -> list[RawCapture]:
+        """The captures the variant's ``capture_priority`` rules leave, applied in order."""
+        bits = self.bits
+        for rule in self.priority:
+            if len(out) < 2:
+                break
+            if rule == "king":
+                by_king = [c for c in out if bits[c[0]] & kings]
+                if by_king:
+                    out = by_king
+            elif rule == "most-kings":
+                counts = [sum(1 for x in c[2] if bits[x] & kings) for c in out]
+                most = max(counts)
+                out = [c for c, n in zip(out, counts, strict=True) if n == most]
+            elif rule == "value":
+                # Frisian: a king is worth a little less than two men, so compare men + 2 * kings
+                # and, when that is equal, prefer the capture with fewer kings (n kings are worth
+                # more than 2n - 1 men and less than 2n).
+                values = []
+                for c in out:
+                    taken_kings = sum(1 for x in c[2] if bits[x] & kings)
+                    values.append((len(c[2]) + taken_kings, -taken_kings))
+                top = max(values)
+                out = [c for c, v in zip(out, values, strict=True) if v == top]
+            elif rule == "earliest-king":
+                # Where in jump order the first king is taken; only the first king counts (the
+                # federation's text says no more, see docs/rules.md), later ones leave a choice.
+                firsts = [
+                    next((i for i, x in enumerate(c[2]) if bits[x] & kings), len(c[2])) for c in out
+                ]
+                soonest = min(firsts)
+                out = [c for c, i in zip(out, firsts, strict=True) if i == soonest]
+            else:
+                raise ValueError(f"unknown capture priority rule {rule!r}")
         return out
 
     # ----------------------------------------------------------------------------- quiet moves
@@ -322,7 +473,7 @@ class Rules:
         if king:
             if self.flying:
                 bits = self.bits
-                rays = self.rays
+                rays = self.diagonal_rays
                 k = king
                 while k:
                     b = k & -k
@@ -431,6 +582,26 @@ def _perft_merged(rules: Rules, own: int, opp: int, kings: int, side: int, depth
     return total
 
 
+def _limit_out_of_reach(position: Position, depth: int, limit: int) -> bool:
+    """Whether a king-move limit cannot bite within ``depth`` plies (so bitboards suffice).
+
+    A side makes at most ``ceil(depth / 2)`` moves. To be refused one, a king must already have
+    made ``limit`` quiet moves in a row; a side without a king needs one more move to crown one.
+    """
+    moves = (depth + 1) // 2
+    counts = position.king_moves[1], position.king_moves[3]
+    needed = limit - max(counts) + 1 if position.kings else limit + 2
+    return moves < needed
+
+
+def _perft_positions(position: Position, depth: int, merge: bool) -> int:
+    # The slow path, through Position objects, which carry the king-move counts.
+    moves = position.legal_moves(merge_duplicates=merge)
+    if depth == 1:
+        return len(moves)
+    return sum(_perft_positions(position.play(m), depth - 1, merge) for m in moves)
+
+
 def perft(position: Position, depth: int, *, merge_duplicates: bool = False) -> int:
     """The number of move paths of length ``depth`` from ``position`` (leaf count).
 
@@ -450,6 +621,9 @@ def perft(position: Position, depth: int, *, merge_duplicates: bool = False) -> 
     rules = rules_for(position.variant)
     side = int(position.turn)
     own, opp = (position.black, position.white) if side == 0 else (position.white, position.black)
+    limit = position.variant.king_move_limit
+    if limit and not _limit_out_of_reach(position, depth, limit):
+        return _perft_positions(position, depth, merge_duplicates)
     count: Callable[[Rules, int, int, int, int, int], int] = (
         _perft_merged if merge_duplicates else _perft_counted
     )

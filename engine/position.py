@@ -48,10 +48,16 @@ class Position:
     black: int
     white: int
     kings: int = 0
+    #: Frisian's king-move limit: (square, count) of the king each side has moved without
+    #: capturing in its last moves, Black's first: ``(black square, n, white square, n)``.
+    #: All zero elsewhere, and after any man move or capture of that side. Not part of a FEN.
+    king_moves: tuple[int, int, int, int] = (0, 0, 0, 0)
 
     # The generated hash would hash every field of the Variant each time; the name is enough.
     def __hash__(self) -> int:
-        return hash((self.variant.name, self.turn, self.black, self.white, self.kings))
+        return hash(
+            (self.variant.name, self.turn, self.black, self.white, self.kings, self.king_moves)
+        )
 
     # ------------------------------------------------------------------------- construction
 
@@ -59,9 +65,16 @@ class Position:
     def start(cls, variant: Variant) -> Position:
         """The starting position of ``variant``, its first mover to move."""
         board = board_for(variant)
-        rows = variant.start_rows * board.n
-        black = sum(board.bit[s] for s in range(1, rows + 1))
-        white = sum(board.bit[s] for s in range(board.squares - rows + 1, board.squares + 1))
+        rows = variant.start_rows
+        skip = variant.empty_back_rows  # Turkish leaves each side's back row empty
+        black = white = 0
+        # By rows, not by numbers: Spanish numbers the board from White's side.
+        for square in range(1, board.squares + 1):
+            row = board.coordinates(square)[1]
+            if skip <= row < skip + rows:
+                black |= board.bit[square]
+            elif board.height - skip - rows <= row < board.height - skip:
+                white |= board.bit[square]
         return cls(variant, variant.first_mover, black, white, 0)
 
     @classmethod
@@ -131,7 +144,22 @@ class Position:
 
     def with_turn(self, turn: Color) -> Position:
         """The same pieces with ``turn`` to move."""
-        return Position(self.variant, turn, self.black, self.white, self.kings)
+        return Position(self.variant, turn, self.black, self.white, self.kings, self.king_moves)
+
+    def blocked_king(self) -> int | None:
+        """The square of the king that may not make another non-capturing move, if any.
+
+        Frisian: after three non-capturing moves in a row with the same king, a player who also
+        has men must capture or move another piece.
+        """
+        limit = self.variant.king_move_limit
+        if not limit:
+            return None
+        own, _ = self._own_opp()
+        square, count = self.king_moves[2 * int(self.turn) : 2 * int(self.turn) + 2]
+        if count < limit or not own & ~self.kings:
+            return None
+        return square
 
     def __repr__(self) -> str:
         return f"Position.from_fen({self.fen()!r}, {self.variant.name.upper()})"
@@ -203,7 +231,11 @@ class Position:
                 )
         else:
             crown = rules.crown[side]
+            blocked = self.blocked_king() if self.variant.king_move_limit else None
+            blocked_index = board.index[blocked] if blocked else -1
             for frm, to in rules.quiet(own, opp, kings, side):
+                if frm == blocked_index:
+                    continue
                 king = bool(bits[frm] & kings)
                 moves.append(
                     Move((number[frm], number[to]), (), king, not king and bool(bits[to] & crown))
@@ -218,6 +250,8 @@ class Position:
         side = int(self.turn)
         if rules.has_capture(own, opp, self.kings, side):
             return False
+        if self.blocked_king() is not None:
+            return not self.legal_moves()
         return rules.count_quiet(own, opp, self.kings, side) == 0
 
     def play(self, move: Move) -> Position:
@@ -286,7 +320,17 @@ class Position:
         else:
             white ^= moved
             black &= ~taken
-        return Position(variant, mover.opponent, black, white, kings)
+        runs = self.king_moves
+        if variant.king_move_limit:
+            # The mover's count goes on only for another quiet move of the same king.
+            at = 2 * int(mover)
+            square, count = runs[at : at + 2]
+            if king and not taken and len(path) == 2:
+                run = (path[-1], count + 1 if square == path[0] else 1)
+            else:
+                run = (0, 0)
+            runs = (*run, *runs[2:]) if at == 0 else (*runs[:2], *run)
+        return Position(variant, mover.opponent, black, white, kings, runs)
 
 
 def parse_fen(text: str, variant: Variant) -> tuple[Position, tuple[str, ...]]:

@@ -213,12 +213,12 @@ def test_padded_layout_keeps_neighbours_at_constant_offsets() -> None:
 
 
 def test_variant_registry() -> None:
-    assert set(VARIANTS) == {"english", "russian", "brazilian", "pool", "international", "canadian"}
+    assert {"english", "russian", "brazilian", "pool", "international", "canadian"} <= set(VARIANTS)
     assert get_variant("English") is ENGLISH
     assert get_variant("american checkers") is ENGLISH
     assert get_variant("American_Pool") is POOL
     with pytest.raises(KeyError):
-        get_variant("frisian")
+        get_variant("losing-checkers")
     assert variant_for_game_type(20) is INTERNATIONAL
     assert variant_for_game_type(21) is ENGLISH
     assert variant_for_game_type(99) is None

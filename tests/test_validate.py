@@ -161,9 +161,16 @@ def test_variant_override_and_algebraic_moves() -> None:
 
 
 def test_unsupported_variant_is_unchecked_not_illegal() -> None:
-    report = validate(pdn.parse_game('[GameType "22"]\n1. 22-18 *'))
+    report = validate(pdn.parse_game('[GameType "28"]\n1. 22-18 *'))
     assert report.status == "unchecked"
     assert [p.code for p in report.problems] == ["unsupported-variant"]
+
+
+def test_an_italian_game_is_replayed_under_italian_rules() -> None:
+    # White moves first in Italian draughts; under English rules 22-18 would be out of turn.
+    report = validate(pdn.parse_game('[GameType "22"]\n1. 21-18 11-14 *'))
+    assert report.variant is not None and report.variant.name == "italian"
+    assert report.status == "ok", report.problems
 
 
 @pytest.mark.parametrize(

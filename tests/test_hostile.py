@@ -526,3 +526,54 @@ def _read(data: bytes) -> list[Any]:
     import pdn as library
 
     return list(library.parse_games(data))
+
+
+def test_unbalanced_parentheses_by_the_ten_thousand_keep_the_moves(tmp_path: Path) -> None:
+    path = tmp_path / "open.pdn"
+    path.write_text("1. 11-15 " + "(" * 40_000 + " 23-19 *\n", encoding="utf-8")
+    proc = pdn("convert", path, timeout=60)
+    err = no_traceback(proc)
+    assert proc.returncode == 0 and b"11-15" in proc.stdout and b"23-19" in proc.stdout
+    assert "unclosed-variation" in err and "more reading errors" in err
+
+
+def test_variations_nested_thousands_deep_convert_to_json_and_validate(tmp_path: Path) -> None:
+    path = tmp_path / "deep.pdn"
+    depth = 3000
+    path.write_text("1. 11-15 " + "(9-13 24-20 " * depth + ")" * depth + " *\n", encoding="utf-8")
+    out = tmp_path / "deep.ndjson"
+    proc = pdn("convert", "--to", "ndjson", path, "-o", out, timeout=60)
+    no_traceback(proc)
+    assert proc.returncode == 0
+    back = pdn("convert", out, timeout=60)
+    no_traceback(back)
+    assert back.stdout.count(b"9-13") == depth
+    verdict = pdn("validate", "--format", "ndjson", path, timeout=60)
+    no_traceback(verdict)
+    assert b"internal-error" not in verdict.stdout
+
+
+def test_a_long_single_line_is_read_in_bounded_pieces(tmp_path: Path) -> None:
+    path = tmp_path / "line.pdn"
+    words = " ".join(f"{n}. 11-15 23-19" for n in range(1, 160_001))  # about 3 MB, one line
+    path.write_text('[Event "long"] ' + words + " *", encoding="utf-8")
+    proc = pdn("convert", path, timeout=120)
+    err = no_traceback(proc)
+    assert proc.returncode == 0
+    assert proc.stdout.count(b"11-15") == 160_000 and proc.stdout.count(b"23-19") == 160_000
+    assert "was cut" in err
+
+
+def test_a_utf8_file_with_latin1_lines_is_not_misread(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.pdn"
+    path.write_bytes(
+        '[Event "Zürich"]\n1. 11-15 *\n\n'.encode()
+        + '[Event "Genève"]\n1. 9-13 *\n'.encode("latin-1")
+    )
+    proc = pdn("validate", path)
+    out = proc.stdout.decode()
+    no_traceback(proc)
+    assert "Zürich" not in out  # the first game is clean, so not listed
+    assert f"{path}:4:12: encoding: byte E8" in out
+    converted = pdn("convert", path).stdout.decode()
+    assert "Zürich" in converted and "ZГјrich" not in converted

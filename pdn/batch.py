@@ -64,6 +64,8 @@ def is_json(source: Input) -> bool:
         path = os.fspath(source)
         if path.lower().endswith(JSON_SUFFIXES):
             return True
+        if not os.path.isfile(path):
+            return False  # a FIFO or a device: peeking would eat what it gives
         try:
             with open(path, "rb") as handle:
                 return looks_like_json(handle.read(64))

@@ -577,3 +577,23 @@ def test_a_utf8_file_with_latin1_lines_is_not_misread(tmp_path: Path) -> None:
     assert f"{path}:4:12: encoding: byte E8" in out
     converted = pdn("convert", path).stdout.decode()
     assert "Zürich" in converted and "Z\u0413\u0458rich" not in converted  # not cp1251
+
+
+def test_a_fifo_as_input_is_read_whole(tmp_path: Path) -> None:
+    # Telling JSON from PDN must not peek into a FIFO: what is read there is gone.
+    import threading
+
+    fifo = tmp_path / "in.pdn"
+    os.mkfifo(fifo)
+    data = TOURNAMENT.read_bytes()
+
+    def feed() -> None:
+        with open(fifo, "wb") as writer:
+            writer.write(data)
+
+    feeder = threading.Thread(target=feed)
+    feeder.start()
+    proc = pdn("validate", fifo, timeout=60)
+    feeder.join(timeout=60)
+    no_traceback(proc)
+    assert b"15 games: 15 clean" in proc.stdout

@@ -90,10 +90,14 @@ def validate(game: Game, variant: Variant | str | None = None) -> Report:
     report = Report(game=game, variant=chosen)
     if chosen is None:
         name = variant if isinstance(variant, str) else game.variant
+        if name is None and game.game_type is not None:
+            what = f"GameType {game.game_type.number} is no variant pdn has rules for"
+        else:
+            what = f"the rules of {name or 'this variant'} are not implemented"
         report.problems.append(
             Problem(
                 "unsupported-variant",
-                f"the rules of {name or 'this variant'} are not implemented; moves not checked",
+                f"{what}; moves not checked",
                 line=game.line,
                 column=1,
             )
@@ -123,6 +127,8 @@ def validate(game: Game, variant: Variant | str | None = None) -> Report:
 def _choose_variant(game: Game, variant: Variant | str | None) -> Variant | None:
     if isinstance(variant, Variant):
         return variant
+    if variant is None and game.variant is None and game.game_type is not None:
+        return None  # a GameType number with no rules here (0 is chess): never a guess
     name = variant if variant is not None else (game.variant or "english")
     try:
         return get_variant(name)

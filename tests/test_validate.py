@@ -166,6 +166,15 @@ def test_unsupported_variant_is_unchecked_not_illegal() -> None:
     assert [p.code for p in report.problems] == ["unsupported-variant"]
 
 
+@pytest.mark.parametrize("number", ["0", "1", "99"])
+def test_a_gametype_without_rules_is_unchecked_not_english(number: str) -> None:
+    report = validate(pdn.parse_game(f'[GameType "{number}"]\n1. 11-15 *'))
+    assert report.status == "unchecked"
+    (problem,) = report.problems
+    assert problem.code == "unsupported-variant"
+    assert f"GameType {number} is no variant" in problem.message
+
+
 def test_an_italian_game_is_replayed_under_italian_rules() -> None:
     # White moves first in Italian draughts; under English rules 22-18 would be out of turn.
     report = validate(pdn.parse_game('[GameType "22"]\n1. 21-18 11-14 *'))

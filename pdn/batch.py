@@ -29,6 +29,7 @@ from itertools import chain, islice
 from typing import IO, TypeVar, cast
 
 from .cutting import RawGame
+from .gametype import first_mover
 from .jsonio import SCHEMA, looks_like_json, read_json_games
 from .model import Game
 from .problems import Problem
@@ -242,6 +243,7 @@ class Verdict:
     tags: list[tuple[str, str]]
     status: str
     problems: list[Problem]
+    first_mover: str = "B"  # "B" or "W": whose name the heading shows first
 
     @property
     def has_errors(self) -> bool:
@@ -276,6 +278,7 @@ def verdict_of(game: Game, file: str, variant: str | None = None) -> Verdict:
         tags=game.tags.items(),
         status=report.status,
         problems=report.all_problems,
+        first_mover=first_mover(game.variant, game.game_type),
     )
 
 
@@ -341,9 +344,11 @@ def verdict_text(verdict: Verdict, *, least: str = "warning") -> str:
     shown = [p for p in verdict.problems if _SEVERITY_RANK[p.severity] <= _SEVERITY_RANK[least]]
     if not shown:
         return ""
-    black, white = verdict.tag("Black") or "?", verdict.tag("White") or "?"
+    # The first mover first, as the result is read (Black in English, White in Russian...).
+    sides = ("Black", "White") if verdict.first_mover == "B" else ("White", "Black")
+    first, second = (verdict.tag(side) or "?" for side in sides)
     event = verdict.tag("Event")
-    heading = f"{verdict.file}: game {verdict.index} (line {verdict.line}): {black} vs {white}"
+    heading = f"{verdict.file}: game {verdict.index} (line {verdict.line}): {first} vs {second}"
     if event:
         heading += f", {event}"
         if verdict.tag("Round") not in (None, "", "?", "-"):

@@ -185,7 +185,10 @@ class _Replayer:
     ) -> Generator[_Task, Position | None, Position]:
         """Replay the continuation of ``parent``; returns the last position it reached (before
         the move that stopped it, when one did)."""
-        watch = _DrawWatch(position) if mainline else None
+        # The draw claims watched are the WCDF's (English); the other federations' draw rules
+        # are not implemented yet, and an English claim must not be said of their games.
+        english = self.variant.name == "english"
+        watch = _DrawWatch(position) if mainline and english else None
         while parent.variations:
             main, *alternatives = parent.variations
             for alt in alternatives:
@@ -334,6 +337,15 @@ def _check_result(report: Report) -> None:
             Problem(
                 "result-mismatch",
                 f"the Result tag says {tag!r} but the game ends with {terminator!r}",
+                line=game.line,
+                column=1,
+            )
+        )
+    if tag_outcome is not Outcome.UNKNOWN and terminator is not None and terminator.strip() == "*":
+        report.problems.append(
+            Problem(
+                "result-mismatch",
+                f"the Result tag says {tag!r} but the movetext ends with '*' (result unknown)",
                 line=game.line,
                 column=1,
             )

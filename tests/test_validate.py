@@ -116,15 +116,16 @@ def test_bad_fen_tag_is_reported_and_nothing_replayed() -> None:
 
 def test_result_mismatch() -> None:
     assert codes('[Result "1-0"]\n1. 11-15 0-1') == ["result-mismatch"]
-    # A '*' terminator after a decided game is common in real files and not a mismatch.
-    assert codes('[Result "1-0"]\n1. 11-15 *') == []
+    # A '*' terminator after a decided game says the result is unknown: a warning (no game of
+    # the shared corpus does it).
+    assert codes('[Result "1-0"]\n1. 11-15 *') == ["result-mismatch"]
 
 
 def test_result_impossible_when_the_winner_is_blocked() -> None:
     # White to move has no legal move: White lost, so 0-1 (White won) cannot stand.
-    text = '[Result "0-1"]\n[FEN "W:W29:B25,22"]\n*'
+    text = '[Result "0-1"]\n[FEN "W:W29:B25,22"]\n0-1'
     assert codes(text) == ["result-impossible"]
-    assert codes('[Result "1-0"]\n[FEN "W:W29:B25,22"]\n*') == []
+    assert codes('[Result "1-0"]\n[FEN "W:W29:B25,22"]\n1-0') == []
 
 
 def test_threefold_repetition_notice_at_the_third_occurrence() -> None:
@@ -226,3 +227,36 @@ def test_a_legal_game_nested_thousands_of_variations_deep_is_replayed() -> None:
     report = validate(game)
     assert report.status == "ok" and report.problems == []
     assert len(report.steps) == 2 * depth + 1
+
+
+def test_a_decisive_result_tag_with_a_star_terminator_is_a_warning() -> None:
+    report = validate(pdn.parse_game('[Result "1-0"]\n1. 11-15 23-19 *'))
+    (problem,) = report.problems
+    assert (problem.code, problem.severity) == ("result-mismatch", "warning")
+    assert "'1-0'" in problem.message and "'*'" in problem.message
+    assert validate(pdn.parse_game('[Result "*"]\n1. 11-15 23-19 *')).problems == []
+
+
+def test_the_english_draw_claims_are_not_said_of_other_variants() -> None:
+    # Kings shuffling for 50 moves: a 40-move claim in English checkers, and no rule of
+    # another federation is implemented yet, so nothing is said there.
+    shuffle = " ".join(["1-6 32-27 6-1 27-32"] * 25)
+    english = validate(pdn.parse_game(f'[FEN "B:WK32:BK1"]\n{shuffle} *'))
+    assert "draw-claimable" in {p.code for p in english.problems}
+    for fen, moves in (
+        ("W:WK50:BK1", " ".join(["50-45 1-6 45-50 6-1"] * 25)),  # International
+    ):
+        report = validate(pdn.parse_game(f'[GameType "20"]\n[FEN "{fen}"]\n{moves} *'))
+        assert report.status == "ok", report.problems
+        assert "draw-claimable" not in {p.code for p in report.problems}
+
+
+def test_headings_put_the_first_mover_first() -> None:
+    from pdn.batch import verdict_of, verdict_text
+
+    text = '[GameType "20"]\n[White "Wim"]\n[Black "Bart"]\n1. 32-28 32-28 *'
+    heading = verdict_text(verdict_of(pdn.parse_game(text), "f.pdn")).splitlines()[0]
+    assert heading.endswith("Wim vs Bart")
+    english = '[White "Wim"]\n[Black "Bart"]\n1. 11-15 11-15 *'
+    heading = verdict_text(verdict_of(pdn.parse_game(english), "f.pdn")).splitlines()[0]
+    assert heading.endswith("Bart vs Wim")

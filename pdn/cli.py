@@ -167,7 +167,13 @@ def main() -> None:
 @click.option("--fen", default=None, help="Start from this position instead of the start.")
 @_variant_option
 @click.option("--divide", is_flag=True, help="Show the count below each legal move.")
-def perft(depth: int, fen: str | None, variant: str | None, divide: bool) -> None:
+@click.option(
+    "--merge",
+    is_flag=True,
+    help="Count captures that take the same pieces to the same square once (the published "
+    "International figures); by default each capture path counts.",
+)
+def perft(depth: int, fen: str | None, variant: str | None, divide: bool, merge: bool) -> None:
     """Count the leaf nodes of the move tree to DEPTH plies (a move-generator test)."""
     rules = engine.get_variant(variant or "english")
     try:
@@ -178,13 +184,13 @@ def perft(depth: int, fen: str | None, variant: str | None, divide: bool) -> Non
 
     total = 0
     if divide and depth > 0:
-        for move in position.legal_moves():
-            count = engine.perft(position.play(move), depth - 1)
+        for move in position.legal_moves(merge_duplicates=merge):
+            count = engine.perft(position.play(move), depth - 1, merge_duplicates=merge)
             total += count
             click.echo(f"{move_text(move, rules, full=True)}: {count}")
         click.echo(f"total: {total}")
     else:
-        click.echo(str(engine.perft(position, depth)))
+        click.echo(str(engine.perft(position, depth, merge_duplicates=merge)))
 
 
 def _sources(files: tuple[str, ...]) -> list[str | BinaryIO]:

@@ -193,6 +193,16 @@ def test_perft_fen_and_variant() -> None:
     assert code == 2 and "--fen" in out
 
 
+def test_perft_merge_counts_the_same_capture_once() -> None:
+    # A Frisian man can take the same pieces in two orders to the same square.
+    assert run("perft", "--variant", "frisian", "4")[1] == "3880\n"
+    assert run("perft", "--variant", "frisian", "--merge", "4")[1] == "3874\n"
+    code, out = run("perft", "--variant", "frisian", "--merge", "--divide", "4")
+    assert code == 0 and out.splitlines()[-1] == "total: 3874"
+    # Where no capture can be taken two ways the counts agree.
+    assert run("perft", "--merge", "5")[1] == "7361\n"
+
+
 def test_show_text_board_and_svg() -> None:
     code, out = run("show", ILLEGAL, "--game", "2", "--ply", "2")
     assert code == 0

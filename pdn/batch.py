@@ -248,7 +248,7 @@ class Verdict:
     @property
     def has_errors(self) -> bool:
         """Whether the game has an error (syntax or an illegal move)."""
-        return self.status in ("illegal", "syntax-error")
+        return self.status in ("illegal", "illegal-variation", "syntax-error")
 
     def tag(self, name: str) -> str | None:
         """The first value of a tag, or None."""
@@ -356,7 +356,7 @@ def verdict_text(verdict: Verdict, *, least: str = "warning") -> str:
     lines = [heading]
     for p in shown:
         where = f"{verdict.file}:{p.line or verdict.line}:{p.column or 1}"
-        detail = f" [ply {p.ply}]" if p.ply is not None else ""
+        detail = f" [{p.where}]" if p.ply is not None else ""
         lines.append(f"  {where}: {p.code}: {p.message}{detail}")
         if p.legal and p.code not in ("missed-capture",):
             lines.append(f"      legal here: {' '.join(p.legal)}")

@@ -80,7 +80,9 @@ class Problem:
     """One located diagnostic: a syntax error from the reader or an illegal move from replay.
 
     ``line`` and ``column`` are 1-based and absolute in the file; ``ply`` is 1-based along the
-    line of play it was found in (``None`` for problems that are not about a move).
+    line of play it was found in (``None`` for problems that are not about a move);
+    ``variation`` is the path to that line: empty on the main line, ``(2,)`` in the second
+    alternative where it branches off, ``(2, 1)`` in the first alternative inside that one.
     """
 
     code: str
@@ -91,6 +93,7 @@ class Problem:
     move: str | None = None
     legal: tuple[str, ...] = ()
     severity: Severity = field(default="error")
+    variation: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         info = CODES.get(self.code)
@@ -99,6 +102,16 @@ class Problem:
         # The registry decides the severity unless the caller chose one deliberately.
         if self.severity == "error" and info.severity != "error":
             object.__setattr__(self, "severity", info.severity)
+
+    @property
+    def where(self) -> str:
+        """Where along the game: ``"ply 3"``, or ``"variation 2.1, ply 3"`` in a side line;
+        empty for problems that are not about a move."""
+        if self.ply is None:
+            return ""
+        if not self.variation:
+            return f"ply {self.ply}"
+        return f"variation {'.'.join(map(str, self.variation))}, ply {self.ply}"
 
     @property
     def location(self) -> str:
@@ -118,4 +131,5 @@ class Problem:
             "column": self.column,
             "message": self.message,
             "legal": list(self.legal),
+            "variation": list(self.variation),
         }

@@ -23,7 +23,7 @@ from .notation import NotationError, move_texts, parse_move, resolve_squares
 from .problems import Problem
 from .results import Outcome, parse_result
 
-Status = Literal["ok", "illegal", "syntax-error", "unchecked"]
+Status = Literal["ok", "illegal", "illegal-variation", "syntax-error", "unchecked"]
 
 # WCDF: a draw may be claimed when neither side has moved a man or captured in its own last
 # 40 moves, i.e. 80 plies.
@@ -60,12 +60,16 @@ class Report:
 
     @property
     def status(self) -> Status:
-        """``syntax-error`` or ``illegal`` when it has errors of that kind; ``unchecked`` when
-        the variant's rules are not implemented; else ``ok`` (warnings and notices allowed)."""
+        """``syntax-error`` when the text has errors; ``illegal`` when the main line has an
+        illegal move, ``illegal-variation`` when only side lines have; ``unchecked`` when the
+        variant's rules are not implemented; else ``ok`` (warnings and notices allowed)."""
         if any(p.severity == "error" for p in self.game.errors):
             return "syntax-error"
-        if any(p.severity == "error" for p in self.problems):
+        errors = [p for p in self.problems if p.severity == "error"]
+        if any(not p.variation for p in errors):
             return "illegal"
+        if errors:
+            return "illegal-variation"
         if self.variant is None:
             return "unchecked"
         return "ok"
@@ -166,7 +170,7 @@ class _Replayer:
         # The lines are generators that hand their variations back to this loop, which runs
         # them first: variations of any depth are replayed without recursion, in written order.
         stack: list[Generator[_Task, Position | None, Position | None]] = [
-            self._line(root, start, ply=1, mainline=True)
+            self._line(root, start, ply=1, mainline=True, path=())
         ]
         value: Position | None = None
         while stack:
@@ -181,7 +185,7 @@ class _Replayer:
         self.report.final = value
 
     def _line(
-        self, parent: Node, position: Position, ply: int, mainline: bool
+        self, parent: Node, position: Position, ply: int, mainline: bool, path: tuple[int, ...]
     ) -> Generator[_Task, Position | None, Position]:
         """Replay the continuation of ``parent``; returns the last position it reached (before
         the move that stopped it, when one did)."""
@@ -191,9 +195,9 @@ class _Replayer:
         watch = _DrawWatch(position) if mainline and english else None
         while parent.variations:
             main, *alternatives = parent.variations
-            for alt in alternatives:
-                yield self._line_from(alt, position, ply)
-            after = self._step(main, position, ply, mainline)
+            for number, alt in enumerate(alternatives, start=1):
+                yield self._line_from(alt, position, ply, (*path, number))
+            after = self._step(main, position, ply, mainline, path)
             if after is None:
                 # The line stops here; what it reached still decides whether the game was over.
                 if mainline:
@@ -220,15 +224,17 @@ class _Replayer:
         return position
 
     def _line_from(
-        self, first: Node, position: Position, ply: int
+        self, first: Node, position: Position, ply: int, path: tuple[int, ...]
     ) -> Generator[_Task, Position | None, None]:
         """Replay a variation whose first move is ``first``, an alternative at ``position``."""
-        after = self._step(first, position, ply, mainline=False)
+        after = self._step(first, position, ply, False, path)
         if after is None:
             return
-        yield self._line(first, after, ply + (first.move is not None), False)
+        yield self._line(first, after, ply + (first.move is not None), False, path)
 
-    def _step(self, node: Node, position: Position, ply: int, mainline: bool) -> Position | None:
+    def _step(
+        self, node: Node, position: Position, ply: int, mainline: bool, path: tuple[int, ...]
+    ) -> Position | None:
         report = self.report
         if node.setup is not None:
             try:
@@ -241,20 +247,21 @@ class _Replayer:
                         line=node.line,
                         column=node.column,
                         ply=ply,
+                        variation=path,
                     )
                 )
                 return None
             report.steps.append(Step(node, ply, mainline, position, None, setup))
             return setup
         assert node.move is not None  # a node is a move or a setup
-        problem, move, after = self._match(node, position, ply)
+        problem, move, after = self._match(node, position, ply, path)
         if problem is not None:
             report.problems.append(problem)
         report.steps.append(Step(node, ply, mainline, position, move, after))
         return after
 
     def _match(
-        self, node: Node, position: Position, ply: int
+        self, node: Node, position: Position, ply: int, path: tuple[int, ...]
     ) -> tuple[Problem | None, Move | None, Position | None]:
         text = node.move or ""
 
@@ -267,6 +274,7 @@ class _Replayer:
                 ply=ply,
                 move=text,
                 legal=legal,
+                variation=path,
             )
 
         try:

@@ -61,7 +61,7 @@ def test_validate_json_carries_every_field() -> None:
     assert first["tags"][0] == ["Event", "Illegal move gallery"]
     problem = first["problems"][0]
     assert set(problem) == {
-        "code", "severity", "ply", "move", "line", "column", "message", "legal",
+        "code", "severity", "ply", "move", "line", "column", "message", "legal", "variation",
     }  # fmt: skip
     assert (problem["code"], problem["ply"], problem["line"], problem["column"]) == (
         "missed-capture", 3, 9, 19,

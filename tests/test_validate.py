@@ -260,3 +260,24 @@ def test_headings_put_the_first_mover_first() -> None:
     english = '[White "Wim"]\n[Black "Bart"]\n1. 11-15 11-15 *'
     heading = verdict_text(verdict_of(pdn.parse_game(english), "f.pdn")).splitlines()[0]
     assert heading.endswith("Bart vs Wim")
+
+
+def test_a_problem_in_a_side_line_says_which_line_and_the_status_says_so() -> None:
+    # (1... 5-10) stands after White's 34-30, so it replaces it: Black cannot move there.
+    game = pdn.parse_game('[GameType "20"]\n1. 34-30 (1... 5-10) 20-25 (19-23 33-28 (5-10)) *')
+    report = validate(game)
+    assert report.status == "illegal-variation"
+    assert [(p.code, p.variation, p.ply) for p in report.problems] == [
+        ("wrong-side", (1,), 1),
+        ("wrong-side", (1, 1), 3),
+    ]
+    assert report.problems[1].where == "variation 1.1, ply 3"
+    assert report.problems[1].to_dict()["variation"] == [1, 1]
+    from pdn.batch import verdict_of, verdict_text
+
+    verdict = verdict_of(game, "f.pdn")
+    assert verdict.has_errors
+    assert "[variation 1, ply 1]" in verdict_text(verdict)
+    # The same move on the main line is plainly illegal.
+    mainline = validate(pdn.parse_game('[GameType "20"]\n1. 5-10 *'))
+    assert mainline.status == "illegal" and mainline.problems[0].where == "ply 1"

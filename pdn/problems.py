@@ -68,6 +68,7 @@ CODES: dict[str, CodeInfo] = dict(
         _info("bad-fen", "error", "a FEN setup that cannot be read"),
         _info("bad-gametype", "warning", "a GameType tag that cannot be read"),
         _info("unsupported-variant", "warning", "the rules of this variant are not implemented"),
+        _info("variant-guess", "warning", "no GameType tag: the rules were chosen from the moves"),
         _info("move-number", "notice", "a move number that does not fit the position"),
         _info("separator", "notice", "a capture written with '-', or a plain move with 'x'"),
         _info("draw-claimable", "notice", "a draw could be claimed (40-move rule or repetition)"),

@@ -16,7 +16,7 @@ from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pdn.engine import FenError, Move, Position, Variant, diagnose, get_variant
+from pdn.engine import VARIANTS, FenError, Move, Position, Variant, diagnose, get_variant
 
 from .model import Game, Node
 from .notation import NotationError, move_texts, parse_move, resolve_squares
@@ -88,8 +88,70 @@ def validate(game: Game, variant: Variant | str | None = None) -> Report:
     """Replay every line of ``game`` and report what is illegal.
 
     ``variant`` overrides the variant detected by the reader (a :class:`engine.Variant` or a
-    name such as ``"english"``).
+    name such as ``"english"``).  Without it and without a ``GameType`` tag the variant is a
+    guess from the squares; when a game from the start position opens with a move of the side
+    that does not start under the guessed rules, the variants of that board where that side
+    starts are tried, and the one that replays the game cleanly (else the one that goes
+    furthest, if only one does) is used, with a ``variant-guess`` warning saying why.
     """
+    report = _replay(game, variant)
+    if variant is not None or game.variant_source == "gametype" or report.variant is None:
+        return report
+    if "FEN" in game.tags or any(node.setup is not None for node, _ in game.walk()):
+        return report  # from a set-up position the first moves say nothing of the variant
+    first = _first_fault(report)
+    fault = next((p for p in report.problems if p.ply == first and not p.variation), None)
+    if first != 1 or fault is None or fault.code != "wrong-side":
+        return report
+    guessed = report.variant
+    # The first move is the other side's: the rules of that board where that side starts,
+    # the one that replays the game cleanly, else the one that goes furthest; never a tie.
+    candidates = [v for v in _same_board(guessed) if v.first_mover is not guessed.first_mover]
+    tried = [
+        (_first_fault(other) or 1 << 30, other)
+        for other in (_replay(game, candidate) for candidate in candidates)
+        if other.status != "syntax-error"
+    ]
+    best = max((reach for reach, _ in tried), default=0)
+    winners = [other for reach, other in tried if reach == best]
+    if best <= 1 or len(winners) != 1:
+        return report
+    (found,) = winners
+    assert found.variant is not None
+    how = "replay the whole game" if best == 1 << 30 else f"replay it up to ply {best}"
+    found.problems.insert(
+        0,
+        Problem(
+            "variant-guess",
+            f"no GameType tag: replayed as {found.variant.title}, because the first move "
+            f"({fault.move}) is {guessed.first_mover.opponent.label}'s, who does not start in "
+            f"{guessed.title}, and {found.variant.title} rules {how}; a guess: add "
+            f'[GameType "{found.variant.game_type}"] to be sure',
+            line=game.line,
+            column=1,
+        ),
+    )
+    return found
+
+
+def _first_fault(report: Report) -> int | None:
+    """The ply of the first error on the main line, or ``None``."""
+    plies = [p.ply for p in report.problems if p.severity == "error" and not p.variation and p.ply]
+    return min(plies, default=None)
+
+
+def _same_board(variant: Variant) -> list[Variant]:
+    """The other variants on a board of the same size and squares, in name order."""
+    return [
+        other
+        for name, other in sorted(VARIANTS.items())
+        if other is not variant
+        and (other.width, other.height, other.layout == "orthogonal")
+        == (variant.width, variant.height, variant.layout == "orthogonal")
+    ]
+
+
+def _replay(game: Game, variant: Variant | str | None) -> Report:
     chosen = _choose_variant(game, variant)
     report = Report(game=game, variant=chosen)
     if chosen is None:

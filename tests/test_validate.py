@@ -281,3 +281,45 @@ def test_a_problem_in_a_side_line_says_which_line_and_the_status_says_so() -> No
     # The same move on the main line is plainly illegal.
     mainline = validate(pdn.parse_game('[GameType "20"]\n1. 5-10 *'))
     assert mainline.status == "illegal" and mainline.problems[0].where == "ply 1"
+
+
+def italian_game(plies: int = 20) -> str:
+    """A game played under Italian rules (made with the engine, not written by hand)."""
+    from pdn.engine import Position, get_variant
+
+    position, words = Position.start(get_variant("italian")), []
+    for ply in range(plies):
+        moves = position.legal_moves()
+        move = moves[(ply * 7) % len(moves)]
+        words.append(move.notation())
+        position = position.play(move)
+    return " ".join(words) + " *"
+
+
+ITALIAN_OPENING = italian_game()  # White starts: not English
+
+
+def test_a_game_opened_by_the_other_side_is_tried_under_that_sides_rules() -> None:
+    english = validate(pdn.parse_game(ITALIAN_OPENING), "english")
+    assert english.problems[0].code == "wrong-side"  # what the guess alone would say
+    report = validate(pdn.parse_game(ITALIAN_OPENING))
+    assert report.variant is not None and report.variant.name == "italian"
+    assert report.status == "ok"
+    (guess,) = report.problems
+    assert (guess.code, guess.severity) == ("variant-guess", "warning")
+    assert f"first move ({ITALIAN_OPENING.split()[0]}) is White's" in guess.message
+    assert '[GameType "22"]' in guess.message
+
+
+def test_no_other_rules_are_tried_when_the_variant_is_known_or_the_fault_is_another() -> None:
+    tagged = validate(pdn.parse_game('[GameType "21"]\n' + ITALIAN_OPENING))
+    assert tagged.variant is not None and tagged.variant.name == "english"
+    assert tagged.problems[0].code == "wrong-side"
+    # An English game whose first move is simply impossible stays English.
+    odd = validate(pdn.parse_game("1. 11-18 23-19 *"))
+    assert odd.variant is not None and odd.variant.name == "english"
+    assert odd.problems[0].code == "illegal-move"
+    # From a set-up position the first move says nothing of the variant.
+    setup = validate(pdn.parse_game('[FEN "B:W21,22:B9,10"]\n1. 22-18 *'))
+    assert setup.variant is not None and setup.variant.name == "english"
+    assert setup.problems[0].code == "wrong-side"

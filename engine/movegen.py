@@ -213,25 +213,8 @@ class Rules:
             off = offsets[d]
             if _shift(_shift(short, off) & opp, off) & empty:
                 return True
-        # The kings' part is _king_has_capture's, inline: this is the hot path of perft.
-        if king:
-            if not self.flying:
-                for d in (0, 1, 2, 3):
-                    if d in dirs:
-                        continue
-                    off = offsets[d]
-                    if _shift(_shift(king, off) & opp, off) & empty:
-                        return True
-            else:
-                for off in offsets:
-                    reach = king
-                    front = king
-                    while front:
-                        front = _shift(front, off) & empty
-                        reach |= front
-                    if _shift(_shift(reach, off) & opp, off) & empty:
-                        return True
-        return False
+        # The kings' remaining directions (a short king was tested with the men above).
+        return bool(king) and self._king_has_capture(king, opp, empty, dirs)
 
     def _has_capture_men_spare_kings(self, own: int, opp: int, kings: int, side: int) -> bool:
         # Italian: men test against the opponent's men only, kings against everything.

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from variant_cases import check_start_perft, perft_params
 
 from pdn.engine import (
     ENGLISH,
@@ -155,13 +156,7 @@ def test_start_equals_english_until_kings() -> None:
 
 
 @pytest.mark.parametrize(
-    ("depth", "counted", "merged"),
-    [
-        pytest.param(d, c, m, marks=[] if d <= 7 else [pytest.mark.slow], id=f"czech-{d}")
-        for d, (c, m) in CZECH_PERFT.items()
-    ],
+    ("depth", "counted", "merged"), perft_params("czech", CZECH_PERFT, fast_up_to=7)
 )
 def test_perft_start(depth: int, counted: int, merged: int) -> None:
-    start = Position.start(CZECH)
-    assert perft(start, depth) == counted
-    assert perft(start, depth, merge_duplicates=True) == merged
+    check_start_perft(CZECH, depth, counted, merged)

@@ -7,9 +7,8 @@ docs/rules.md gives the rules, the reading of the value rule and the sources.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from variant_cases import check_start_perft, draughts, perft_params
 
 from pdn.engine import (
     INTERNATIONAL,
@@ -24,12 +23,6 @@ from pdn.engine import (
     perft,
     variant_for_game_type,
 )
-
-draughts: Any
-try:
-    import draughts
-except ImportError:  # the oracle is optional; the expectations below stand alone
-    draughts = None
 
 FRISIAN = get_variant("frisian")
 
@@ -197,13 +190,7 @@ def test_perft_with_the_king_move_limit() -> None:
 
 
 @pytest.mark.parametrize(
-    ("depth", "counted", "merged"),
-    [
-        pytest.param(d, c, m, marks=[] if d <= 4 else [pytest.mark.slow], id=f"frisian-{d}")
-        for d, (c, m) in FRISIAN_PERFT.items()
-    ],
+    ("depth", "counted", "merged"), perft_params("frisian", FRISIAN_PERFT, fast_up_to=4)
 )
 def test_perft_start(depth: int, counted: int, merged: int) -> None:
-    start = Position.start(FRISIAN)
-    assert perft(start, depth) == counted
-    assert perft(start, depth, merge_duplicates=True) == merged
+    check_start_perft(FRISIAN, depth, counted, merged)

@@ -8,9 +8,9 @@ rule, each also checked against pydraughts when it is installed.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
+from variant_cases import check_start_perft, draughts, perft_params
 
 from pdn.engine import (
     ENGLISH,
@@ -21,15 +21,8 @@ from pdn.engine import (
     board_for,
     diagnose,
     get_variant,
-    perft,
     variant_for_game_type,
 )
-
-draughts: Any
-try:
-    import draughts
-except ImportError:  # the oracle is optional; the hand-made expectations stand alone
-    draughts = None
 
 ITALIAN = get_variant("italian")
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "wiegerw__pdn" / "games"
@@ -216,17 +209,10 @@ def test_diagnose_legal_moves_still_match() -> None:
 
 
 @pytest.mark.parametrize(
-    ("depth", "expected"),
-    [
-        pytest.param(d, n, marks=[] if d <= 7 else [pytest.mark.slow], id=f"italian-{d}")
-        for d, n in ITALIAN_PERFT.items()
-    ],
+    ("depth", "counted", "merged"), perft_params("italian", ITALIAN_PERFT, fast_up_to=7)
 )
-def test_perft_start(depth: int, expected: int) -> None:
-    start = Position.start(ITALIAN)
-    assert perft(start, depth) == expected
-    if depth <= 6:
-        assert perft(start, depth, merge_duplicates=True) == expected
+def test_perft_start(depth: int, counted: int, merged: int) -> None:
+    check_start_perft(ITALIAN, depth, counted, merged, merge_up_to=6)
 
 
 @pytest.mark.skipif(not CORPUS.is_dir(), reason="shared corpus not present")

@@ -8,6 +8,7 @@ docs/rules.md gives the rules and their sources.
 from __future__ import annotations
 
 import pytest
+from variant_cases import check_start_perft, perft_params
 
 from pdn.engine import (
     Color,
@@ -146,13 +147,7 @@ def test_start_equals_italian_until_kings() -> None:
 
 
 @pytest.mark.parametrize(
-    ("depth", "expected"),
-    [
-        pytest.param(d, n, marks=[] if d <= 7 else [pytest.mark.slow], id=f"spanish-{d}")
-        for d, n in SPANISH_PERFT.items()
-    ],
+    ("depth", "counted", "merged"), perft_params("spanish", SPANISH_PERFT, fast_up_to=7)
 )
-def test_perft_start(depth: int, expected: int) -> None:
-    start = Position.start(SPANISH)
-    assert perft(start, depth) == expected
-    assert perft(start, depth, merge_duplicates=True) == expected
+def test_perft_start(depth: int, counted: int, merged: int) -> None:
+    check_start_perft(SPANISH, depth, counted, merged)

@@ -13,6 +13,7 @@ import itertools
 import random
 
 import pytest
+from variant_cases import check_start_perft, perft_params
 
 from pdn.engine import (
     Color,
@@ -235,13 +236,7 @@ def test_perft_agrees_with_the_reference_deep() -> None:
 
 
 @pytest.mark.parametrize(
-    ("depth", "expected"),
-    [
-        pytest.param(d, n, marks=[] if d <= 6 else [pytest.mark.slow], id=f"thai-{d}")
-        for d, n in THAI_PERFT.items()
-    ],
+    ("depth", "counted", "merged"), perft_params("thai", THAI_PERFT, fast_up_to=6)
 )
-def test_perft_start(depth: int, expected: int) -> None:
-    start = Position.start(THAI)
-    assert perft(start, depth) == expected
-    assert perft(start, depth, merge_duplicates=True) == expected
+def test_perft_start(depth: int, counted: int, merged: int) -> None:
+    check_start_perft(THAI, depth, counted, merged)

@@ -7,9 +7,8 @@ known to be wrong (tests/test_engine_oracle.py, docs/rules.md).
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from variant_cases import check_start_perft, draughts, perft_params
 
 from pdn.engine import (
     Color,
@@ -19,15 +18,8 @@ from pdn.engine import (
     board_for,
     diagnose,
     get_variant,
-    perft,
     variant_for_game_type,
 )
-
-draughts: Any
-try:
-    import draughts
-except ImportError:  # the oracle is optional; the expectations below stand alone
-    draughts = None
 
 TURKISH = get_variant("turkish")
 BOARD = board_for(TURKISH)
@@ -202,13 +194,7 @@ def test_diagnose_turkish_faults() -> None:
 
 
 @pytest.mark.parametrize(
-    ("depth", "expected"),
-    [
-        pytest.param(d, n, marks=[] if d <= 5 else [pytest.mark.slow], id=f"turkish-{d}")
-        for d, n in TURKISH_PERFT.items()
-    ],
+    ("depth", "counted", "merged"), perft_params("turkish", TURKISH_PERFT, fast_up_to=5)
 )
-def test_perft_start(depth: int, expected: int) -> None:
-    start = Position.start(TURKISH)
-    assert perft(start, depth) == expected
-    assert perft(start, depth, merge_duplicates=True) == expected
+def test_perft_start(depth: int, counted: int, merged: int) -> None:
+    check_start_perft(TURKISH, depth, counted, merged)

@@ -256,7 +256,8 @@ def validate(
             first = False
         progress.done()
         if fmt == "text":
-            out.write(("\n" if summary.games else "") + summary.text() + "\n")
+            least = "notice" if notices else "warning"
+            out.write(("\n" if summary.games else "") + summary.text(least=least) + "\n")
         elif fmt == "ndjson":
             out.write(json.dumps(summary.to_dict()) + "\n")
         else:

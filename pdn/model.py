@@ -441,6 +441,8 @@ class Game:
     terminator: str | None = None
     variant: str | None = field(default=None, compare=False)
     variant_source: str = field(default="default", compare=False)
+    #: Why the game is taken for its variant, as reports say it (``'GameType "25"'``...).
+    variant_evidence: str = field(default="", compare=False)
     game_type: GameType | None = field(default=None, compare=False)
     encoding: str = field(default="utf-8", compare=False)
     line: int = field(default=1, compare=False)

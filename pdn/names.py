@@ -19,6 +19,12 @@ The folds, in order (each one is a reason :func:`differences` can give):
 5. ``transliteration``: a word written in Cyrillic only is transliterated to Latin (``Немец``
    is ``nemets``; ``х`` is ``kh``, ``ц`` ``ts``, ``ч`` ``ch``, ``ш`` ``sh``, ``ж`` ``zh``...).
 
+And one more for :func:`similar_names` (keys with it are not equal, so it is no fold): a
+``damaged letter``, the replacement character ``\ufffd`` that the reader puts where a file's
+bytes were not valid text (often followed by ``?``, the rest of a broken UTF-8 letter), matches
+the one letter of another spelling (``"Михальченко \ufffd?."`` is ``"Михальченко И."``) when
+exactly one other spelling fits.
+
 >>> name_key("Nemets D.") == name_key("nemets  d") == name_key("Немец Д.")
 True
 >>> differences("Nemets D.", "Nemets D")
@@ -163,10 +169,28 @@ def name_key(name: str) -> str:
     return _key(name)
 
 
+# What a damaged letter became: the replacement character, and the "?" often written for
+# the second byte of a broken two-byte letter.
+_DAMAGE = re.compile("\ufffd\\??")
+
+
+def _damage_fits(damaged: str, key: str) -> bool:
+    """Whether the key ``damaged`` (holding replacement characters) is ``key`` with one
+    letter (up to four transliterated ones) in the place of each damaged one."""
+    parts = [re.escape(part) for part in _DAMAGE.split(damaged)]
+    return re.fullmatch(".{1,4}".join(parts), key) is not None
+
+
 def differences(a: str, b: str) -> list[str]:
-    """Why two names with the same :func:`name_key` are written differently: the folds
-    without which their keys would differ (empty when they are equal, or not alike)."""
-    if a == b or _key(a) != _key(b):
+    """Why two names that are probably one are written differently: the folds without which
+    their keys would differ, or ``damaged letter`` (empty when they are equal, or not alike)."""
+    if a == b:
+        return []
+    key_a, key_b = _key(a), _key(b)
+    if key_a != key_b:
+        damaged = ("\ufffd" in key_a) != ("\ufffd" in key_b)
+        if damaged and _damage_fits(*((key_a, key_b) if "\ufffd" in key_a else (key_b, key_a))):
+            return ["damaged letter"]
         return []
     found = [name for name, _ in _FOLDS if _key(a, skip=name) != _key(b, skip=name)]
     # Equal keys but no single fold needed: the difference is only in Unicode forms.
@@ -182,8 +206,8 @@ class NameGroup:
 
     @property
     def preferred(self) -> str:
-        """The name used most (on a tie: one without look-alike letters, then the first
-        written)."""
+        """The spelling to use: one without damaged or look-alike letters, the most used of
+        those, the first written on a tie."""
         return self.names[0]
 
     def why(self, name: str) -> str:
@@ -207,12 +231,17 @@ def similar_names(names: Iterable[str]) -> list[NameGroup]:
         spellings = order.setdefault(name_key(name), [])
         if name not in spellings:
             spellings.append(name)
+    for key in [k for k in order if "\ufffd" in k]:
+        fits = [other for other in order if "\ufffd" not in other and _damage_fits(key, other)]
+        if len(fits) == 1:
+            order[fits[0]] += order.pop(key)
     groups = []
     for spellings in order.values():
         if len(spellings) > 1:
-            # Most used first, a spelling without look-alikes before one with them; sorted()
-            # is stable, so the first written wins a remaining tie.
-            ranked = sorted(spellings, key=lambda n: (-counts[n], _mixed(n)))
+            # A spelling with no damaged or look-alike letters first (however rarely used:
+            # those are mistakes), then the most used; sorted() is stable, so the first
+            # written wins a remaining tie.
+            ranked = sorted(spellings, key=lambda n: ("\ufffd" in n, _mixed(n), -counts[n]))
             groups.append(NameGroup(tuple(ranked), tuple(counts[n] for n in ranked)))
     return groups
 

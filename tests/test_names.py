@@ -80,8 +80,9 @@ def test_similar_names_groups_with_the_most_used_first() -> None:
     nemets = by_first["Nemets D."]
     assert nemets.counts[0] == 3
     assert set(nemets.names) == set(NAMES[:6])
-    # Kok and its look-alike are both used twice: the clean spelling is preferred.
-    assert by_first["Kok"].names[:2] == ("Kok", "K\u043ek")
+    # Kok and its look-alike are both used twice, the Cyrillic Кок once: the clean Latin
+    # spelling is preferred, and a spelling with look-alike letters is never preferred.
+    assert by_first["Kok"].names == ("Kok", "Кок", "K\u043ek")
     assert by_first["Kok"].why("K\u043ek") == "look-alike letters"
     assert all("Ann" not in group.names for group in groups)
 
@@ -140,3 +141,15 @@ def test_suggested_aliases_read_back_as_an_alias_list() -> None:
     assert aliases.lookup("White", "=kok") == "=Kok"  # ...and the names read back
     assert aliases.lookup("Black", "Nemets D.") == "Nemets D"
     assert aliases.lookup("Event", "open") == "Open"
+
+
+def test_a_damaged_letter_matches_the_one_spelling_it_fits() -> None:
+    # A real file (Belarus championship 2015) has the second byte of "И" replaced by "?": the
+    # reader shows the invalid first byte as U+FFFD.
+    damaged = "Михальченко \ufffd?."
+    assert differences(damaged, "Михальченко И.") == ["damaged letter"]
+    (group,) = similar_names(["Михальченко И.", damaged, "Михальченко И.", "Мечный А."])
+    assert group.names == ("Михальченко И.", damaged)
+    assert group.why(damaged) == "damaged letter"
+    # When two spellings fit, nothing is guessed.
+    assert similar_names([damaged, "Михальченко И.", "Михальченко А."]) == []

@@ -203,6 +203,8 @@ class NameGroup:
 
     names: tuple[str, ...]
     counts: tuple[int, ...]
+    #: Why the names are grouped when it is not a difference :func:`differences` names.
+    reason: str = ""
 
     @property
     def preferred(self) -> str:
@@ -212,7 +214,7 @@ class NameGroup:
 
     def why(self, name: str) -> str:
         """How ``name`` differs from :attr:`preferred`, as ``"case, dots"``."""
-        return ", ".join(differences(name, self.preferred))
+        return ", ".join(differences(name, self.preferred)) or self.reason
 
 
 def similar_names(names: Iterable[str]) -> list[NameGroup]:
@@ -375,9 +377,41 @@ def suggest_aliases(tag_sets: Iterable[_Tags]) -> list[tuple[str, NameGroup]]:
     for tags in tag_sets:
         players += [value for name, value in tags.items() if name in ("Black", "White")]
         events += [value for name, value in tags.items() if name == "Event"]
-    return [("player", group) for group in similar_names(players)] + [
-        ("event", group) for group in similar_names(events)
-    ]
+    event_groups = similar_names(events)
+    return (
+        [("player", group) for group in similar_names(players)]
+        + [("event", group) for group in event_groups]
+        + [("event", group) for group in _extended_events(events, event_groups)]
+    )
+
+
+#: The shortest event name another may extend (shorter ones, "Open", say too little).
+_SHORTEST_EXTENDED = 8
+
+
+def _extended_events(events: list[str], grouped: list[NameGroup]) -> list[NameGroup]:
+    """Pairs of event names where one extends the other (``"Championship 2015"`` and
+    ``"Championship 2015 (men)"``: files that rename an event between rounds), the more used
+    first. Only a suggestion: ``"Open 2015 Blitz"`` extends ``"Open 2015"`` too."""
+    counts = Counter(events)
+    renamed = {name for group in grouped for name in group.names[1:]}
+    names = [name for name in counts if name not in renamed and name.strip() not in ("", "?")]
+    keys = {name: name_key(name) for name in names}
+    found = []
+    for short in names:
+        if len(keys[short]) < _SHORTEST_EXTENDED:
+            continue
+        longer = [n for n in names if n != short and keys[n].startswith(keys[short])]
+        if len(longer) == 1:
+            pair = sorted((short, longer[0]), key=lambda n: -counts[n])
+            found.append(
+                NameGroup(
+                    tuple(pair),
+                    tuple(counts[n] for n in pair),
+                    "one name extends the other: check that it is the same event",
+                )
+            )
+    return found
 
 
 def aliases_csv(groups: Iterable[tuple[str, NameGroup]]) -> str:

@@ -956,6 +956,8 @@ def _build_event(
     standings = _standings(tallies)
     players = [row.player for row in standings]
     swiss = _is_swiss(players, tallies)
+    # A table of rounds needs rounds: files without Round tags put every game in "?".
+    rounds_known = len({game.round for game in games if game.round != UNKNOWN}) > 1
     unscored = tuple(game for game in games if not game.scored)
     variants = _name_variants(tallies)
     first_colours = tuple(dict.fromkeys(game.first_colour for game in games))
@@ -1004,7 +1006,7 @@ def _build_event(
         name_variants=variants,
         notes=tuple(notes),
         swiss=swiss,
-        player_rounds=_player_rounds(players, games, scheme) if swiss else (),
+        player_rounds=_player_rounds(players, games, scheme) if swiss and rounds_known else (),
     )
 
 

@@ -153,3 +153,15 @@ def test_a_damaged_letter_matches_the_one_spelling_it_fits() -> None:
     assert group.why(damaged) == "damaged letter"
     # When two spellings fit, nothing is guessed.
     assert similar_names([damaged, "Михальченко И.", "Михальченко А."]) == []
+
+
+def test_an_event_renamed_between_rounds_is_suggested() -> None:
+    games = [Tags([("Event", "Championship 2015 (men)")])] * 3
+    games += [Tags([("Event", "Championship 2015")])] * 5 + [Tags([("Event", "Open")])]
+    games += [Tags([("Event", "Open Blitz")])]  # "Open" is too short to say anything
+    suggested = suggest_aliases(games)
+    assert [(kind, group.names, group.counts) for kind, group in suggested] == [
+        ("event", ("Championship 2015", "Championship 2015 (men)"), (5, 3))
+    ]
+    why = suggested[0][1].why("Championship 2015 (men)")
+    assert why == "one name extends the other: check that it is the same event"

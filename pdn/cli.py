@@ -696,7 +696,7 @@ def fix(
         )
     except (AliasError, ValueError) as exc:
         raise click.UsageError(str(exc)) from exc
-    if options == FixOptions(aliases=options.aliases) and not aliases:
+    if options == FixOptions():
         raise click.UsageError(
             "nothing to fix: give --names, --result-from-terminator, --terminator-from-result, "
             "--dates or --add-gametype (or --suggest-names)"

@@ -609,7 +609,8 @@ class EventReport:
         raise KeyError(player)
 
     def to_dict(self) -> dict[str, Any]:
-        """A plain-dict form (lists, dicts, strings, numbers, ``None``) for JSON."""
+        """A plain-dict form (lists, dicts, strings, numbers, ``None``) for JSON;
+        ``player_rounds`` is empty when the crosstable is :attr:`Crosstable.folded`."""
         win, draw, loss = self.points_scheme
         return {
             "event": self.event,
@@ -630,7 +631,11 @@ class EventReport:
             "name_variants": [list(group) for group in self.name_variants],
             "notes": list(self.notes),
             "swiss": self.swiss,
-            "player_rounds": [entry.to_dict() for entry in self.player_rounds],
+            # Like the crosstable's grids, left out of a very large event (the games by round
+            # hold the same facts): 2,000 players would add a megabyte.
+            "player_rounds": []
+            if self.crosstable.folded
+            else [entry.to_dict() for entry in self.player_rounds],
         }
 
 

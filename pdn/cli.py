@@ -20,7 +20,7 @@ import click
 from pdn import engine
 
 from .atomic import atomic_writer, reserve_closed_standard_descriptors
-from .model import Game
+from .model import Game, Tags
 from .safe_text import printable
 
 # Exit statuses: 0 all clean, 1 a game has an error, 2 usage errors (click's own convention).
@@ -623,6 +623,19 @@ def annotate(
 # -------------------------------------------------------------------------------- pdn fix
 
 
+def _headers_of(files: tuple[str, ...]) -> Iterator[Tags]:
+    """The tags of every game of FILES, without parsing PDN movetext (JSON records are read
+    whole: their tags come with them)."""
+    from .batch import is_json, iter_games
+    from .reader import read_headers
+
+    for source in _sources(files):
+        if is_json(source):
+            yield from (game.tags for game in iter_games(source))
+        else:
+            yield from read_headers(source)
+
+
 @main.command()
 @_files_argument
 @click.option(
@@ -683,7 +696,7 @@ def fix(
 
     if suggest_names:
         with open_output(output, files) as out:
-            out.write(aliases_csv(suggest_aliases(game.tags for _, game in _games_of(files))))
+            out.write(aliases_csv(suggest_aliases(_headers_of(files))))
         return
     try:
         aliases = Aliases.from_file(names_file) if names_file else None

@@ -35,6 +35,7 @@ True
 
 from __future__ import annotations
 
+import bisect
 import csv
 import io
 import re
@@ -396,12 +397,28 @@ def _extended_events(events: list[str], grouped: list[NameGroup]) -> list[NameGr
     counts = Counter(events)
     renamed = {name for group in grouped for name in group.names[1:]}
     names = [name for name in counts if name not in renamed and name.strip() not in ("", "?")]
-    keys = {name: name_key(name) for name in names}
+    # Spacing and case folded only: where the words end must still show ("game 2" is not
+    # extended by "game 20").
+    keys = {name: " ".join(name.split()).casefold() for name in names}
+
+    def extends(longer: str, short: str) -> bool:
+        key, prefix = keys[longer], keys[short]
+        return len(key) > len(prefix) and key.startswith(prefix) and not key[len(prefix)].isalnum()
+
+    # Sorted, the names a prefix starts are one run: found by bisection, not by pairs.
+    ordered = sorted(names, key=lambda n: keys[n])
+    sorted_keys = [keys[n] for n in ordered]
     found = []
     for short in names:
-        if len(keys[short]) < _SHORTEST_EXTENDED:
+        prefix = keys[short]
+        if len(prefix) < _SHORTEST_EXTENDED:
             continue
-        longer = [n for n in names if n != short and keys[n].startswith(keys[short])]
+        longer = []
+        for index in range(bisect.bisect_right(sorted_keys, prefix), len(ordered)):
+            if not sorted_keys[index].startswith(prefix):
+                break
+            if extends(ordered[index], short):
+                longer.append(ordered[index])
         if len(longer) == 1:
             pair = sorted((short, longer[0]), key=lambda n: -counts[n])
             found.append(

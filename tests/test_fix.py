@@ -220,3 +220,35 @@ def test_library_rename_is_listed() -> None:
     changes = fix_game(game, FixOptions(aliases=aliases))
     assert [c.text() for c in changes] == ['White: "K\u043ek" -> "Kok"']
     assert game.tags["White"] == "Kok"
+
+
+def test_add_gametype_through_the_command_line(tmp_path: Path) -> None:
+    source = tmp_path / "two.pdn"
+    source.write_text(GERMAN_OPEN.read_text(encoding="utf-8"), encoding="utf-8")
+    code, out, err = run("fix", str(source), "--add-gametype")
+    assert code == 0
+    fixed = list(pdn.parse_games(out))
+    assert fixed[0].tags.get("GameType") is None
+    assert fixed[1].tags["GameType"] == "21"
+    assert f"{source}:1: GameType: not added (not certain): the moves fit english, pool" in err
+    assert f'{source}:12: GameType: added "21"' in err
+
+
+def test_a_bad_alias_list_is_a_message(collection: Path, tmp_path: Path) -> None:
+    names = tmp_path / "names.csv"
+    names.write_text("old,new\nA,B\nA,C\n", encoding="utf-8")
+    code, _, err = run("fix", str(collection), "--names", str(names))
+    assert code == 2
+    assert f"{names}:3: 'A' in Black is already renamed to 'B'" in err
+    code, _, err = run("report", str(collection), "--names", str(names))
+    assert code == 2 and "already renamed" in err
+
+
+def test_reading_errors_are_said_and_the_game_is_still_written(tmp_path: Path) -> None:
+    source = tmp_path / "broken.pdn"
+    source.write_text('[Event "E"]\n[Date "2024-01-02"]\n\n1. 11-15 {unclosed\n', encoding="utf-8")
+    code, out, err = run("fix", str(source), "--dates")
+    assert code == 0
+    assert f"{source}:4:" in err  # the reading error, with file, line and column
+    assert f'{source}:1: Date: "2024-01-02" -> "2024.01.02"' in err
+    assert "unclosed" in out and "Traceback" not in err

@@ -165,3 +165,8 @@ def test_an_event_renamed_between_rounds_is_suggested() -> None:
     ]
     why = suggested[0][1].why("Championship 2015 (men)")
     assert why == "one name extends the other: check that it is the same event"
+
+
+def test_an_event_number_is_not_an_extension() -> None:
+    games = [Tags([("Event", "Boston 1882, game 4")]), Tags([("Event", "Boston 1882, game 41")])]
+    assert suggest_aliases(games) == []

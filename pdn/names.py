@@ -1,4 +1,4 @@
-# ruff: noqa: RUF001, RUF002
+# ruff: noqa: RUF001, RUF002, RUF003
 # (This module is about Cyrillic letters that look like Latin ones: they are meant.)
 """Names of players and events: a key that says "probably the same person", and alias lists.
 
@@ -68,9 +68,11 @@ NAME_TAGS: tuple[str, ...] = ("Black", "White", "Event")
 #: :data:`NAME_TAGS`), and why (free text; :func:`similar_names` fills it in).
 ALIAS_FIELDS: tuple[str, ...] = ("old", "new", "tags", "why")
 
-# Cyrillic letters that look like Latin ones (lower and upper case), for mixed-script words.
+# Cyrillic letters that look like Latin ones, for mixed-script words. Small letters whose
+# capital is the look-alike (в of В, н of Н, м of М, т of Т) are here too: case is folded
+# before this, so a capital Н typed into "Hans" arrives as н.
 _LOOK_ALIKE = str.maketrans(
-    "аеорсухiјѕԁһԛԝвнкмтАВЕКМНОРСТУХІЈЅ",
+    "аеорсух\u0456јѕԁһԛԝвнкмтАВЕКМНОРСТУХІЈЅ",
     "aeopcyxijsdhqwbhkmtABEKMHOPCTYXIJS",
 )
 

@@ -170,3 +170,9 @@ def test_an_event_renamed_between_rounds_is_suggested() -> None:
 def test_an_event_number_is_not_an_extension() -> None:
     games = [Tags([("Event", "Boston 1882, game 4")]), Tags([("Event", "Boston 1882, game 41")])]
     assert suggest_aliases(games) == []
+
+
+def test_a_capital_look_alike_is_folded_too() -> None:
+    # Cyrillic capital Н (U+041D) in "Hans", and the Ukrainian і (U+0456) in "Nina".
+    assert differences("\u041dans", "Hans") == ["look-alike letters"]
+    assert name_key("N\u0456na") == name_key("Nina")

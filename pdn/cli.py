@@ -20,7 +20,7 @@ import click
 from pdn import engine
 
 from .atomic import atomic_writer, reserve_closed_standard_descriptors
-from .model import Game
+from .model import Game, Tags
 from .safe_text import printable
 
 # Exit statuses: 0 all clean, 1 a game has an error, 2 usage errors (click's own convention).
@@ -318,10 +318,10 @@ def _games_of(files: tuple[str, ...]) -> Iterator[tuple[str, Game]]:
 @click.option(
     "--to",
     "fmt",
-    type=click.Choice(["pdn", "json", "ndjson", "csv", "fen"]),
+    type=click.Choice(["pdn", "json", "ndjson", "csv", "csv-games", "fen"]),
     default="pdn",
     show_default=True,
-    help="Output format.",
+    help="Output format (csv: one row per ply; csv-games: one row per game).",
 )
 @click.option(
     "--squares",
@@ -336,6 +336,20 @@ def _games_of(files: tuple[str, ...]) -> Iterator[tuple[str, Game]]:
     help="Rewrite captures short (full path kept where short is ambiguous) or as full paths.",
 )
 @click.option("--normalize", is_flag=True, help="PDN 3.0 writing form (tag order, numbering...).")
+@click.option("--no-comments", is_flag=True, help="Leave out every comment.")
+@click.option("--no-variations", is_flag=True, help="Leave out every variation (side line).")
+@click.option("--no-nags", is_flag=True, help="Leave out NAGs ($n) and strength marks (! ?).")
+@click.option(
+    "--tags",
+    "keep_tags",
+    default=None,
+    metavar="LIST",
+    help="Keep only these tags (comma-separated; FEN and GameType are always kept). "
+    "With csv-games: the tag columns.",
+)
+@click.option(
+    "--drop-tags", default="", metavar="LIST", help="Leave out these tags (comma-separated)."
+)
 @_variant_option
 @click.option("--in-place", is_flag=True, help="Allow -o to name one of the input files.")
 @_output_option
@@ -345,19 +359,42 @@ def convert(
     squares: str | None,
     captures: str | None,
     normalize: bool,
+    no_comments: bool,
+    no_variations: bool,
+    no_nags: bool,
+    keep_tags: str | None,
+    drop_tags: str,
     variant: str | None,
     in_place: bool,
     output: str,
 ) -> None:
-    """Convert the games of FILES to PDN, JSON, NDJSON, CSV (one row per ply) or FEN lists.
+    """Convert the games of FILES to PDN, JSON, NDJSON, CSV (one row per ply, or with
+    csv-games one row per game: tags, result, plies, ballot, status) or FEN lists.
 
     JSON is lossless (tags, the move tree with comments, NAGs and variations, and the FEN after
-    every ply) and reads back with pdn.jsonio.game_from_dict.
+    every ply) and reads back with pdn.jsonio.game_from_dict. Nothing is left out unless
+    --no-comments, --no-variations, --no-nags, --tags or --drop-tags asks.
     """
     from .convert import ConvertOptions, convert_games
+    from .stripping import StripOptions, tag_list
 
+    try:
+        strip = StripOptions(
+            comments=not no_comments,
+            variations=not no_variations,
+            nags=not no_nags,
+            keep_tags=None if keep_tags is None else tag_list(keep_tags),
+            drop_tags=tag_list(drop_tags),
+        )
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--drop-tags") from exc
     options = ConvertOptions(
-        fmt=fmt, squares=squares, captures=captures, normalize=normalize, variant=variant
+        fmt=fmt,
+        squares=squares,
+        captures=captures,
+        normalize=normalize,
+        variant=variant,
+        strip=strip,
     )
     problems = 0
     with open_output(output, files, in_place=in_place) as out:
@@ -469,9 +506,9 @@ def openings(
 @_format_option("text", "markdown", "csv", "json", "html")
 @click.option(
     "--points",
-    default="1,0.5,0",
-    show_default=True,
-    help="Points for a win, a draw and a loss, e.g. 2,1,0.",
+    default=None,
+    help="Points for a win, a draw and a loss, e.g. 2,1,0 (default: as the results are "
+    "written: 2,1,0 for 2-0/1-1 results, else 1,0.5,0).",
 )
 @click.option(
     "--table",
@@ -481,14 +518,31 @@ def openings(
     help="Which table CSV output holds.",
 )
 @click.option("--no-openings", is_flag=True, help="Skip the ballot of each game (faster).")
+@click.option("--event", default=None, metavar="REGEX", help="Only the events this matches.")
+@click.option(
+    "--names",
+    "names_file",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="Alias list (CSV: old,new[,tags]) merging spellings of players and events.",
+)
+@click.option(
+    "--width",
+    type=click.IntRange(20),
+    default=None,
+    help="Fold text tables wider than this (default: the terminal's width on a terminal).",
+)
 @_variant_option
 @_output_option
 def report(
     files: tuple[str, ...],
     fmt: str,
-    points: str,
+    points: str | None,
     table: str,
     no_openings: bool,
+    event: str | None,
+    names_file: str | None,
+    width: int | None,
     variant: str | None,
     output: str,
 ) -> None:
@@ -503,13 +557,22 @@ def report(
     be negative), and a lone -, are left as they are; results (0-1, 1/2-1/2) start with a
     digit. Control characters from the file are shown as \\x1b and so on.
     """
+    import shutil
+
     from . import report as reports
+    from .names import AliasError, Aliases
     from .openings import classify
 
     try:
-        scheme = reports.parse_points(points)
+        scheme = None if points is None else reports.parse_points(points)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--points") from exc
+    try:
+        aliases = Aliases.from_file(names_file) if names_file else None
+    except AliasError as exc:
+        raise click.BadParameter(str(exc), param_hint="--names") from exc
+    if width is None and output == "-" and sys.stdout.isatty():
+        width = shutil.get_terminal_size().columns
     records = []
     for _, game in _games_of(files):
         label = None
@@ -517,9 +580,12 @@ def report(
             opening = classify(game)
             label = f"ACF {opening.number}" if opening.kind == "ballot" else None
         records.extend(reports.games_to_records([game], variant, openings=[label]))
-    built = reports.build_reports(records, scheme)
+    try:
+        built = reports.build_reports(records, scheme, aliases=aliases, event=event)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--event") from exc
     with open_output(output, files) as out:
-        out.write(reports.render(built, fmt, table=table))
+        out.write(reports.render(built, fmt, table=table, width=width))
 
 
 @main.command()
@@ -553,3 +619,113 @@ def annotate(
             annotations = annotations_of(game, replay(game, variant), options)
             text = game.accept(Annotator(PdnWriter(variant=game.variant), annotations))
             out.write(("\n" if number else "") + text)
+
+
+# -------------------------------------------------------------------------------- pdn fix
+
+
+def _headers_of(files: tuple[str, ...]) -> Iterator[Tags]:
+    """The tags of every game of FILES, without parsing PDN movetext (JSON records are read
+    whole: their tags come with them)."""
+    from .batch import is_json, iter_games
+    from .reader import read_headers
+
+    for source in _sources(files):
+        if is_json(source):
+            yield from (game.tags for game in iter_games(source))
+        else:
+            yield from read_headers(source)
+
+
+@main.command()
+@_files_argument
+@click.option(
+    "--names",
+    "names_file",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="Alias list (CSV: old,new[,tags[,why]]): player and event renames.",
+)
+@click.option(
+    "--suggest-names",
+    is_flag=True,
+    help="Write likely aliases (case, spacing, dots, look-alike letters, transliteration) "
+    "as an alias list to review, instead of fixing.",
+)
+@click.option(
+    "--result-from-terminator",
+    is_flag=True,
+    help="Where the Result tag and the result after the moves disagree, set the tag.",
+)
+@click.option(
+    "--terminator-from-result",
+    is_flag=True,
+    help="Where they disagree, write the Result tag's result after the moves.",
+)
+@click.option("--dates", is_flag=True, help="Write Date and EventDate as YYYY.MM.DD (? kept).")
+@click.option(
+    "--add-gametype", is_flag=True, help="Add GameType where the rules are certain from the moves."
+)
+@click.option(
+    "--log",
+    "log_file",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write the list of changes here instead of standard error.",
+)
+@click.option("--in-place", is_flag=True, help="Allow -o to name one of the input files.")
+@_output_option
+def fix(
+    files: tuple[str, ...],
+    names_file: str | None,
+    suggest_names: bool,
+    result_from_terminator: bool,
+    terminator_from_result: bool,
+    dates: bool,
+    add_gametype: bool,
+    log_file: str | None,
+    in_place: bool,
+    output: str,
+) -> None:
+    """Repair the tags of FILES as asked, listing every change (FILE:LINE: TAG: OLD -> NEW).
+
+    Everything else in each game is written as it was read. Nothing is changed unless an
+    option asks; --suggest-names only writes an alias list for --names.
+    """
+    from .fixing import FixOptions, fix_game
+    from .names import AliasError, Aliases, aliases_csv, suggest_aliases
+
+    if suggest_names:
+        with open_output(output, files) as out:
+            out.write(aliases_csv(suggest_aliases(_headers_of(files))))
+        return
+    try:
+        aliases = Aliases.from_file(names_file) if names_file else None
+        options = FixOptions(
+            aliases=aliases,
+            result_from_terminator=result_from_terminator,
+            terminator_from_result=terminator_from_result,
+            dates=dates,
+            add_gametype=add_gametype,
+        )
+    except (AliasError, ValueError) as exc:
+        raise click.UsageError(str(exc)) from exc
+    if options == FixOptions():
+        raise click.UsageError(
+            "nothing to fix: give --names, --result-from-terminator, --terminator-from-result, "
+            "--dates or --add-gametype (or --suggest-names)"
+        )
+    from .writer import write_game
+
+    made = games_changed = 0
+    log = open_output(log_file, files) if log_file else contextlib.nullcontext(sys.stderr)
+    with log as log_out, open_output(output, files, in_place=in_place) as out:
+        for number, (name, game) in enumerate(_reported(_games_of(files), in_place=in_place)):
+            changes = fix_game(game, options)
+            for change in changes:
+                log_out.write(printable(f"{name}:{change.line}: {change.text()}") + "\n")
+            done = sum(change.made for change in changes)
+            made += done
+            games_changed += bool(done)
+            out.write(("\n" if number else "") + write_game(game))
+    click.echo(f"{made} changes in {games_changed} games", err=True)

@@ -10,10 +10,11 @@ import contextlib
 import errno
 import io
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import BinaryIO, TextIO
+from typing import BinaryIO, TextIO, TypeVar
 
 import click
 
@@ -27,6 +28,9 @@ from .safe_text import printable
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
 VARIANT_NAMES = sorted(engine.VARIANTS)
+
+T = TypeVar("T")
+U = TypeVar("U")
 
 
 def _variant_option(func: click.decorators.FC) -> click.decorators.FC:
@@ -552,3 +556,204 @@ def annotate(
             annotations = annotations_of(game, replay(game, variant), options)
             text = game.accept(Annotator(PdnWriter(variant=game.variant), annotations))
             out.write(("\n" if number else "") + text)
+
+
+# ------------------------------------------------------------ select, dedupe, split (issue 11)
+
+
+def _regex(pattern: str | None, param: str) -> re.Pattern[str] | None:
+    """A case-insensitive regular expression from an option, or a usage error."""
+    if pattern is None:
+        return None
+    try:
+        return re.compile(pattern, re.IGNORECASE)
+    except re.error as exc:
+        raise click.BadParameter(f"{pattern!r}: {exc}", param_hint=param) from exc
+
+
+def _parsed(parse: Callable[[U], T], text: U | None, param: str) -> T | None:
+    """``parse(text)`` for an option value, a ValueError becoming a usage error."""
+    if text is None:
+        return None
+    try:
+        return parse(text)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint=param) from exc
+
+
+def _check_fen(fen: str | None) -> None:
+    """A --fen that no variant can read is a usage error, not a silent empty selection."""
+    if fen is None:
+        return
+    errors = []
+    for rules in engine.VARIANTS.values():
+        try:
+            engine.Position.from_fen(fen, rules)
+            return
+        except engine.FenError as exc:
+            errors.append(str(exc))
+    raise click.BadParameter(f"{fen!r}: {errors[0]}", param_hint="--fen")
+
+
+@main.command()
+@_files_argument
+@click.option(
+    "--tag",
+    "tag_filters",
+    multiple=True,
+    metavar="NAME=REGEX",
+    help="Keep games whose tag NAME matches REGEX (repeatable: all must match).",
+)
+@click.option("--player", metavar="REGEX", help="Black or White matches.")
+@click.option("--black", metavar="REGEX", help="Black matches.")
+@click.option("--white", metavar="REGEX", help="White matches.")
+@click.option("--event", metavar="REGEX", help="Event matches.")
+@click.option(
+    "--date-from", metavar="DATE", help="Dated on or after DATE (YYYY, YYYY.MM or YYYY.MM.DD)."
+)
+@click.option("--date-to", metavar="DATE", help="Dated on or before DATE.")
+@click.option(
+    "--result",
+    "result_filters",
+    multiple=True,
+    metavar="RESULT",
+    help="1-0, 0-1, 2-0, 0-2, 1-1, 1/2-1/2, draw, unknown... (repeatable: any). Read "
+    "as the first mover's outcome, so 1-0 also keeps 2-0 (Result tag, else the "
+    "terminator).",
+)
+@click.option(
+    "--variant",
+    "variant_filter",
+    type=click.Choice(VARIANT_NAMES, case_sensitive=False),
+    default=None,
+    help="Games of this variant (GameType tag, else detected).",
+)
+@click.option(
+    "--min-plies", type=click.IntRange(0), default=None, help="At least N mainline plies."
+)
+@click.option("--max-plies", type=click.IntRange(0), default=None, help="At most N mainline plies.")
+@click.option(
+    "--ballot",
+    type=click.IntRange(1, 174),
+    default=None,
+    help="English games on ACF ballot N, by position (transpositions count).",
+)
+@click.option(
+    "--fen", default=None, help="The mainline passes through this position (side to move included)."
+)
+@click.option(
+    "--fen-pattern",
+    default=None,
+    metavar="PATTERN",
+    help="The mainline reaches a position with these pieces, e.g. '?:W18,K22:B15' "
+    "(turn B, W or ?; other squares may hold anything).",
+)
+@click.option(
+    "--material",
+    default=None,
+    metavar="FIRST:SECOND",
+    help="Pieces at the end of the mainline: first mover first (3K:2K, 2M1K:3K, 5:4) "
+    "or by colour (W3K:B2K).",
+)
+@click.option(
+    "--clean",
+    "verdict",
+    flag_value="clean",
+    default=None,
+    help="Games validation replays without an error (games of variants without rules "
+    "are neither clean nor broken).",
+)
+@click.option("--broken", "verdict", flag_value="broken", help="Games with an error.")
+@click.option(
+    "--cut-at-error",
+    is_flag=True,
+    help="Write a game with an error in its mainline up to that error; the rest "
+    "follows word for word in ';' comment lines.",
+)
+@click.option("--invert", is_flag=True, help="Keep the games that do NOT match.")
+@click.option("--first", type=click.IntRange(1), default=None, help="Stop after N games.")
+@click.option("--count", "count_only", is_flag=True, help="Print only the number of games.")
+@_output_option
+def select(
+    files: tuple[str, ...],
+    tag_filters: tuple[str, ...],
+    player: str | None,
+    black: str | None,
+    white: str | None,
+    event: str | None,
+    date_from: str | None,
+    date_to: str | None,
+    result_filters: tuple[str, ...],
+    variant_filter: str | None,
+    min_plies: int | None,
+    max_plies: int | None,
+    ballot: int | None,
+    fen: str | None,
+    fen_pattern: str | None,
+    material: str | None,
+    verdict: str | None,
+    cut_at_error: bool,
+    invert: bool,
+    first: int | None,
+    count_only: bool,
+    output: str,
+) -> None:
+    """Keep the games of FILES that meet every condition given, in order, written as read.
+
+    Regular expressions are case-insensitive and may match anywhere in the value
+    (anchor them with ^ and $). Dates: a game's date with ? parts stands for every day it
+    could be (1990.??.?? is all of 1990, 19??.??.?? the century) and is kept when any of them
+    lies in --date-from..--date-to; a partial bound is its first day (--date-from) or last day
+    (--date-to); a game without a known year fails any date bound. Tag conditions never parse
+    the moves; --fen and --ballot replay the mainline only as far as they need.
+    """
+    from .selection import (
+        Selection,
+        parse_date_bound,
+        parse_material,
+        parse_pattern,
+        parse_results,
+        select_games,
+    )
+
+    tags = []
+    for item in tag_filters:
+        name, sep, pattern = item.partition("=")
+        if not sep or not name.strip():
+            raise click.BadParameter(f"{item!r} is not NAME=REGEX", param_hint="--tag")
+        compiled = _regex(pattern, "--tag")
+        assert compiled is not None
+        tags.append((name.strip(), compiled))
+    _check_fen(fen)
+    selection = Selection(
+        tags=tags,
+        player=_regex(player, "--player"),
+        black=_regex(black, "--black"),
+        white=_regex(white, "--white"),
+        event=_regex(event, "--event"),
+        date_from=_parsed(lambda t: parse_date_bound(t, upper=False), date_from, "--date-from"),
+        date_to=_parsed(lambda t: parse_date_bound(t, upper=True), date_to, "--date-to"),
+        results=_parsed(parse_results, result_filters or None, "--result"),
+        variant=engine.get_variant(variant_filter).name if variant_filter else None,
+        min_plies=min_plies,
+        max_plies=max_plies,
+        ballot=ballot,
+        fen=fen,
+        fen_pattern=_parsed(parse_pattern, fen_pattern, "--fen-pattern"),
+        material=_parsed(parse_material, material, "--material"),
+        verdict="clean" if verdict == "clean" else "broken" if verdict == "broken" else None,
+        invert=invert,
+        first=first,
+        cut_at_error=cut_at_error,
+    )
+    chosen = cut = 0
+    with open_output(output, files) as out:
+        for picked in select_games(_sources(files), selection):
+            if not count_only:
+                out.write(("\n" if chosen else "") + picked.text)
+            chosen += 1
+            cut += picked.cut
+        if count_only:
+            out.write(f"{chosen}\n")
+    if cut:
+        click.echo(f"note: {cut} games cut at their first error (the rest in comments)", err=True)

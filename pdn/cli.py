@@ -757,3 +757,53 @@ def select(
             out.write(f"{chosen}\n")
     if cut:
         click.echo(f"note: {cut} games cut at their first error (the rest in comments)", err=True)
+
+
+@main.command()
+@_files_argument
+@click.option(
+    "--by",
+    "level",
+    type=click.Choice(["text", "moves", "position"]),
+    default="moves",
+    show_default=True,
+    help="text: the same text, white space aside; moves: the same mainline, tags aside; "
+    "position: the same final position and players.",
+)
+@click.option("--report", "report_only", is_flag=True, help="List the repeats; write no games.")
+@_output_option
+def dedupe(files: tuple[str, ...], level: str, report_only: bool, output: str) -> None:
+    """Write the games of FILES without repeats, keeping the first of each, as read.
+
+    Each game dropped is said on standard error (standard output with --report) as
+    FILE:LINE: game N repeats FILE:LINE (game M).
+    """
+    from .duplicates import LEVELS, dedupe_games
+    from .writer import write_game
+
+    by = LEVELS[LEVELS.index(level)]  # type: ignore[arg-type]
+    games = dropped = written = 0
+    with open_output(output, files) as out:
+        for seen in dedupe_games(_sources(files), by):
+            games += 1
+            if seen.repeats is not None:
+                dropped += 1
+                line = printable(
+                    f"{seen.place}: game {seen.place.index} repeats {seen.repeats} "
+                    f"(game {seen.repeats.index})"
+                )
+                if report_only:
+                    out.write(line + "\n")
+                else:
+                    click.echo(line, err=True)
+                continue
+            if report_only:
+                continue
+            if seen.raw is not None:
+                text = seen.raw.text
+            else:
+                assert seen.game is not None
+                text = write_game(seen.game)
+            out.write(("\n" if written else "") + text + ("" if text.endswith("\n") else "\n"))
+            written += 1
+    click.echo(f"{games} games, {dropped} repeats dropped (by {level})", err=True)

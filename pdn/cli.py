@@ -484,6 +484,11 @@ def openings(
     help="Which table CSV output holds.",
 )
 @click.option("--no-openings", is_flag=True, help="Skip the ballot of each game (faster).")
+@click.option(
+    "--dedupe",
+    is_flag=True,
+    help="Count a repeated game once (same moves, players, event and round).",
+)
 @_variant_option
 @_output_option
 def report(
@@ -492,6 +497,7 @@ def report(
     points: str,
     table: str,
     no_openings: bool,
+    dedupe: bool,
     variant: str | None,
     output: str,
 ) -> None:
@@ -514,15 +520,55 @@ def report(
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--points") from exc
     records = []
-    for _, game in _games_of(files):
+    repeats = _Repeats(dedupe)
+    for name, game in _games_of(files):
+        if repeats.skip(name, game):
+            continue
         label = None
         if not no_openings:
             opening = classify(game)
             label = f"ACF {opening.number}" if opening.kind == "ballot" else None
         records.extend(reports.games_to_records([game], variant, openings=[label]))
+    repeats.summary()
     built = reports.build_reports(records, scheme)
     with open_output(output, files) as out:
         out.write(reports.render(built, fmt, table=table))
+
+
+class _Repeats:
+    """Warns of repeated games on standard error (pdn.duplicates.pairing_key); with
+    ``dedupe``, says which are left out of the counts."""
+
+    def __init__(self, dedupe: bool) -> None:
+        from .duplicates import Deduper
+
+        self.dedupe = dedupe
+        self.seen = Deduper()
+        self.count = 0
+
+    def skip(self, name: str, game: Game) -> bool:
+        """Whether to leave ``game`` out: it repeats an earlier game and ``dedupe`` is on."""
+        from .duplicates import Place, pairing_key
+
+        place = Place(name, game.line, game.index)
+        first = self.seen.check(pairing_key(game), place)
+        if first is None:
+            return False
+        self.count += 1
+        how = "counted once" if self.dedupe else "counted again"
+        message = (
+            f"{place}:1: warning: game {game.index} repeats {first} (game {first.index}), {how}"
+        )
+        click.echo(printable(message), err=True)
+        return self.dedupe
+
+    def summary(self) -> None:
+        """One closing line when any game was repeated."""
+        if self.count and not self.dedupe:
+            click.echo(
+                f"warning: {self.count} repeated games counted again; --dedupe counts each once",
+                err=True,
+            )
 
 
 @main.command()
@@ -807,3 +853,49 @@ def dedupe(files: tuple[str, ...], level: str, report_only: bool, output: str) -
             out.write(("\n" if written else "") + text + ("" if text.endswith("\n") else "\n"))
             written += 1
     click.echo(f"{games} games, {dropped} repeats dropped (by {level})", err=True)
+
+
+@main.command()
+@click.argument("files", nargs=-1, type=click.Path(exists=True, allow_dash=True, dir_okay=False))
+@click.option(
+    "--by",
+    "grouping",
+    required=True,
+    metavar="event|round|ballot|variant|player|N",
+    help="One file per event, round, ACF ballot, variant or player (a game goes to both "
+    "players' files), or N games per file.",
+)
+@click.option(
+    "-o",
+    "--output",
+    "folder",
+    required=True,
+    type=click.Path(file_okay=False, writable=True),
+    help="The folder to write into (made if missing).",
+)
+def split(files: tuple[str, ...], grouping: str, folder: str) -> None:
+    """Split the games of FILES into files in a folder, written as read, with index.csv
+    saying which game went where.
+
+    File names come from tag values made safe: no path separators, '..', control
+    characters or Windows reserved names, at most 100 bytes, unique even ignoring case; a
+    symbolic link or an input file in the folder is never written through.
+    """
+    from .splitting import GROUPINGS, INDEX_NAME, split_files
+
+    by: str | int = grouping.lower()
+    if isinstance(by, str) and by.isdigit():
+        by = int(by)
+        if by < 1:
+            raise click.BadParameter("N is at least 1", param_hint="--by")
+    elif by not in GROUPINGS:
+        raise click.BadParameter(
+            f"{grouping!r}: one of {', '.join(GROUPINGS)} or a number", param_hint="--by"
+        )
+    result = split_files(_sources(files), folder, by)
+    click.echo(
+        printable(
+            f"{result.games} games into {len(result.files)} files in {result.folder}; "
+            f"{INDEX_NAME} lists where each went"
+        )
+    )

@@ -37,6 +37,7 @@ from .cutting import RawGame
 from .gametype import game_type_of, variant_name
 from .model import Game, Tags
 from .notation import NotationError, parse_move, resolve_squares
+from .openings import Opening, classify_positions
 from .reader import split_games
 from .results import Outcome, parse_result
 from .visitor import HeadersOnly
@@ -51,6 +52,7 @@ __all__ = [
     "cut_at_error",
     "date_span",
     "mainline_positions",
+    "opening_of",
     "parse_date_bound",
     "parse_material",
     "parse_pattern",
@@ -310,6 +312,24 @@ def mainline_positions(game: Game) -> Iterator[Position]:
         yield position
 
 
+def opening_of(game: Game) -> Opening:
+    """The game's ACF ballot (or other opening kind) from its first three plies, replaying
+    no further (:func:`pdn.openings.classify` validates the whole game first).
+
+    >>> import pdn
+    >>> opening_of(pdn.parse_game("1. 11-15 22-17 2. 9-14 *")).label
+    'ACF 38: 9-14 22-17 11-15 (transposed)'
+    """
+    positions = mainline_positions(game)
+    start = next(positions, None)
+    if start is None:
+        return Opening("setup", fen=game.fen, note="no position to start from")
+    after = [p for _, p in zip(range(3), positions, strict=False)]
+    texts = game.mainline_moves()[:3]
+    illegal = len(after) + 1 if len(after) < min(3, len(texts)) else None
+    return classify_positions(start, after, texts, illegal)
+
+
 def _counts(position: Position) -> tuple[int, int, int, int]:
     """Men and pieces of Black, then of White: none of them ever grows during a game."""
     black_men = (position.black & ~position.kings).bit_count()
@@ -461,16 +481,7 @@ class Selection:
         return True
 
     def _ballot_fits(self, game: Game) -> bool:
-        from .openings import classify_positions
-
-        positions = mainline_positions(game)
-        start = next(positions, None)
-        if start is None:
-            return False
-        after = [p for _, p in zip(range(3), positions, strict=False)]
-        texts = game.mainline_moves()[:3]
-        illegal = len(after) + 1 if len(after) < min(3, len(texts)) else None
-        opening = classify_positions(start, after, texts, illegal)
+        opening = opening_of(game)
         return opening.kind == "ballot" and opening.number == self.ballot
 
     def _target(self, variant: Variant) -> Position | None:

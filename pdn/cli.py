@@ -648,7 +648,7 @@ def _check_fen(fen: str | None) -> None:
     "tag_filters",
     multiple=True,
     metavar="NAME=REGEX",
-    help="Keep games whose tag NAME matches REGEX (repeatable: all must match).",
+    help="Keep games whose tag NAME (any case) matches REGEX (repeatable: all must match).",
 )
 @click.option("--player", metavar="REGEX", help="Black or White matches.")
 @click.option("--black", metavar="REGEX", help="Black matches.")

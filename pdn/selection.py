@@ -409,9 +409,12 @@ class Selection:
     def tags_match(self, tags: Tags) -> bool | None:
         """The verdict of the tag conditions; ``None`` when one needs the game (no Result or
         GameType tag to decide by)."""
-        for name, regex in self.tags:
-            if not any(regex.search(value) for value in tags.get_all(name)):
-                return False
+        if self.tags:
+            pairs = [(name.casefold(), value) for name, value in tags.items()]
+            for wanted, regex in self.tags:
+                folded = wanted.casefold()  # `--tag event=...` means the Event tag
+                if not any(regex.search(value) for name, value in pairs if name == folded):
+                    return False
         black, white = tags.get("Black") or "", tags.get("White") or ""
         if self.player is not None and not (self.player.search(black) or self.player.search(white)):
             return False

@@ -2,7 +2,8 @@
 
 File names come from tag values, so they are made safe (:func:`safe_name`): no path separator,
 no ``..``, no control character, no name Windows reserves (``CON``, ``LPT1``...), no leading
-dot, at most :data:`NAME_BYTES` bytes of UTF-8, and unique even on a file system that ignores
+dot (nor ``-``, ``=``, ``+``, ``@``), at most :data:`NAME_BYTES` bytes of UTF-8, and unique
+even on a file system that ignores
 case. Every file is written inside the output folder: an existing symbolic link, folder or
 other non-regular file, and the inputs themselves, are never written through; the next free
 name is taken instead.
@@ -78,6 +79,9 @@ def safe_name(label: str, limit: int = NAME_BYTES) -> str:
         text = encoded[:limit].decode("utf-8", "ignore").rstrip("._ ")
     if not text:
         return "unnamed"
+    # A leading "-" reads as an option on command lines, "=" "+" "@" as a formula in the index.
+    if text[0] in "-=+@":
+        text = "_" + text[1:]
     if text.split(".")[0].upper() in _RESERVED:
         text = "_" + text
     return text

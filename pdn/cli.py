@@ -827,7 +827,7 @@ def dedupe(files: tuple[str, ...], level: str, report_only: bool, output: str) -
     from .duplicates import LEVELS, dedupe_games
     from .writer import write_game
 
-    by = LEVELS[LEVELS.index(level)]  # type: ignore[arg-type]
+    by = LEVELS[LEVELS.index(level)]
     games = dropped = written = 0
     with open_output(output, files) as out:
         for seen in dedupe_games(_sources(files), by):
@@ -895,7 +895,7 @@ def split(files: tuple[str, ...], grouping: str, folder: str) -> None:
     result = split_files(_sources(files), folder, by)
     click.echo(
         printable(
-            f"{result.games} games into {len(result.files)} files in {result.folder}; "
+            f"{result.games} games into {len(result.files)} files in {folder}; "
             f"{INDEX_NAME} lists where each went"
         )
     )

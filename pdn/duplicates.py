@@ -169,9 +169,9 @@ def dedupe_games(sources: Sequence[Input], level: Level = "moves") -> Iterator[S
     for source in sources:
         name = display_name(source)
         if is_json(source):
-            for game in iter_games(source):
-                place = Place(name, game.line, game.index)
-                yield Seen(place, seen.check(game_key(game, level), place), None, game)
+            for record in iter_games(source):
+                place = Place(name, record.line, record.index)
+                yield Seen(place, seen.check(game_key(record, level), place), None, record)
             continue
         for raw in split_games(source):
             place = Place(name, raw.line, raw.index)

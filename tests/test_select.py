@@ -338,3 +338,26 @@ def test_oca_fen_count_agrees_with_full_validation() -> None:
             expected.append(raw.index)
     assert found == expected
     assert len(found) > 10
+
+
+def test_cut_at_a_reading_error_in_the_movetext(tmp_path: Path) -> None:
+    path = tmp_path / "syntax.pdn"
+    path.write_text('[Event "x"]\n1. 11-15 23-19 2. 8-11 ) 22-17 *\n', encoding="utf-8")
+    _, out, _ = run("select", str(path), "--cut-at-error")
+    assert out.endswith(
+        "2. 8-11\n; pdn: cut at 2:24, unopened-variation: unexpected ')' at 2:24: "
+        "no variation is open\n; ) 22-17 *\n*\n"
+    )
+    assert pdn.validate(pdn.parse_game(out)).status == "ok"
+
+
+def test_json_input_and_standard_input(collection: Path, tmp_path: Path) -> None:
+    as_json = tmp_path / "games.json"
+    code, _, _ = run("convert", "--to", "json", str(collection), "-o", str(as_json))
+    assert code == 0
+    _, out, _ = run("select", str(as_json), "--player", "^ann$")
+    assert [g.tags["Black"] for g in pdn.parse_games(out)] == ["Ann", "Cy", "Ann"]
+    result = CliRunner().invoke(
+        main, ["select", "-", "--fen", TARGET.fen(), "--count"], input=TEXT.encode()
+    )
+    assert result.stdout == "2\n"

@@ -892,7 +892,10 @@ def split(files: tuple[str, ...], grouping: str, folder: str) -> None:
         raise click.BadParameter(
             f"{grouping!r}: one of {', '.join(GROUPINGS)} or a number", param_hint="--by"
         )
-    result = split_files(_sources(files), folder, by)
+    try:
+        result = split_files(_sources(files), folder, by)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from exc
     click.echo(
         printable(
             f"{result.games} games into {len(result.files)} files in {folder}; "

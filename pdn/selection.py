@@ -253,6 +253,8 @@ def parse_pattern(text: str) -> Pattern:
                 raise ValueError(f"{text!r}: {item!r} is not a square, K square or range")
             first = int(match.group(2))
             last = int(match.group(3) or first)
+            if first < 1 or last < first:
+                raise ValueError(f"{text!r}: {item!r} is no square or range of squares")
             pieces.extend((s, colour, bool(match.group(1))) for s in range(first, last + 1))
     return Pattern(turn, tuple(pieces))
 
@@ -516,7 +518,7 @@ class Selection:
             return False
         try:
             black_men, black_kings, white_men, white_kings = pattern.masks(variant)
-        except (IndexError, KeyError):
+        except IndexError:
             return False  # a square this board does not have
         need = (
             black_men.bit_count(),

@@ -108,14 +108,14 @@ class Names:
         number = 1
         while True:
             candidate = f"{stem}.pdn" if number == 1 else f"{stem}-{number}.pdn"
-            if candidate.casefold() not in self._taken and self._writable(candidate):
+            if candidate.casefold() not in self._taken and self.writable(candidate):
                 break
             number += 1
         self._taken.add(candidate.casefold())
         self._by_label[label] = candidate
         return candidate
 
-    def _writable(self, name: str) -> bool:
+    def writable(self, name: str) -> bool:
         """Whether ``folder/name`` is ours to write: absent, or a regular file that is no
         input (a symbolic link would be written through, out of the folder maybe)."""
         path = self.folder / name
@@ -234,6 +234,11 @@ def split_files(
     target = target.resolve()
     inputs = {Path(s).resolve() for s in sources if isinstance(s, (str, os.PathLike))}
     names = Names(target, inputs)
+    if not names.writable(INDEX_NAME):
+        raise ValueError(
+            f"{target / INDEX_NAME} is a link, an input or no regular file: "
+            "refusing to write the index through it"
+        )
     result = SplitResult(target)
     with tempfile.TemporaryDirectory(prefix="pdn-split-") as scratch:
         spool = _Spool(scratch)
@@ -262,6 +267,8 @@ def split_files(
             finally:
                 spool.close()
         for name, path in [*spool.paths.items(), (INDEX_NAME, index_path)]:
+            if not names.writable(name):  # a link made while the input was read
+                raise ValueError(f"{target / name} changed while splitting; not written through")
             with atomic_writer(target / name) as out, open(path, encoding="utf-8", newline="") as f:
                 for block in iter(lambda: f.read(1 << 16), ""):
                     out.write(block)

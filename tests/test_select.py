@@ -259,8 +259,12 @@ def test_fen_pattern_only_the_given_squares(collection: Path) -> None:
     pattern = parse_pattern("B:W17,19:B15")
     assert picked(collection, fen_pattern=pattern) == [1, 2]
     assert picked(collection, fen_pattern=parse_pattern("?:BK9")) == [6]
-    with pytest.raises(ValueError):
-        parse_pattern("X:W1")
+    # Square 40 exists only on the 10x10 board (White starts on 31-50): the English games
+    # never match it; square 0 is no square at all.
+    assert picked(collection, fen_pattern=parse_pattern("?:W40")) == [5]
+    for bad in ("X:W1", "B:W0", "B:W9-3", "B:Q1"):
+        with pytest.raises(ValueError):
+            parse_pattern(bad)
 
 
 def test_material_at_the_end_first_mover_first_or_by_colour(collection: Path) -> None:

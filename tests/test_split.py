@@ -152,3 +152,17 @@ def test_cli_split_and_no_temporary_files_left(tmp_path: Path) -> None:
     assert sorted(os.listdir(out)) == ["One.pdn", "Two.pdn", "index.csv"]
     bad = CliRunner().invoke(main, ["split", str(source), "--by", "colour", "-o", str(out)])
     assert bad.exit_code == 2 and "Traceback" not in bad.output
+
+
+def test_an_index_that_is_a_link_is_refused(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.csv"
+    outside.write_text("precious\n", encoding="utf-8")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "index.csv").symlink_to(outside)
+    source = tmp_path / "in.pdn"
+    source.write_text(game("One"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["split", str(source), "--by", "event", "-o", str(out)])
+    assert result.exit_code == 1 and "refusing" in result.stderr
+    assert outside.read_text(encoding="utf-8") == "precious\n"
+    assert sorted(os.listdir(out)) == ["index.csv"]

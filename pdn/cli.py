@@ -29,9 +29,6 @@ EXIT_CLEAN, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
 VARIANT_NAMES = sorted(engine.VARIANTS)
 
-T = TypeVar("T")
-U = TypeVar("U")
-
 
 def _variant_option(func: click.decorators.FC) -> click.decorators.FC:
     return click.option(
@@ -535,6 +532,42 @@ def report(
         out.write(reports.render(built, fmt, table=table))
 
 
+@main.command()
+@_files_argument
+@click.option("--fen", "fen_comments", is_flag=True, help="A comment with the FEN after each move.")
+@click.option("--forced", is_flag=True, help="Mark only-moves and forced jumps.")
+@click.option(
+    "--problems", is_flag=True, help="A comment at each illegal move (code, legal moves)."
+)
+@_variant_option
+@click.option("--in-place", is_flag=True, help="Allow -o to name one of the input files.")
+@_output_option
+def annotate(
+    files: tuple[str, ...],
+    fen_comments: bool,
+    forced: bool,
+    problems: bool,
+    variant: str | None,
+    in_place: bool,
+    output: str,
+) -> None:
+    """Write the games back with PlyCount, Opening, FinalFEN and Termination tags, and
+    optional per-move comments. Everything already in the file is kept as it was."""
+    from .annotate import AnnotateOptions, Annotator, annotations_of
+    from .validation import validate as replay
+    from .writer import PdnWriter
+
+    options = AnnotateOptions(fen=fen_comments, forced=forced, problems=problems)
+    with open_output(output, files, in_place=in_place) as out:
+        for number, (_, game) in enumerate(_reported(_games_of(files), in_place=in_place)):
+            annotations = annotations_of(game, replay(game, variant), options)
+            text = game.accept(Annotator(PdnWriter(variant=game.variant), annotations))
+            out.write(("\n" if number else "") + text)
+
+
+# ------------------------------------------------------------ select, dedupe, split (issue 11)
+
+
 class _Repeats:
     """Warns of repeated games on standard error (pdn.duplicates.pairing_key); with
     ``dedupe``, says which are left out of the counts."""
@@ -571,40 +604,8 @@ class _Repeats:
             )
 
 
-@main.command()
-@_files_argument
-@click.option("--fen", "fen_comments", is_flag=True, help="A comment with the FEN after each move.")
-@click.option("--forced", is_flag=True, help="Mark only-moves and forced jumps.")
-@click.option(
-    "--problems", is_flag=True, help="A comment at each illegal move (code, legal moves)."
-)
-@_variant_option
-@click.option("--in-place", is_flag=True, help="Allow -o to name one of the input files.")
-@_output_option
-def annotate(
-    files: tuple[str, ...],
-    fen_comments: bool,
-    forced: bool,
-    problems: bool,
-    variant: str | None,
-    in_place: bool,
-    output: str,
-) -> None:
-    """Write the games back with PlyCount, Opening, FinalFEN and Termination tags, and
-    optional per-move comments. Everything already in the file is kept as it was."""
-    from .annotate import AnnotateOptions, Annotator, annotations_of
-    from .validation import validate as replay
-    from .writer import PdnWriter
-
-    options = AnnotateOptions(fen=fen_comments, forced=forced, problems=problems)
-    with open_output(output, files, in_place=in_place) as out:
-        for number, (_, game) in enumerate(_reported(_games_of(files), in_place=in_place)):
-            annotations = annotations_of(game, replay(game, variant), options)
-            text = game.accept(Annotator(PdnWriter(variant=game.variant), annotations))
-            out.write(("\n" if number else "") + text)
-
-
-# ------------------------------------------------------------ select, dedupe, split (issue 11)
+T = TypeVar("T")
+U = TypeVar("U")
 
 
 def _regex(pattern: str | None, param: str) -> re.Pattern[str] | None:

@@ -14,7 +14,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import BinaryIO, TextIO, TypeVar
+from typing import TYPE_CHECKING, BinaryIO, TextIO, TypeVar
 
 import click
 
@@ -604,8 +604,29 @@ class _Repeats:
             )
 
 
+if TYPE_CHECKING:
+    from .problems import Problem
+
 T = TypeVar("T")
 U = TypeVar("U")
+
+
+class _NotPdn:
+    """Says each input that is not PDN at all as FILE:LINE:COL: CODE: MESSAGE on standard
+    error, and remembers it for the exit status."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, name: str, problem: Problem) -> None:
+        self.count += 1
+        where = f"{name}:{problem.line or 1}:{problem.column or 1}"
+        click.echo(printable(f"{where}: {problem.code}: {problem.message}"), err=True)
+
+    def exit(self) -> None:
+        """Exit 1 when an input was not PDN."""
+        if self.count:
+            sys.exit(EXIT_PROBLEMS)
 
 
 def _regex(pattern: str | None, param: str) -> re.Pattern[str] | None:
@@ -794,8 +815,9 @@ def select(
         cut_at_error=cut_at_error,
     )
     chosen = cut = 0
+    not_pdn = _NotPdn()
     with open_output(output, files) as out:
-        for picked in select_games(_sources(files), selection):
+        for picked in select_games(_sources(files), selection, on_problem=not_pdn):
             if not count_only:
                 out.write(("\n" if chosen else "") + picked.text)
             chosen += 1
@@ -804,6 +826,7 @@ def select(
             out.write(f"{chosen}\n")
     if cut:
         click.echo(f"note: {cut} games cut at their first error (the rest in comments)", err=True)
+    not_pdn.exit()
 
 
 @main.command()
@@ -830,8 +853,9 @@ def dedupe(files: tuple[str, ...], level: str, report_only: bool, output: str) -
 
     by = LEVELS[LEVELS.index(level)]
     games = dropped = written = 0
+    not_pdn = _NotPdn()
     with open_output(output, files) as out:
-        for seen in dedupe_games(_sources(files), by):
+        for seen in dedupe_games(_sources(files), by, on_problem=not_pdn):
             games += 1
             if seen.repeats is not None:
                 dropped += 1
@@ -854,6 +878,7 @@ def dedupe(files: tuple[str, ...], level: str, report_only: bool, output: str) -
             out.write(("\n" if written else "") + text + ("" if text.endswith("\n") else "\n"))
             written += 1
     click.echo(f"{games} games, {dropped} repeats dropped (by {level})", err=True)
+    not_pdn.exit()
 
 
 @main.command()
@@ -893,8 +918,9 @@ def split(files: tuple[str, ...], grouping: str, folder: str) -> None:
         raise click.BadParameter(
             f"{grouping!r}: one of {', '.join(GROUPINGS)} or a number", param_hint="--by"
         )
+    not_pdn = _NotPdn()
     try:
-        result = split_files(_sources(files), folder, by)
+        result = split_files(_sources(files), folder, by, on_problem=not_pdn)
     except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo(
@@ -903,3 +929,4 @@ def split(files: tuple[str, ...], grouping: str, folder: str) -> None:
             f"{INDEX_NAME} lists where each went"
         )
     )
+    not_pdn.exit()

@@ -30,10 +30,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .batch import Input, display_name, is_json, iter_games
+from .batch import Input, display_name
 from .cutting import RawGame
 from .model import Game
-from .reader import split_games
+from .selection import OnProblem, games_as_read, mainline_positions
 from .writer import canonical_move, write_game
 
 __all__ = [
@@ -86,8 +86,6 @@ def game_key(game: Game, level: Level, text: str | None = None) -> bytes | None:
         return None
     if level == "moves":
         return _digest(" ".join((game.fen or "").split()), *_mainline(game))
-    from .selection import mainline_positions
-
     final = None
     for final in mainline_positions(game):  # noqa: B007 - the last one is wanted
         pass
@@ -162,18 +160,20 @@ class Deduper:
         return None
 
 
-def dedupe_games(sources: Sequence[Input], level: Level = "moves") -> Iterator[Seen]:
+def dedupe_games(
+    sources: Sequence[Input], level: Level = "moves", *, on_problem: OnProblem | None = None
+) -> Iterator[Seen]:
     """Every game of ``sources`` in order, each saying which earlier game it repeats at
     ``level`` (``None``: it is the first of its kind). ``text`` never parses a game."""
     seen = Deduper()
     for source in sources:
         name = display_name(source)
-        if is_json(source):
-            for record in iter_games(source):
-                place = Place(name, record.line, record.index)
-                yield Seen(place, seen.check(game_key(record, level), place), None, record)
-            continue
-        for raw in split_games(source):
+        for raw, parsed in games_as_read(source, on_problem):
+            if raw is None:
+                assert parsed is not None
+                place = Place(name, parsed.line, parsed.index)
+                yield Seen(place, seen.check(game_key(parsed, level), place), None, parsed)
+                continue
             place = Place(name, raw.line, raw.index)
             game = None if level == "text" else raw.parse()
             key = text_key(raw.text) if game is None else game_key(game, level)

@@ -26,7 +26,7 @@ Games are written as read: the text of a selected game is the reader's
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -38,19 +38,23 @@ from .gametype import game_type_of, variant_name
 from .model import Game, Tags
 from .notation import NotationError, parse_move, resolve_squares
 from .openings import Opening, classify_positions
+from .problems import Problem
 from .reader import split_games
 from .results import Outcome, parse_result
 from .visitor import HeadersOnly
 from .writer import write_game
 
 __all__ = [
+    "AsRead",
     "DatePart",
     "Material",
+    "OnProblem",
     "Pattern",
     "Picked",
     "Selection",
     "cut_at_error",
     "date_span",
+    "games_as_read",
     "mainline_positions",
     "opening_of",
     "parse_date_bound",
@@ -620,16 +624,31 @@ def _with_newline(text: str) -> str:
     return text if text.endswith("\n") else text + "\n"
 
 
-def _candidates(source: Input) -> Iterator[tuple[RawGame | None, Game | None]]:
+#: What a source gives per game: its text as read (PDN) or its model (a JSON record).
+AsRead = tuple[RawGame | None, Game | None]
+#: Told (file name, problem) when a source is not PDN at all.
+OnProblem = Callable[[str, Problem], None]
+
+
+def games_as_read(source: Input, on_problem: OnProblem | None = None) -> Iterator[AsRead]:
+    """Each game of a source as read, cheaply: ``(raw, None)`` for PDN (cut, not parsed),
+    ``(None, game)`` for a JSON record. A source that is not text at all gives no game, and
+    ``on_problem`` hears why."""
     if is_json(source):
         for game in iter_games(source):
             yield None, game
-    else:
-        for raw in split_games(source):
-            yield raw, None
+        return
+    for raw in split_games(source):
+        if raw.problem is not None:
+            if on_problem is not None:
+                on_problem(display_name(source), raw.problem)
+            continue
+        yield raw, None
 
 
-def select_games(sources: Sequence[Input], selection: Selection) -> Iterator[Picked]:
+def select_games(
+    sources: Sequence[Input], selection: Selection, *, on_problem: OnProblem | None = None
+) -> Iterator[Picked]:
     """The games of ``sources`` that meet ``selection``, streaming, in input order.
 
     Only what the conditions need is done per game (see the module docstring). JSON inputs
@@ -639,7 +658,7 @@ def select_games(sources: Sequence[Input], selection: Selection) -> Iterator[Pic
     chosen = 0
     for source in sources:
         name = display_name(source)
-        for raw, parsed in _candidates(source):
+        for raw, parsed in games_as_read(source, on_problem):
             if selection.first is not None and chosen >= selection.first:
                 return
             game = parsed

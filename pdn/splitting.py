@@ -25,17 +25,17 @@ import re
 import tempfile
 import unicodedata
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
 from .atomic import atomic_writer
-from .batch import Input, display_name, is_json, iter_games
+from .batch import Input, display_name
 from .cutting import RawGame
 from .model import Game, Tags
-from .reader import split_games
 from .safe_text import UNSAFE, csv_cell
+from .selection import OnProblem, games_as_read, opening_of
 from .visitor import HeadersOnly
 from .writer import write_game
 
@@ -163,8 +163,6 @@ def _labels(raw: RawGame | None, game: Game | None, by: str | int, number: int) 
     game = game if game is not None else _parse(raw)
     if by == "variant":
         return [game.variant or "unknown variant"]
-    from .selection import opening_of
-
     opening = opening_of(game)
     if opening.kind == "ballot":
         return [f"ACF {opening.number:03d}"]
@@ -179,15 +177,6 @@ def _headers(raw: RawGame | None) -> Tags:
 def _parse(raw: RawGame | None) -> Game:
     assert raw is not None
     return raw.parse()
-
-
-def _items(source: Input) -> Iterator[tuple[RawGame | None, Game | None]]:
-    if is_json(source):
-        for game in iter_games(source):
-            yield None, game
-    else:
-        for raw in split_games(source):
-            yield raw, None
 
 
 class _Spool:
@@ -217,7 +206,11 @@ class _Spool:
 
 
 def split_files(
-    sources: Sequence[Input], folder: str | os.PathLike[str], by: str | int
+    sources: Sequence[Input],
+    folder: str | os.PathLike[str],
+    by: str | int,
+    *,
+    on_problem: OnProblem | None = None,
 ) -> SplitResult:
     """Write the games of ``sources`` into ``folder`` (made if missing), one file per group
     (``by`` is one of :data:`GROUPINGS` or a number of games per file), and the index.
@@ -249,7 +242,7 @@ def split_files(
             try:
                 for source in sources:
                     file = display_name(source)
-                    for raw, game in _items(source):
+                    for raw, game in games_as_read(source, on_problem):
                         result.games += 1
                         labels = _labels(raw, game, by, result.games)
                         text = raw.text if raw is not None else write_game(_known(game))

@@ -365,3 +365,13 @@ def test_json_input_and_standard_input(collection: Path, tmp_path: Path) -> None
         main, ["select", "-", "--fen", TARGET.fen(), "--count"], input=TEXT.encode()
     )
     assert result.stdout == "2\n"
+
+
+def test_an_input_that_is_not_pdn_is_said_and_gives_no_game(tmp_path: Path) -> None:
+    binary = tmp_path / "image.pdn"
+    binary.write_bytes(bytes(range(256)) * 4)
+    for command in (["select"], ["dedupe"], ["split", "--by", "3", "-o", str(tmp_path / "out")]):
+        result = CliRunner().invoke(main, [*command, str(binary)])
+        assert result.exit_code == 1, command
+        assert f"{binary}:1:1: not-pdn:" in result.stderr
+        assert "[" not in result.stdout and "Traceback" not in result.output

@@ -8,7 +8,8 @@ Printed, each time the best of ``--repeat`` runs:
 * the floors: cutting the file into games (``pdn.split_games``) and parsing every game
   (``pdn.read_games``);
 * ``select --fen`` for the position after ``11-15 23-19 8-11 22-17`` (Black to move; the FEN
-  is written by the engine): how many games pass through it, and the time;
+  is written by the engine): how many games pass through it (and how many of them by another
+  move order), and the time;
 * ``select --player Tinsley``: tags only, the movetext never parsed;
 * ``dedupe`` at each level: the repeats found and the time; and the bytes the
   :class:`pdn.duplicates.Deduper` holds per distinct game (``tracemalloc``);
@@ -118,6 +119,11 @@ def main() -> None:
     print(f"select --fen (after {LINE}):")
     print(f"  {fen}")
     print(f"                                  {seconds:6.2f} s  {found:,} games")
+    other = sum(
+        " ".join(pdn.parse_game(p.text).mainline_moves()[:4]) != LINE
+        for p in select_games([source], by_fen)
+    )
+    print(f"  of which {other:,} reach it by another move order")
     tinsley = Selection(player=re.compile("tinsley", re.IGNORECASE))
     seconds, found = best(args.repeat, lambda: sum(1 for _ in select_games([source], tinsley)))
     print(f"select --player Tinsley:          {seconds:6.2f} s  {found:,} games")

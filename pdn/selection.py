@@ -25,6 +25,7 @@ Games are written as read: the text of a selected game is the reader's
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -273,10 +274,16 @@ def _rules(game: Game) -> Variant | None:
     return _choose_variant(game, None)
 
 
+@functools.cache
+def _initial(variant: Variant) -> Position:
+    # Positions are immutable; building the start anew for each game was a tenth of --fen.
+    return Position.start(variant)
+
+
 def _start(game: Game, variant: Variant) -> Position | None:
     fen = game.tags.get("FEN")
     try:
-        return Position.from_fen(fen, variant) if fen else Position.start(variant)
+        return Position.from_fen(fen, variant) if fen else _initial(variant)
     except FenError:
         return None
 

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import pdn
 from pdn.cli import main
@@ -56,6 +58,12 @@ def check_safe(name: str) -> None:
 
 @pytest.mark.parametrize("label", HOSTILE)
 def test_safe_name_is_a_plain_file_name(label: str) -> None:
+    check_safe(safe_name(label) + ".pdn")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=300))
+def test_any_label_gives_a_safe_name(label: str) -> None:
     check_safe(safe_name(label) + ".pdn")
 
 

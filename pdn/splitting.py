@@ -148,35 +148,57 @@ class SplitResult:
     index_rows: int = 0
 
 
-def _labels(raw: RawGame | None, game: Game | None, by: str | int, number: int) -> list[str]:
+class _Lazy:
+    """One game as read, its tags and its model made only when first asked for."""
+
+    __slots__ = ("_game", "_tags", "raw")
+
+    def __init__(self, raw: RawGame | None, game: Game | None) -> None:
+        self.raw = raw
+        self._game = game
+        self._tags: Tags | None = game.tags if game is not None else None
+
+    @property
+    def tags(self) -> Tags:
+        if self._tags is None:
+            assert self.raw is not None
+            self._tags = self.raw.accept(HeadersOnly())
+        return self._tags
+
+    @property
+    def game(self) -> Game:
+        if self._game is None:
+            assert self.raw is not None
+            self._game = self.raw.parse()
+        return self._game
+
+    def text(self) -> str:
+        text = self.raw.text if self.raw is not None else write_game(self.game)
+        return text if text.endswith("\n") else text + "\n"
+
+    def place(self) -> tuple[int, int]:
+        if self.raw is not None:
+            return self.raw.index, self.raw.line
+        return self.game.index, self.game.line
+
+
+def _labels(item: _Lazy, by: str | int, number: int) -> list[str]:
     """The groups a game goes to (two for ``player``: its Black's and its White's)."""
     if isinstance(by, int):
         first = (number - 1) // by * by + 1
         return [f"games-{first:06d}-{first + by - 1:06d}"]
-    if by in ("event", "round", "player"):
-        tags = game.tags if game is not None else _headers(raw)
-        if by == "player":
-            names = [tags.get(side) or f"no {side}" for side in ("Black", "White")]
-            return list(dict.fromkeys(names))
+    if by == "player":
+        names = [item.tags.get(side) or f"no {side}" for side in ("Black", "White")]
+        return list(dict.fromkeys(names))
+    if by in ("event", "round"):
         tag = "Event" if by == "event" else "Round"
-        return [tags.get(tag) or f"no {tag}"]
-    game = game if game is not None else _parse(raw)
+        return [item.tags.get(tag) or f"no {tag}"]
     if by == "variant":
-        return [game.variant or "unknown variant"]
-    opening = opening_of(game)
+        return [item.game.variant or "unknown variant"]
+    opening = opening_of(item.game)
     if opening.kind == "ballot":
         return [f"ACF {opening.number:03d}"]
     return [opening.kind]
-
-
-def _headers(raw: RawGame | None) -> Tags:
-    assert raw is not None
-    return raw.accept(HeadersOnly())
-
-
-def _parse(raw: RawGame | None) -> Game:
-    assert raw is not None
-    return raw.parse()
 
 
 class _Spool:
@@ -244,18 +266,16 @@ def split_files(
                     file = display_name(source)
                     for raw, game in games_as_read(source, on_problem):
                         result.games += 1
-                        labels = _labels(raw, game, by, result.games)
-                        text = raw.text if raw is not None else write_game(_known(game))
-                        text = text if text.endswith("\n") else text + "\n"
-                        index_no = raw.index if raw is not None else _known(game).index
-                        line = raw.line if raw is not None else _known(game).line
-                        tags = game.tags if game is not None else _headers(raw)
+                        item = _Lazy(raw, game)
+                        labels = _labels(item, by, result.games)
+                        text = item.text()
+                        index_no, line = item.place()
                         for label in labels:
                             name = names.name(label)
                             count = result.files.get(name, 0)
                             spool.write(name, ("\n" if count else "") + text)
                             result.files[name] = count + 1
-                            rows(Row(name, label, file, index_no, line, tags))
+                            rows(Row(name, label, file, index_no, line, item.tags))
                             result.index_rows += 1
             finally:
                 spool.close()
@@ -266,11 +286,6 @@ def split_files(
                 for block in iter(lambda: f.read(1 << 16), ""):
                     out.write(block)
     return result
-
-
-def _known(game: Game | None) -> Game:
-    assert game is not None
-    return game
 
 
 _INDEX_TAGS = ("Event", "Round", "Date", "Black", "White", "Result")

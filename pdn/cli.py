@@ -10,10 +10,11 @@ import contextlib
 import errno
 import io
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import BinaryIO, TextIO
+from typing import TYPE_CHECKING, BinaryIO, TextIO, TypeVar
 
 import click
 
@@ -532,6 +533,11 @@ def openings(
     default=None,
     help="Fold text tables wider than this (default: the terminal's width on a terminal).",
 )
+@click.option(
+    "--dedupe",
+    is_flag=True,
+    help="Count a repeated game once (same moves, players, event and round).",
+)
 @_variant_option
 @_output_option
 def report(
@@ -543,6 +549,7 @@ def report(
     event: str | None,
     names_file: str | None,
     width: int | None,
+    dedupe: bool,
     variant: str | None,
     output: str,
 ) -> None:
@@ -574,12 +581,16 @@ def report(
     if width is None and output == "-" and sys.stdout.isatty():
         width = shutil.get_terminal_size().columns
     records = []
-    for _, game in _games_of(files):
+    repeats = _Repeats(dedupe)
+    for name, game in _games_of(files):
+        if repeats.skip(name, game):
+            continue
         label = None
         if not no_openings:
             opening = classify(game)
             label = f"ACF {opening.number}" if opening.kind == "ballot" else None
         records.extend(reports.games_to_records([game], variant, openings=[label]))
+    repeats.summary()
     try:
         built = reports.build_reports(records, scheme, aliases=aliases, event=event)
     except ValueError as exc:
@@ -729,3 +740,370 @@ def fix(
             games_changed += bool(done)
             out.write(("\n" if number else "") + write_game(game))
     click.echo(f"{made} changes in {games_changed} games", err=True)
+
+
+# ------------------------------------------------------------ select, dedupe, split (issue 11)
+
+
+class _Repeats:
+    """Warns of repeated games on standard error (pdn.duplicates.pairing_key); with
+    ``dedupe``, says which are left out of the counts."""
+
+    def __init__(self, dedupe: bool) -> None:
+        from .duplicates import Deduper
+
+        self.dedupe = dedupe
+        self.seen = Deduper()
+        self.count = 0
+
+    def skip(self, name: str, game: Game) -> bool:
+        """Whether to leave ``game`` out: it repeats an earlier game and ``dedupe`` is on."""
+        from .duplicates import Place, pairing_key
+
+        place = Place(name, game.line, game.index)
+        first = self.seen.check(pairing_key(game), place)
+        if first is None:
+            return False
+        self.count += 1
+        how = "counted once" if self.dedupe else "counted again"
+        message = (
+            f"{place}:1: warning: game {game.index} repeats {first} (game {first.index}), {how}"
+        )
+        click.echo(printable(message), err=True)
+        return self.dedupe
+
+    def summary(self) -> None:
+        """One closing line when any game was repeated."""
+        if self.count and not self.dedupe:
+            click.echo(
+                f"warning: {self.count} repeated games counted again; --dedupe counts each once",
+                err=True,
+            )
+
+
+if TYPE_CHECKING:
+    from .problems import Problem
+
+T = TypeVar("T")
+U = TypeVar("U")
+
+
+class _NotPdn:
+    """Says each input that is not PDN at all as FILE:LINE:COL: CODE: MESSAGE on standard
+    error, and remembers it for the exit status."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, name: str, problem: Problem) -> None:
+        self.count += 1
+        where = f"{name}:{problem.line or 1}:{problem.column or 1}"
+        click.echo(printable(f"{where}: {problem.code}: {problem.message}"), err=True)
+
+    def exit(self) -> None:
+        """Exit 1 when an input was not PDN."""
+        if self.count:
+            sys.exit(EXIT_PROBLEMS)
+
+
+def _regex(pattern: str | None, param: str) -> re.Pattern[str] | None:
+    """A case-insensitive regular expression from an option, or a usage error."""
+    if pattern is None:
+        return None
+    try:
+        return re.compile(pattern, re.IGNORECASE)
+    except re.error as exc:
+        raise click.BadParameter(f"{pattern!r}: {exc}", param_hint=param) from exc
+
+
+def _parsed(parse: Callable[[U], T], text: U | None, param: str) -> T | None:
+    """``parse(text)`` for an option value, a ValueError becoming a usage error."""
+    if text is None:
+        return None
+    try:
+        return parse(text)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint=param) from exc
+
+
+def _check_fen(fen: str | None) -> None:
+    """A --fen that no variant can read is a usage error, not a silent empty selection."""
+    if fen is None:
+        return
+    errors = []
+    for rules in engine.VARIANTS.values():
+        try:
+            engine.Position.from_fen(fen, rules)
+            return
+        except engine.FenError as exc:
+            errors.append(str(exc))
+    raise click.BadParameter(f"{fen!r}: {errors[0]}", param_hint="--fen")
+
+
+@main.command()
+@_files_argument
+@click.option(
+    "--tag",
+    "tag_filters",
+    multiple=True,
+    metavar="NAME=REGEX",
+    help="Keep games whose tag NAME (any case) matches REGEX (repeatable: all must match).",
+)
+@click.option("--player", metavar="REGEX", help="Black or White matches.")
+@click.option("--black", metavar="REGEX", help="Black matches.")
+@click.option("--white", metavar="REGEX", help="White matches.")
+@click.option("--event", metavar="REGEX", help="Event matches.")
+@click.option(
+    "--date-from", metavar="DATE", help="Dated on or after DATE (YYYY, YYYY.MM or YYYY.MM.DD)."
+)
+@click.option("--date-to", metavar="DATE", help="Dated on or before DATE.")
+@click.option(
+    "--result",
+    "result_filters",
+    multiple=True,
+    metavar="RESULT",
+    help="1-0, 0-1, 2-0, 0-2, 1-1, 1/2-1/2, draw, unknown... (repeatable: any). Read "
+    "as the first mover's outcome, so 1-0 also keeps 2-0 (Result tag, else the "
+    "terminator).",
+)
+@click.option(
+    "--variant",
+    "variant_filter",
+    type=click.Choice(VARIANT_NAMES, case_sensitive=False),
+    default=None,
+    help="Games of this variant (GameType tag, else detected).",
+)
+@click.option(
+    "--min-plies", type=click.IntRange(0), default=None, help="At least N mainline plies."
+)
+@click.option("--max-plies", type=click.IntRange(0), default=None, help="At most N mainline plies.")
+@click.option(
+    "--ballot",
+    type=click.IntRange(1, 174),
+    default=None,
+    help="English games on ACF ballot N, by position (transpositions count).",
+)
+@click.option(
+    "--fen", default=None, help="The mainline passes through this position (side to move included)."
+)
+@click.option(
+    "--fen-pattern",
+    default=None,
+    metavar="PATTERN",
+    help="The mainline reaches a position with these pieces, e.g. '?:W18,K22:B15' "
+    "(turn B, W or ?; other squares may hold anything).",
+)
+@click.option(
+    "--material",
+    default=None,
+    metavar="FIRST:SECOND",
+    help="Pieces at the end of the mainline: first mover first (3K:2K, 2M1K:3K, 5:4) "
+    "or by colour (W3K:B2K).",
+)
+@click.option(
+    "--clean",
+    "verdict",
+    flag_value="clean",
+    default=None,
+    help="Games validation replays without an error (games of variants without rules "
+    "are neither clean nor broken).",
+)
+@click.option("--broken", "verdict", flag_value="broken", help="Games with an error.")
+@click.option(
+    "--cut-at-error",
+    is_flag=True,
+    help="Write a game with an error in its mainline up to that error; the rest "
+    "follows word for word in ';' comment lines.",
+)
+@click.option("--invert", is_flag=True, help="Keep the games that do NOT match.")
+@click.option("--first", type=click.IntRange(1), default=None, help="Stop after N games.")
+@click.option("--count", "count_only", is_flag=True, help="Print only the number of games.")
+@_output_option
+def select(
+    files: tuple[str, ...],
+    tag_filters: tuple[str, ...],
+    player: str | None,
+    black: str | None,
+    white: str | None,
+    event: str | None,
+    date_from: str | None,
+    date_to: str | None,
+    result_filters: tuple[str, ...],
+    variant_filter: str | None,
+    min_plies: int | None,
+    max_plies: int | None,
+    ballot: int | None,
+    fen: str | None,
+    fen_pattern: str | None,
+    material: str | None,
+    verdict: str | None,
+    cut_at_error: bool,
+    invert: bool,
+    first: int | None,
+    count_only: bool,
+    output: str,
+) -> None:
+    """Keep the games of FILES that meet every condition given, in order, written as read.
+
+    Regular expressions are case-insensitive and may match anywhere in the value
+    (anchor them with ^ and $). Dates: a game's date with ? parts stands for every day it
+    could be (1990.??.?? is all of 1990, 19??.??.?? the century) and is kept when any of them
+    lies in --date-from..--date-to; a partial bound is its first day (--date-from) or last day
+    (--date-to); a game without a known year fails any date bound. Tag conditions never parse
+    the moves; --fen and --ballot replay the mainline only as far as they need.
+    """
+    from .selection import (
+        Selection,
+        parse_date_bound,
+        parse_material,
+        parse_pattern,
+        parse_results,
+        select_games,
+    )
+
+    tags = []
+    for item in tag_filters:
+        name, sep, pattern = item.partition("=")
+        if not sep or not name.strip():
+            raise click.BadParameter(f"{item!r} is not NAME=REGEX", param_hint="--tag")
+        compiled = _regex(pattern, "--tag")
+        assert compiled is not None
+        tags.append((name.strip(), compiled))
+    _check_fen(fen)
+    selection = Selection(
+        tags=tags,
+        player=_regex(player, "--player"),
+        black=_regex(black, "--black"),
+        white=_regex(white, "--white"),
+        event=_regex(event, "--event"),
+        date_from=_parsed(lambda t: parse_date_bound(t, upper=False), date_from, "--date-from"),
+        date_to=_parsed(lambda t: parse_date_bound(t, upper=True), date_to, "--date-to"),
+        results=_parsed(parse_results, result_filters or None, "--result"),
+        variant=engine.get_variant(variant_filter).name if variant_filter else None,
+        min_plies=min_plies,
+        max_plies=max_plies,
+        ballot=ballot,
+        fen=fen,
+        fen_pattern=_parsed(parse_pattern, fen_pattern, "--fen-pattern"),
+        material=_parsed(parse_material, material, "--material"),
+        verdict="clean" if verdict == "clean" else "broken" if verdict == "broken" else None,
+        invert=invert,
+        first=first,
+        cut_at_error=cut_at_error,
+    )
+    chosen = cut = 0
+    not_pdn = _NotPdn()
+    with open_output(output, files) as out:
+        for picked in select_games(_sources(files), selection, on_problem=not_pdn):
+            if not count_only:
+                out.write(("\n" if chosen else "") + picked.text)
+            chosen += 1
+            cut += picked.cut
+        if count_only:
+            out.write(f"{chosen}\n")
+    if cut:
+        click.echo(f"note: {cut} games cut at their first error (the rest in comments)", err=True)
+    not_pdn.exit()
+
+
+@main.command()
+@_files_argument
+@click.option(
+    "--by",
+    "level",
+    type=click.Choice(["text", "moves", "position"]),
+    default="moves",
+    show_default=True,
+    help="text: the same text, white space aside; moves: the same mainline, tags aside; "
+    "position: the same final position and players.",
+)
+@click.option("--report", "report_only", is_flag=True, help="List the repeats; write no games.")
+@_output_option
+def dedupe(files: tuple[str, ...], level: str, report_only: bool, output: str) -> None:
+    """Write the games of FILES without repeats, keeping the first of each, as read.
+
+    Each game dropped is said on standard error (standard output with --report) as
+    FILE:LINE: game N repeats FILE:LINE (game M).
+    """
+    from .duplicates import LEVELS, dedupe_games
+    from .writer import write_game
+
+    by = LEVELS[LEVELS.index(level)]
+    games = dropped = written = 0
+    not_pdn = _NotPdn()
+    with open_output(output, files) as out:
+        for seen in dedupe_games(_sources(files), by, on_problem=not_pdn):
+            games += 1
+            if seen.repeats is not None:
+                dropped += 1
+                line = printable(
+                    f"{seen.place}: game {seen.place.index} repeats {seen.repeats} "
+                    f"(game {seen.repeats.index})"
+                )
+                if report_only:
+                    out.write(line + "\n")
+                else:
+                    click.echo(line, err=True)
+                continue
+            if report_only:
+                continue
+            if seen.raw is not None:
+                text = seen.raw.text
+            else:
+                assert seen.game is not None
+                text = write_game(seen.game)
+            out.write(("\n" if written else "") + text + ("" if text.endswith("\n") else "\n"))
+            written += 1
+    click.echo(f"{games} games, {dropped} repeats dropped (by {level})", err=True)
+    not_pdn.exit()
+
+
+@main.command()
+@click.argument("files", nargs=-1, type=click.Path(exists=True, allow_dash=True, dir_okay=False))
+@click.option(
+    "--by",
+    "grouping",
+    required=True,
+    metavar="event|round|ballot|variant|player|N",
+    help="One file per event, round, ACF ballot, variant or player (a game goes to both "
+    "players' files), or N games per file.",
+)
+@click.option(
+    "-o",
+    "--output",
+    "folder",
+    required=True,
+    type=click.Path(file_okay=False, writable=True),
+    help="The folder to write into (made if missing).",
+)
+def split(files: tuple[str, ...], grouping: str, folder: str) -> None:
+    """Split the games of FILES into files in a folder, written as read, with index.csv
+    saying which game went where.
+
+    File names come from tag values made safe: no path separators, '..', control
+    characters or Windows reserved names, at most 100 bytes, unique even ignoring case; a
+    symbolic link or an input file in the folder is never written through.
+    """
+    from .splitting import GROUPINGS, INDEX_NAME, split_files
+
+    by: str | int = grouping.lower()
+    if isinstance(by, str) and by.isdigit():
+        by = int(by)
+        if by < 1:
+            raise click.BadParameter("N is at least 1", param_hint="--by")
+    elif by not in GROUPINGS:
+        raise click.BadParameter(
+            f"{grouping!r}: one of {', '.join(GROUPINGS)} or a number", param_hint="--by"
+        )
+    not_pdn = _NotPdn()
+    try:
+        result = split_files(_sources(files), folder, by, on_problem=not_pdn)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(
+        printable(
+            f"{result.games} games into {len(result.files)} files in {folder}; "
+            f"{INDEX_NAME} lists where each went"
+        )
+    )
+    not_pdn.exit()

@@ -43,8 +43,9 @@ def rewrite_moves(
     ``"short"`` (the full path is kept where the short form would be ambiguous); ``separator``:
     ``"x"`` or ``":"`` for captures (default: the variant's). ``None`` keeps each aspect as
     written. ``normalize`` writes every legal move in the PDN 3.0 form (lower case, no inner
-    spaces or leading zeros, the variant's separator) and the FEN tag and setup commands in
-    canonical form (:func:`normalize_positions`). Nothing is done when nothing is asked.
+    spaces or leading zeros, the variant's separator); it and ``squares`` also write the FEN
+    tag and setup commands in canonical form (:func:`normalize_positions`), in the squares
+    asked for (else the variant's notation). Nothing is done when nothing is asked.
     """
     if squares is None and captures is None and separator is None and not normalize:
         return 0
@@ -73,20 +74,22 @@ def rewrite_moves(
         legal = step.before.legal_moves()
         texts = move_texts(legal, variant, algebraic=algebraic, separator=sep)
         node.move = texts[legal.index(step.move)] if step.move in legal else node.move
-    if normalize:
-        normalize_positions(game, report)
+    if normalize or squares is not None:
+        # A FEN names squares too: left numeric beside algebraic moves, a reader has to guess
+        # its numbering (pydraughts guesses wrong).
+        algebraic = variant.notation == "algebraic" if squares is None else squares == "algebraic"
+        normalize_positions(game, report, algebraic=algebraic)
     return skipped
 
 
-def normalize_positions(game: Game, report: Report) -> None:
+def normalize_positions(game: Game, report: Report, *, algebraic: bool = False) -> None:
     """Write the ``FEN`` tag and the setup commands that were read as positions in canonical
-    form (``W:W18,21:B1,K2``: White first, squares ascending, no trailing dot); one that could
-    not be read keeps its text."""
+    form (``W:W18,21:B1,K2``: White first, squares ascending, no spaces or trailing dot; with
+    ``algebraic`` the squares named as the moves of an algebraic variant are, ``W:Wa1,c1``,
+    which leaves no doubt about the numbering); one that could not be read keeps its text."""
     fen = game.tags.get("FEN")
-    if fen is not None and report.start is not None and report.variant is not None:
-        canonical = report.start.fen()
-        if canonical != fen:
-            game.tags["FEN"] = canonical
+    if fen is not None and report.start is not None:
+        game.tags["FEN"] = report.start.fen(algebraic=algebraic)
     for step in report.steps:
         if step.node.setup is not None and step.after is not None:
-            step.node.setup = step.after.fen()
+            step.node.setup = step.after.fen(algebraic=algebraic)

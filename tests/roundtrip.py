@@ -74,7 +74,7 @@ def normalised(game: Game) -> Game:
       form with the variant's capture separator (``x``, ``:`` for Russian), a path of three or
       more squares as the full path of the move played; every other move exactly as written;
     * the FEN tag and each setup command that was read as a position in canonical form (the
-      engine's FEN of that position);
+      engine's FEN of that position, algebraic squares for an algebraic variant);
     * the terminator always written: the terminator, else the ``Result`` tag when it is a
       result, else ``*``.
     """
@@ -87,7 +87,7 @@ def normalised(game: Game) -> Game:
         if step is None or variant is None:
             continue
         if node.setup is not None and step.after is not None:
-            copied.setup = step.after.fen()
+            copied.setup = step.after.fen(algebraic=variant.notation == "algebraic")
         if node.move is None or step.move is None:
             continue
         text = canonical_move(node.move)
@@ -100,7 +100,7 @@ def normalised(game: Game) -> Game:
             text = text.replace("x", variant.capture_separator)
         copied.move = text
     if report.start is not None and variant is not None and "FEN" in out.tags:
-        out.tags["FEN"] = report.start.fen()
+        out.tags["FEN"] = report.start.fen(algebraic=variant.notation == "algebraic")
     pairs = out.tags.items()
     standard = [pair for name in SEVEN_TAGS for pair in pairs if pair[0] == name]
     others = [pair for pair in pairs if pair[0] not in SEVEN_TAGS]

@@ -15,8 +15,9 @@ Policies:
   ``%`` too (PDN 3.0 allows it anywhere, not only in column 1);
 * text glued to a move (``8-11Redoversteppedthetimecontrol.``) or stray words become brace
   comments with a ``junk`` warning; a result inside a variation too;
-* ``[Empty]`` and other brackets with no quoted value are skipped with a ``junk`` warning; a tag
-  whose value is damaged (``[Event "The "Big" Match"]``) is kept with a ``bad-tag`` warning;
+* ``[Empty]`` and other brackets with no name and value are skipped with a ``junk`` warning; a
+  tag whose value is damaged (``[Event "The "Big" Match"]``) or unquoted (``[Date 2025]``, so
+  that the year never becomes a move) is kept with a ``bad-tag`` warning;
 * a move number with no move after it (``1. 0-2``) is dropped with a ``dangling-move-number``
   warning; ``- -`` is kept as the move ``"- -"`` with an ``unknown-move`` warning;
 * an unbalanced ``)`` is skipped and unclosed ``(`` are closed, each with an error;
@@ -513,6 +514,18 @@ class _Walker:
                 self.token_problem(
                     "bad-tag",
                     f"tag pair {_shorten(text)} @ is damaged; read as {name} = {value!r}",
+                    token,
+                )
+                return
+        else:
+            # "[Date 2025]", "[Round: 3]": a name and a value with the quotes left out.
+            name, _, value = inner.strip().partition(" ")
+            name, value = name.rstrip(":"), value.strip()
+            if value and _GOOD_TAG_NAME.fullmatch(name) is not None:
+                self.tag(name, value)
+                self.token_problem(
+                    "bad-tag",
+                    f"tag pair {_shorten(text)} @ has no quotes; read as {name} = {value!r}",
                     token,
                 )
                 return

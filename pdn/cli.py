@@ -493,9 +493,12 @@ def convert(
 
     write_outputs(output, files, in_place, write)
     if problems:
-        click.echo(
-            f"note: {problems} moves could not be rewritten and were kept as written", err=True
+        moves = (
+            "1 move could not be rewritten and was"
+            if problems == 1
+            else (f"{problems} moves could not be rewritten and were")
         )
+        click.echo(f"note: {moves} kept as written", err=True)
 
 
 @main.command()

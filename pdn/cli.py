@@ -483,6 +483,9 @@ def convert(
         variant=variant,
         strip=strip,
     )
+    if in_place and output == "-" and fmt != "pdn":
+        # A .pdn file holding CSV could not be read back: its games would be lost.
+        raise click.UsageError(f"--in-place rewrites files as PDN; give -o to write {fmt}")
     problems = 0
 
     def write(inputs: tuple[str, ...], out: TextIO) -> None:

@@ -130,6 +130,12 @@ def test_in_place_refuses_standard_input_and_keeps_a_file_that_is_not_pdn(
 ) -> None:
     code, _, err = run("convert", "--in-place", "-", input="1. 11-15 *\n")
     assert code == 2 and "name them" in err
+    (kept,) = copies(tmp_path, "german-open-2004.pdn")
+    before = kept.read_bytes()
+    code, _, err = run("convert", "--in-place", "--to", "csv", str(kept))
+    assert code == 2 and "give -o" in err
+    assert kept.read_bytes() == before
+    kept.unlink()
     binary = tmp_path / "image.pdn"
     content = bytes(range(256)) * 8
     binary.write_bytes(content)

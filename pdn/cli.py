@@ -24,6 +24,10 @@ from .atomic import atomic_writer, reserve_closed_standard_descriptors
 from .model import Game, Tags
 from .safe_text import printable
 
+if TYPE_CHECKING:
+    from .names import Aliases
+    from .problems import Problem
+
 # Exit statuses: 0 all clean, 1 a game has an error, 2 usage errors (click's own convention).
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
@@ -64,6 +68,27 @@ def _output_option(func: click.decorators.FC) -> click.decorators.FC:
         default="-",
         show_default=True,
         help="Where to write; '-' is standard output. Files are replaced atomically.",
+    )(func)
+
+
+def _load_aliases(ctx: click.Context, param: click.Parameter, value: str | None) -> Aliases | None:
+    from .names import AliasError, Aliases
+
+    try:
+        return Aliases.from_file(value) if value else None
+    except AliasError as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param=param) from exc
+
+
+def _names_option(func: click.decorators.FC) -> click.decorators.FC:
+    return click.option(
+        "--names",
+        "aliases",
+        type=click.Path(exists=True, dir_okay=False),
+        default=None,
+        callback=_load_aliases,
+        help="Alias list to apply (CSV: old,new[,tags[,why]]): player and event renames, "
+        "as pdn fix --suggest-names writes it.",
     )(func)
 
 
@@ -520,13 +545,7 @@ def openings(
 )
 @click.option("--no-openings", is_flag=True, help="Skip the ballot of each game (faster).")
 @click.option("--event", default=None, metavar="REGEX", help="Only the events this matches.")
-@click.option(
-    "--names",
-    "names_file",
-    type=click.Path(exists=True, dir_okay=False),
-    default=None,
-    help="Alias list (CSV: old,new[,tags]) merging spellings of players and events.",
-)
+@_names_option
 @click.option(
     "--width",
     type=click.IntRange(20),
@@ -547,7 +566,7 @@ def report(
     table: str,
     no_openings: bool,
     event: str | None,
-    names_file: str | None,
+    aliases: Aliases | None,
     width: int | None,
     dedupe: bool,
     variant: str | None,
@@ -567,17 +586,12 @@ def report(
     import shutil
 
     from . import report as reports
-    from .names import AliasError, Aliases
     from .openings import classify
 
     try:
         scheme = None if points is None else reports.parse_points(points)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--points") from exc
-    try:
-        aliases = Aliases.from_file(names_file) if names_file else None
-    except AliasError as exc:
-        raise click.BadParameter(str(exc), param_hint="--names") from exc
     if width is None and output == "-" and sys.stdout.isatty():
         width = shutil.get_terminal_size().columns
     records = []
@@ -650,13 +664,7 @@ def _headers_of(files: tuple[str, ...]) -> Iterator[Tags]:
 
 @main.command()
 @_files_argument
-@click.option(
-    "--names",
-    "names_file",
-    type=click.Path(exists=True, dir_okay=False),
-    default=None,
-    help="Alias list (CSV: old,new[,tags[,why]]): player and event renames.",
-)
+@_names_option
 @click.option(
     "--suggest-names",
     is_flag=True,
@@ -688,7 +696,7 @@ def _headers_of(files: tuple[str, ...]) -> Iterator[Tags]:
 @_output_option
 def fix(
     files: tuple[str, ...],
-    names_file: str | None,
+    aliases: Aliases | None,
     suggest_names: bool,
     result_from_terminator: bool,
     terminator_from_result: bool,
@@ -704,14 +712,13 @@ def fix(
     option asks; --suggest-names only writes an alias list for --names.
     """
     from .fixing import FixOptions, fix_game
-    from .names import AliasError, Aliases, aliases_csv, suggest_aliases
+    from .names import aliases_csv, suggest_aliases
 
     if suggest_names:
         with open_output(output, files) as out:
             out.write(aliases_csv(suggest_aliases(_headers_of(files))))
         return
     try:
-        aliases = Aliases.from_file(names_file) if names_file else None
         options = FixOptions(
             aliases=aliases,
             result_from_terminator=result_from_terminator,
@@ -719,7 +726,7 @@ def fix(
             dates=dates,
             add_gametype=add_gametype,
         )
-    except (AliasError, ValueError) as exc:
+    except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
     if options == FixOptions():
         raise click.UsageError(
@@ -780,9 +787,6 @@ class _Repeats:
                 err=True,
             )
 
-
-if TYPE_CHECKING:
-    from .problems import Problem
 
 T = TypeVar("T")
 U = TypeVar("U")

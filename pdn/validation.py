@@ -176,15 +176,15 @@ def _better_guess(game: Game, report: Report, first: int) -> Report:
         if other.status != "syntax-error"
     ]
     clean = [other for reach, other in tried if reach == _CLEAN]
-    said = f"{guessed.title} rules ({game.variant_evidence}) stop at ply {first} ({fault.code})"
+    said = f"{guessed.title} rules stop at ply {first} ({fault.code})"
     if len(clean) > 1:
         names = " and ".join(other.variant.title for other in clean if other.variant)
         report.problems.insert(
             0,
             _guess_problem(
                 game,
-                f"{said}; {names} rules replay the whole game: a GameType tag would say which "
-                "the game was played under",
+                f"{game.variant_evidence}: {said}; {names} rules replay the whole game: a "
+                "GameType tag would say which the game was played under",
             ),
         )
         return report
@@ -218,8 +218,9 @@ def _better_guess(game: Game, report: Report, first: int) -> Report:
         0,
         _guess_problem(
             game,
-            f"replayed as {found.variant.title}: {why}, and {found.variant.title} rules "
-            f'{how}; a guess: add [GameType "{found.variant.game_type}"] to be sure',
+            f"replayed as {found.variant.title} ({game.variant_evidence}): {why}, and "
+            f"{found.variant.title} rules {how}; a guess: add "
+            f'[GameType "{found.variant.game_type}"] to be sure',
         ),
     )
     return found

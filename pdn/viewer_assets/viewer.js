@@ -272,7 +272,12 @@ var PdnViewer = (function () {
     for (var i = 0; i < spans.length; i++) spans[i].classList.remove("pdnv-current");
     if (node.span) {
       node.span.classList.add("pdnv-current");
-      if (node.span.scrollIntoView) node.span.scrollIntoView({ block: "nearest" });
+      // Scroll the move list only: scrollIntoView would scroll the whole page as well.
+      var box = this.moveList, span = node.span;
+      if (span.offsetTop < box.scrollTop) box.scrollTop = span.offsetTop;
+      else if (span.offsetTop + span.offsetHeight > box.scrollTop + box.clientHeight) {
+        box.scrollTop = span.offsetTop + span.offsetHeight - box.clientHeight;
+      }
     }
     this.draw();
     this.explain();

@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # position.py imports this module lazily, for _repr_svg_
     from .movegen import Move
     from .position import Position
 
-__all__ = ["letters", "screen_cell", "svg_diagram"]
+__all__ = ["changes", "letter_at", "letters", "screen_cell", "svg_diagram"]
 
 LIGHT, DARK = "#f0d9b5", "#b58863"
 _ORTHOGONAL = "#dcb77a"  # Turkish boards are one colour: every square is played on
@@ -40,21 +40,44 @@ _PIECES = {Color.WHITE: ("#fbfbf6", "#333333"), Color.BLACK: ("#2e2e2e", "#00000
 _KING_RING = {Color.WHITE: "#333333", Color.BLACK: "#e8e8e8"}
 
 
+def letter_at(position: Position, bit: int) -> str:
+    """The letter of what stands on the square of ``bit`` (its ``Board.bit``): ``b``/``w``
+    men, ``B``/``W`` kings, ``.`` empty."""
+    if bit & position.black:
+        letter = "b"
+    elif bit & position.white:
+        letter = "w"
+    else:
+        return "."
+    return letter.upper() if bit & position.kings else letter
+
+
 def letters(position: Position) -> str:
     """One character per square, square 1 first: ``b``/``w`` men, ``B``/``W`` kings, ``.``."""
-    board = board_for(position.variant)
+    bits = board_for(position.variant).bit
+    return "".join(letter_at(position, bits[square]) for square in range(1, len(bits)))
+
+
+def changes(before: Position, after: Position) -> list[tuple[int, str]]:
+    """``(square, letter after)`` for every square whose content differs, in square order:
+    what a move (or a setup) did to the board.
+
+    >>> from pdn.engine import ENGLISH, Position
+    >>> start = Position.start(ENGLISH)
+    >>> changes(start, start.play(start.legal_moves()[0]))
+    [(9, '.'), (13, 'b')]
+    """
+    board = board_for(after.variant)
+    differ = (
+        (before.black ^ after.black) | (before.white ^ after.white) | (before.kings ^ after.kings)
+    )
     out = []
-    for square in range(1, board.squares + 1):
-        bit = board.bit[square]
-        if bit & position.black:
-            letter = "b"
-        elif bit & position.white:
-            letter = "w"
-        else:
-            out.append(".")
-            continue
-        out.append(letter.upper() if bit & position.kings else letter)
-    return "".join(out)
+    while differ:
+        low = differ & -differ
+        out.append((board.square_of_index[low.bit_length() - 1], letter_at(after, low)))
+        differ ^= low
+    out.sort()
+    return out
 
 
 def screen_cell(board: Board, square: int, flip: bool = False) -> tuple[int, int]:

@@ -40,7 +40,7 @@ from importlib import resources
 from typing import IO, Any
 
 from pdn.engine import ENGLISH, Position, Variant, board_for, get_variant
-from pdn.engine.picture import letters
+from pdn.engine.picture import changes, letters
 
 from .batch import Input, map_games
 from .model import BEGIN_VARIATION, MOVE, Game, Node, line_events
@@ -73,12 +73,11 @@ JsonDict = dict[str, Any]
 
 @dataclass(slots=True)
 class ViewedGame:
-    """One game as the page needs it: its list row, its board's key and geometry, and its data
-    (tags, moves with the engine's changes, problems), all escaped-ready plain values."""
+    """One game as the page needs it: its list row, the variant whose board it is drawn on, and
+    its data (tags, moves with the engine's changes, problems), all plain, escaped values."""
 
     row: list[str]
     board: str
-    geometry: JsonDict
     record: JsonDict = field(default_factory=dict)
 
 
@@ -126,11 +125,9 @@ def ply_change(before: Position, after: Position) -> str:
     >>> ply_change(start, start.play(start.legal_moves()[0]))
     'W9.13b'
     """
-    old, new = letters(before), letters(after)
-    changed = "".join(
-        f"{i}{b}" for i, (a, b) in enumerate(zip(old, new, strict=True), start=1) if a != b
+    return after.turn.letter + "".join(
+        f"{square}{letter}" for square, letter in changes(before, after)
     )
-    return after.turn.letter + changed
 
 
 def _comments(node_comments: Sequence[Any]) -> list[str]:
@@ -246,7 +243,7 @@ def view_game(game: Game, file: str, variant: str | None = None) -> ViewedGame:
         "moves": _moves(game, report, per_node),
         "terminator": one_line(game.terminator or ""),
     }
-    return ViewedGame(row, board_key(board_variant), board_geometry(board_variant), record)
+    return ViewedGame(row, board_variant.name, record)
 
 
 def _asset(name: str) -> str:
@@ -277,13 +274,17 @@ def write_page(
     out.write(f'<div class="pdn-viewer" id="{ident}" data-keys="{keys}" tabindex="0"></div>\n')
     out.write(f'<script type="application/x-ndjson" id="{ident}-games">\n')
     rows: list[list[str]] = []
-    boards: dict[str, JsonDict] = {}
+    boards: dict[str, JsonDict] = {}  # by board_key: variants of one board share it
+    keys: dict[str, str] = {}  # variant name -> board key
     keys_of_games: list[str] = []
     for game in games:
         out.write(script_json(game.record) + "\n")
         rows.append(game.row)
-        boards.setdefault(game.board, game.geometry)
-        keys_of_games.append(game.board)
+        if game.board not in keys:
+            variant = get_variant(game.board)
+            keys[game.board] = board_key(variant)
+            boards.setdefault(keys[game.board], board_geometry(variant))
+        keys_of_games.append(keys[game.board])
     out.write("</script>\n")
     names = sorted(boards)
     meta = {

@@ -44,6 +44,7 @@ from pdn.engine.picture import changes, letters
 
 from .batch import Input, map_games
 from .model import BEGIN_VARIATION, MOVE, Game, Node, line_events
+from .notation import NotationError, parse_move, resolve_squares
 from .problems import Problem
 from .safe_text import one_line, printable
 from .validation import Report, Step, validate
@@ -134,8 +135,8 @@ def _comments(node_comments: Sequence[Any]) -> list[str]:
     return [printable(c.text, layout=True) for c in node_comments]
 
 
-def _problem(problem: Problem) -> JsonDict:
-    return {
+def _problem(problem: Problem, variant: Variant | None) -> JsonDict:
+    data: JsonDict = {
         "code": problem.code,
         "severity": problem.severity,
         "message": printable(problem.message),
@@ -144,6 +145,16 @@ def _problem(problem: Problem) -> JsonDict:
         "legal": [one_line(m) for m in problem.legal],
         "move": one_line(problem.move or ""),
     }
+    if problem.legal and variant is not None:
+        # The squares of each legal move, for arrows on the board (the texts are the engine's).
+        paths = []
+        for text in problem.legal:
+            try:
+                paths.append(list(resolve_squares(parse_move(text), variant)))
+            except NotationError:
+                continue
+        data["paths"] = paths
+    return data
 
 
 def _move(node: Node, step: Step | None, problems: list[int]) -> Any:
@@ -237,7 +248,7 @@ def view_game(game: Game, file: str, variant: str | None = None) -> ViewedGame:
         "start": letters(start) if start is not None else "." * board_for(board_variant).squares,
         "turn": (start.turn if start is not None else board_variant.first_mover).letter,
         "status": report.status,
-        "problems": [_problem(p) for p in problems],
+        "problems": [_problem(p, report.variant) for p in problems],
         "general": [i for i in range(len(problems)) if i not in linked],
         "comments": _comments([*game.root.comments_before, *game.root.comments_after]),
         "moves": _moves(game, report, per_node),
@@ -270,8 +281,8 @@ def write_page(
     out.write(f"<style>{_asset('viewer.css')}</style>\n")
     if standalone:
         out.write("</head><body>\n")
-    keys = "page" if standalone else "focus"
-    out.write(f'<div class="pdn-viewer" id="{ident}" data-keys="{keys}" tabindex="0"></div>\n')
+    listen = "page" if standalone else "focus"
+    out.write(f'<div class="pdn-viewer" id="{ident}" data-keys="{listen}" tabindex="0"></div>\n')
     out.write(f'<script type="application/x-ndjson" id="{ident}-games">\n')
     rows: list[list[str]] = []
     boards: dict[str, JsonDict] = {}  # by board_key: variants of one board share it

@@ -74,6 +74,7 @@ def test_an_illegal_move_carries_the_validators_problem() -> None:
     assert move["s"] == expected.move == "9-13"
     assert problem["message"] == expected.message and problem["legal"] == list(expected.legal)
     assert problem["code"] == "missed-capture" and problem["where"] == "ply 3"
+    assert problem["paths"] == [[15, 22]]  # the squares of 15x22, for its arrow
 
 
 def test_values_from_the_file_cannot_close_the_script_or_add_markup() -> None:

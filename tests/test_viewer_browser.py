@@ -165,6 +165,8 @@ def test_keyboard_steps_flip_variation_and_illegal_move(
     message = driver.find_element(By.CSS_SELECTOR, ".pdnv-message").text
     assert problem.message in message and "Legal moves here: " + ", ".join(problem.legal) in message
     assert driver.find_elements(By.CSS_SELECTOR, ".pdnv-board rect.illegal-frame")
+    arrows = driver.find_elements(By.CSS_SELECTOR, ".pdnv-board polyline.legal")
+    assert len(arrows) == len(problem.legal)
     verdict = driver.find_element(By.CSS_SELECTOR, ".pdnv-verdict").text
     assert "illegal" in verdict and problem.message in verdict
 

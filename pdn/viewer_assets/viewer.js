@@ -172,6 +172,17 @@ var PdnViewer = (function () {
       .filter(Boolean).join(" \u00b7 ");
     this.title.appendChild(el("div", "pdnv-subtitle", sub));
     this.showVerdict();
+    var tags = el("details", "pdnv-tags");
+    tags.appendChild(el("summary", null, "Tags (" + this.game.tags.length + ")"));
+    var table = el("table");
+    this.game.tags.forEach(function (pair) {
+      var tr = el("tr");
+      tr.appendChild(el("th", null, pair[0]));
+      tr.appendChild(el("td", null, pair[1]));
+      table.appendChild(tr);
+    });
+    tags.appendChild(table);
+    this.verdict.appendChild(tags);
     this.rootNode = { prev: null, next: null, ply: 0, pieces: this.game.start.split(""),
                       turn: this.game.turn, rec: null, span: null };
     this.moveList.textContent = "";
@@ -402,6 +413,17 @@ var PdnViewer = (function () {
         d: "M" + (cx - d) + "," + (cy - d) + "L" + (cx + d) + "," + (cy + d) +
            "M" + (cx - d) + "," + (cy + d) + "L" + (cx + d) + "," + (cy - d) }));
     });
+    // The legal moves where an illegal one was written: dashed arrows.
+    (node.problems || []).forEach(function (k) {
+      var problem = this.game.problems[k];
+      if (problem.severity !== "error") return;
+      (problem.paths || []).forEach(function (path) {
+        var points = path.map(function (q) { var p = at(q); return (p[0] + cell / 2) + "," + (p[1] + cell / 2); });
+        svg.appendChild(sv("polyline", { "class": "legal", points: points.join(" "), fill: "none",
+          stroke: "#1f8a3a", "stroke-width": 4, "stroke-dasharray": "6 4", "stroke-opacity": 0.85,
+          "stroke-linecap": "round" }));
+      });
+    }, this);
     if (illegal) {
       svg.appendChild(sv("rect", { "class": "illegal-frame", x: margin + 1.5, y: 1.5, width: w - 3,
         height: h - 3, fill: "none", stroke: "#d0281a", "stroke-width": 3 }));

@@ -345,6 +345,10 @@ var PdnViewer = (function () {
       box.appendChild(line);
       if (p.legal.length) {
         box.appendChild(el("div", "pdnv-legal", "Legal moves here: " + p.legal.join(", ")));
+        if (p.severity === "error" && (p.paths || []).length) {
+          box.appendChild(el("div", "pdnv-legal",
+            "(The board shows the move as written; the dashed arrows are the legal moves.)"));
+        }
       }
     });
   };

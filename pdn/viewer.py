@@ -43,6 +43,7 @@ from pdn.engine import ENGLISH, Position, Variant, board_for, get_variant
 from pdn.engine.picture import changes, letters
 
 from .batch import Input, map_games
+from .jsonio import dumps
 from .model import BEGIN_VARIATION, MOVE, Game, Node, line_events
 from .notation import NotationError, parse_move, resolve_squares
 from .problems import Problem
@@ -89,7 +90,10 @@ def script_json(value: object) -> str:
     >>> script_json({"a": "</script>"})
     '{"a":"\\\\u003c/script\\\\u003e"}'
     """
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    except RecursionError:  # variations nested thousands deep: the stack-free writer
+        text = dumps(value)
     return (
         text.replace("<", "\\u003c")
         .replace(">", "\\u003e")

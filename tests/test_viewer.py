@@ -149,3 +149,17 @@ def test_oca_rows_hold_ballots_when_the_corpus_is_there() -> None:
             break
     rows = read_page(render_html(games)).meta["rows"]
     assert sum(row[6].startswith("ACF ") for row in rows) >= 30
+
+
+def test_variations_nested_thousands_deep_still_make_a_page() -> None:
+    depth = 3000
+    game = pdn.parse_game("1. 11-15 23-19 " + "(22-18 9-13 " * depth + ")" * depth + " 2. 9-14 *")
+    data = read_page(render_html([view_game(game, "deep.pdn")]))
+    line, levels = data.games[0]["moves"], 0
+    while True:
+        inner = [m["vars"][0] for m in line if isinstance(m, dict) and m.get("vars")]
+        if not inner:
+            break
+        line, levels = inner[0], levels + 1
+    assert levels == depth
+    assert [m[0] if isinstance(m, list) else m["s"] for m in line] == ["22-18", "9-13"]

@@ -218,3 +218,18 @@ def _colours(png: bytes) -> set[bytes]:
             seen.update(bytes(line[i : i + 3]) for i in range(0, stride, channels * 4))
         previous = line
     return seen
+
+
+def test_variations_nested_thousands_deep_open(driver: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    depth = 3000
+    game = pdn.parse_game("1. 11-15 23-19 " + "(22-18 9-13 " * depth + ")" * depth + " 2. 9-14 *")
+    target = tmp_path / "deep.html"
+    target.write_text(render_html([view_game(game, "deep.pdn")]), encoding="utf-8")
+    driver.get(target.as_uri())
+    moves = driver.find_elements(By.CSS_SELECTOR, ".pdnv-move")
+    assert len(moves) == 3 + 2 * depth
+    assert driver.get_log("browser") == []
+    driver.execute_script("arguments[0].click()", moves[-2])  # the deepest line's 9-13
+    assert driver.find_element(By.CSS_SELECTOR, ".pdnv-move.pdnv-current").text == "9-13"

@@ -3,7 +3,6 @@ gives, so that tests compare what the page would show with the engine's position
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -11,6 +10,7 @@ from typing import Any
 
 import pdn
 from pdn.engine.picture import letters
+from pdn.jsonio import loads
 from pdn.validation import validate
 
 _CHANGE = re.compile(r"(\d+)([.bwBW])")
@@ -33,7 +33,7 @@ def read_page(page: str) -> Page:
     assert meta is not None and block is not None
     lines = block.group(1).split("\n")
     assert lines[-1] == ""
-    return Page(json.loads(meta.group(1)), [json.loads(line) for line in lines[:-1]])
+    return Page(loads(meta.group(1)), [loads(line) for line in lines[:-1]])  # at any depth
 
 
 def move_of(item: Any) -> dict[str, Any]:

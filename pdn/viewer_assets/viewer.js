@@ -6,6 +6,7 @@ var PdnViewer = (function () {
   var SVGNS = "http://www.w3.org/2000/svg";
   var CHANGE = /(\d+)([.bwBW])/g;
   var ROW_HEIGHT = 24;
+  var MAX_NESTING = 12;
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -190,7 +191,7 @@ var PdnViewer = (function () {
     for (var c = 0; c < comments.length; c++) {
       this.moveList.appendChild(el("span", "pdnv-comment", comments[c]));
     }
-    this.buildLine(this.game.moves, this.rootNode, 1, this.moveList, true);
+    this.buildLine(this.game.moves, this.rootNode, 1, this.moveList, true, 0);
     if (this.game.terminator) this.moveList.appendChild(el("span", "pdnv-result", this.game.terminator));
     this.go(this.rootNode);
     if (this.scroller) this.drawRows(true);
@@ -218,24 +219,40 @@ var PdnViewer = (function () {
     return item;
   }
 
-  Viewer.prototype.buildLine = function (items, before, ply, box, mainline) {
-    var self = this, prev = before, first = this.game.first;
-    for (var i = 0; i < items.length; i++) {
-      var rec = moveOf(items[i]);
-      var node = { prev: prev, next: null, ply: ply, rec: rec, pieces: null, turn: null,
-                   mainline: mainline, problems: rec.p || [] };
-      if (i > 0 || mainline) prev.next = node;
-      (rec.cb || []).forEach(function (t) { box.appendChild(el("span", "pdnv-comment", t)); });
-      var mover = ply % 2 === 1 ? first : (first === "B" ? "W" : "B");
+  // The move tree to nodes and spans, with a stack of lines rather than recursion, so that
+  // variations nested thousands deep cannot overflow the script's stack.
+  Viewer.prototype.buildLine = function (items, before, ply, box, mainline, depth) {
+    var self = this, first = this.game.first;
+    var work = [{ items: items, i: 0, prev: before, ply: ply, box: box, mainline: mainline,
+                  depth: depth, close: false, started: true, parent: null }];
+    while (work.length) {
+      var job = work[work.length - 1];
+      if (!job.started) {
+        job.started = true;
+        if (job.parent && job.close) job.parent.appendChild(el("span", "pdnv-bracket", "("));
+        else if (job.parent) job.parent.appendChild(job.box);
+      }
+      if (job.i >= job.items.length) {
+        work.pop();
+        if (job.close) job.box.appendChild(el("span", "pdnv-bracket", ")"));
+        continue;
+      }
+      var i = job.i, rec = moveOf(job.items[i]), prev = job.prev, at = job.box;
+      job.i += 1;
+      var node = { prev: prev, next: null, ply: job.ply, rec: rec, pieces: null, turn: null,
+                   mainline: job.mainline, problems: rec.p || [] };
+      if (i > 0 || job.mainline) prev.next = node;
+      (rec.cb || []).forEach(function (t) { at.appendChild(el("span", "pdnv-comment", t)); });
+      var mover = job.ply % 2 === 1 ? first : (first === "B" ? "W" : "B");
       if (this.game.turn !== first) mover = mover === "B" ? "W" : "B";
-      var moveNumber = Math.floor((ply - 1 + (this.game.turn !== first ? 1 : 0)) / 2) + 1;
-      var after = box.lastChild && box.lastChild.classList;
+      var moveNumber = Math.floor((job.ply - 1 + (this.game.turn !== first ? 1 : 0)) / 2) + 1;
+      var after = at.lastChild && at.lastChild.classList;
       var inLine = after && (after.contains("pdnv-move") || after.contains("pdnv-nag"));
       if (rec.setup === undefined && (mover === first || i === 0 || !inLine)) {
-        box.appendChild(el("span", "pdnv-num", moveNumber + (mover === first ? "." : "...")));
+        at.appendChild(el("span", "pdnv-num", moveNumber + (mover === first ? "." : "...")));
       }
       var span = el("span", "pdnv-move", rec.setup !== undefined ? "[setup]" : rec.s);
-      span.setAttribute("data-ply", String(ply));
+      span.setAttribute("data-ply", String(job.ply));
       if (rec.setup !== undefined) span.title = rec.setup;
       if (node.problems.some(function (k) { return self.game.problems[k].severity === "error"; })) {
         span.className += " pdnv-illegal";
@@ -244,17 +261,23 @@ var PdnViewer = (function () {
       if (rec.d === null || rec.d === undefined) span.className += " pdnv-unplayed";
       (function (n) { span.addEventListener("click", function () { self.go(n); }); })(node);
       node.span = span;
-      box.appendChild(span);
+      at.appendChild(span);
       var marks = (rec.st || "") + (rec.g || []).join(" ");
-      if (marks) box.appendChild(el("span", "pdnv-nag", marks));
-      (rec.ca || []).forEach(function (t) { box.appendChild(el("span", "pdnv-comment", t)); });
-      (rec.vars || []).forEach(function (line) {
-        var inner = el("div", "pdnv-variation");
-        box.appendChild(inner);
-        self.buildLine(line, prev, ply, inner, false);
-      });
-      if (rec.setup === undefined) ply += 1;
-      prev = node;
+      if (marks) at.appendChild(el("span", "pdnv-nag", marks));
+      (rec.ca || []).forEach(function (t) { at.appendChild(el("span", "pdnv-comment", t)); });
+      var lines = rec.vars || [];
+      var ply0 = job.ply;
+      if (rec.setup === undefined) job.ply += 1;
+      job.prev = node;
+      // Pushed last first, so that the first alternative is drawn first, each before the
+      // line goes on. Nested blocks up to a depth; deeper lines go inline in brackets, so that
+      // the document cannot get too deep to lay out.
+      for (var v = lines.length - 1; v >= 0; v--) {
+        var nested = job.depth < MAX_NESTING;
+        work.push({ items: lines[v], i: 0, prev: prev, ply: ply0, mainline: false,
+                    box: nested ? el("div", "pdnv-variation") : at, parent: at,
+                    depth: job.depth + 1, close: !nested, started: false });
+      }
     }
   };
 

@@ -212,6 +212,36 @@ def _moves(game: Game, report: Report, problem_indices: dict[int, list[int]]) ->
     return top
 
 
+def _problems_per_node(game: Game, report: Report, problems: list[Problem]) -> dict[int, list[int]]:
+    """Which problems (indices into ``problems``) are about which move (``id`` of its node).
+
+    A replay problem names its move by place in the file, ply, line of play and text, as the
+    step's node does; the place alone would do for a file, not for a game built in code (or
+    read from JSON) whose nodes have none.
+    """
+    if not any(p.ply is not None for p in problems):
+        return {}
+    paths: dict[int, tuple[int, ...]] = {}
+    pending: list[tuple[Node, tuple[int, ...]]] = [(game.root, ())]
+    while pending:  # the variation path of every node, as the validator numbers lines
+        parent, path = pending.pop()
+        for number, child in enumerate(parent.variations):
+            paths[id(child)] = path if number == 0 else (*path, number)
+            pending.append((child, paths[id(child)]))
+    places = {
+        (s.node.line, s.node.column, s.ply, paths.get(id(s.node)), s.node.move): id(s.node)
+        for s in report.steps
+    }
+    per_node: dict[int, list[int]] = {}
+    for index, p in enumerate(problems):
+        if p.ply is None:
+            continue
+        node = places.get((p.line, p.column, p.ply, p.variation, p.move))
+        if node is not None:
+            per_node.setdefault(node, []).append(index)
+    return per_node
+
+
 def _variant_of(game: Game, report: Report) -> Variant:
     if report.variant is not None:
         return report.variant
@@ -228,13 +258,7 @@ def view_game(game: Game, file: str, variant: str | None = None) -> ViewedGame:
     report = validate(game, variant)
     board_variant = _variant_of(game, report)
     problems = report.all_problems
-    # A replay problem names the move by its place in the file, as its step's node does.
-    places = {(s.node.line, s.node.column): id(s.node) for s in report.steps}
-    per_node: dict[int, list[int]] = {}
-    for index, problem in enumerate(problems):
-        node = places.get((problem.line, problem.column)) if problem.ply is not None else None
-        if node is not None:
-            per_node.setdefault(node, []).append(index)
+    per_node = _problems_per_node(game, report, problems)
     linked = {i for indices in per_node.values() for i in indices}
     ballot = ""
     if report.variant is not None and report.variant.name == "english":

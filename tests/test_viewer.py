@@ -163,3 +163,18 @@ def test_variations_nested_thousands_deep_still_make_a_page() -> None:
         line, levels = inner[0], levels + 1
     assert levels == depth
     assert [m[0] if isinstance(m, list) else m["s"] for m in line] == ["22-18", "9-13"]
+
+
+def test_problems_find_their_move_in_a_game_without_file_positions() -> None:
+    from pdn.jsonio import game_from_dict, game_to_dict
+
+    text = "1. 11-15 (1. 9-13 22-18 2. 13-9) 23-19 2. 15-11 *"
+    game = game_from_dict(game_to_dict(pdn.parse_game(text)))
+    assert all(node.line is None for node, _ in game.walk())
+    record = read_page(render_html([view_game(game, "-")])).games[0]
+    marked = {
+        m["s"]: [record["problems"][i]["code"] for i in m["p"]]
+        for m, _ in walk(record["moves"], record["start"])
+        if m.get("p")
+    }
+    assert marked == {"13-9": ["backward-man"], "15-11": ["backward-man"]}

@@ -99,7 +99,7 @@ def png_bytes(svg: str) -> bytes:
     """The SVG rendered as PNG by ``cairosvg`` (``pip install "pdn[png]"``); raises
     :class:`PngUnavailable` with that advice when it is missing."""
     try:
-        import cairosvg  # type: ignore[import-untyped,unused-ignore]
+        import cairosvg
     except (ImportError, OSError) as exc:  # OSError: the package is there, libcairo is not
         raise PngUnavailable(
             f'PNG output needs cairosvg ({exc}); install it with: pip install "pdn[png]"'

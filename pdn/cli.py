@@ -411,6 +411,12 @@ def _write_picture(out: TextIO, svg: str, png: bool) -> None:
 )
 @click.option("--fen", default=None, help="Draw this position (no FILE needed).")
 @click.option(
+    "--move",
+    "written",
+    default=None,
+    help="With --fen: play this move from the position and mark it (e.g. 9-13, 15x22).",
+)
+@click.option(
     "--game",
     "number",
     type=click.IntRange(1),
@@ -432,6 +438,7 @@ def _write_picture(out: TextIO, svg: str, png: bool) -> None:
 def show(
     file: str | None,
     fen: str | None,
+    written: str | None,
     number: int,
     ply: int | None,
     svg: bool,
@@ -445,11 +452,13 @@ def show(
 ) -> None:
     """Show a position of one game of FILE, or the position --fen, as a text board or an SVG or
     PNG diagram (the last move marked, side to move, coordinates and square numbers)."""
-    from .diagram import svg_board, text_board
+    from .diagram import play_written, svg_board, text_board
     from .validation import position_at
 
     if (file is None) == (fen is None):
         raise click.UsageError("give a FILE or --fen FEN (one of them)")
+    if written is not None and fen is None:
+        raise click.UsageError("--move goes with --fen (a FILE's moves are its own)")
     move = None
     if fen is not None:
         try:
@@ -457,6 +466,12 @@ def show(
         except engine.FenError as exc:
             raise click.BadParameter(str(exc), param_hint="--fen") from exc
         reason = f"FEN {fen}"
+        if written is not None:
+            try:
+                position, move = play_written(position, written)
+            except ValueError as exc:
+                raise click.BadParameter(str(exc), param_hint="--move") from exc
+            reason += f", after {written}"
     else:
         assert file is not None
         game = next((g for _, g in _games_of((file,)) if g.index == number), None)

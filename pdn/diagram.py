@@ -23,9 +23,9 @@ from pathlib import Path
 from pdn.engine import Color, Move, Position, board_for, svg_diagram
 from pdn.engine.picture import letters
 
-from .model import Game
+from .model import Game, Node, Tags
 from .safe_text import one_line
-from .validation import Report, locate
+from .validation import Report, locate, validate
 
 __all__ = [
     "PngUnavailable",
@@ -33,6 +33,7 @@ __all__ = [
     "confined",
     "diagram_sheet",
     "file_stem",
+    "play_written",
     "png_bytes",
     "snapshots",
     "svg_board",
@@ -89,6 +90,31 @@ def svg_board(
         move=move,
         caption=caption,
     )
+
+
+def play_written(position: Position, text: str) -> tuple[Position, Move]:
+    """The position after the written move ``text`` (``"9-13"``, ``"c3-d4"``, ``"15x22"``),
+    with the legal move it is; ``ValueError`` says why when it is not legal there.
+
+    The move is replayed by the validator, as a one-move game from ``position``, so that it is
+    read and judged exactly as a move in a file is.
+
+    >>> from pdn.engine import ENGLISH
+    >>> after, move = play_written(Position.start(ENGLISH), "9-13")
+    >>> move.path, after.turn.name
+    ((9, 13), 'WHITE')
+    """
+    root = Node()
+    root.variations.append(Node(move=text, parent=root))
+    game = Game(tags=Tags([("SetUp", "1"), ("FEN", position.fen())]), root=root)
+    report = validate(game, position.variant)
+    step = report.steps[0] if report.steps else None
+    if step is not None and step.move is not None and step.after is not None:
+        return step.after, step.move
+    problem = next((p for p in report.problems if p.severity == "error"), None)
+    why = problem.message if problem is not None else "not a move"
+    legal = ", ".join(problem.legal) if problem is not None and problem.legal else ""
+    raise ValueError(f"{text}: {why}" + (f" (legal here: {legal})" if legal else ""))
 
 
 class PngUnavailable(RuntimeError):

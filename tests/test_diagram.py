@@ -279,3 +279,20 @@ def test_diagram_png_files(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     files = list(tmp_path.glob("*.png"))
     assert files and all(f.read_bytes().startswith(b"\x89PNG") for f in files)
+
+
+def test_show_fen_with_a_move_marks_it_and_refuses_an_illegal_one() -> None:
+    result = CliRunner().invoke(main, ["show", "--fen", "W:W26:B22,14", "--move", "26x10", "--svg"])
+    assert result.exit_code == 0, result.output
+    tree = ET.fromstring(result.output)
+    crossed = sorted(int(p.get("data-square", "0")) for p in tree.iter(f"{SVG}path"))
+    assert crossed == [14, 22]
+    pieces, _ = _pieces_and_squares(result.output)
+    assert pieces == {10: "w"}
+    bad = CliRunner().invoke(main, ["show", "--fen", "W:W26:B22,14", "--move", "26-23"])
+    assert bad.exit_code == 2 and "legal here: 26x10" in bad.output
+    assert "Traceback" not in bad.output
+    alone = CliRunner().invoke(
+        main, ["show", str(EXAMPLES / "illegal-moves.pdn"), "--move", "9-13"]
+    )
+    assert alone.exit_code == 2 and "--move goes with --fen" in alone.output

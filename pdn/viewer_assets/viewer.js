@@ -167,7 +167,9 @@ var PdnViewer = (function () {
     this.game = this.record(index);
     this.board = this.meta.boards[this.meta.board_of[index]];
     var row = this.meta.rows[index];
-    this.title.textContent = (row[0] || "?") + " \u2013 " + (row[1] || "?") +
+    // The first mover's name first, as the result is read (Black in English checkers).
+    var sides = this.game.first === "B" ? [row[1], row[0]] : [row[0], row[1]];
+    this.title.textContent = (sides[0] || "?") + " \u2013 " + (sides[1] || "?") +
       (row[5] ? "   " + row[5] : "");
     var sub = [row[2], row[3] ? "round " + row[3] : "", row[4], row[6], this.game.variant]
       .filter(Boolean).join(" \u00b7 ");

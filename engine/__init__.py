@@ -11,6 +11,7 @@ from .board import Board, board_for
 from .diagnose import Diagnosis, Fault, diagnose
 from .fen import FenError
 from .movegen import Move, perft
+from .picture import svg_diagram
 from .position import Piece, Position, parse_fen
 from .variants import (
     BRAZILIAN,
@@ -60,5 +61,6 @@ __all__ = [
     "get_variant",
     "parse_fen",
     "perft",
+    "svg_diagram",
     "variant_for_game_type",
 ]

@@ -24,6 +24,10 @@ from .atomic import atomic_writer, reserve_closed_standard_descriptors
 from .model import Game, Tags
 from .safe_text import printable
 
+if TYPE_CHECKING:
+    from .names import Aliases
+    from .problems import Problem
+
 # Exit statuses: 0 all clean, 1 a game has an error, 2 usage errors (click's own convention).
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
@@ -105,6 +109,27 @@ def _output_option(func: click.decorators.FC) -> click.decorators.FC:
         default="-",
         show_default=True,
         help="Where to write; '-' is standard output. Files are replaced atomically.",
+    )(func)
+
+
+def _load_aliases(ctx: click.Context, param: click.Parameter, value: str | None) -> Aliases | None:
+    from .names import AliasError, Aliases
+
+    try:
+        return Aliases.from_file(value) if value else None
+    except AliasError as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param=param) from exc
+
+
+def _names_option(func: click.decorators.FC) -> click.decorators.FC:
+    return click.option(
+        "--names",
+        "aliases",
+        type=click.Path(exists=True, dir_okay=False),
+        default=None,
+        callback=_load_aliases,
+        help="Alias list to apply (CSV: old,new[,tags[,why]]): player and event renames, "
+        "as pdn fix --suggest-names writes it.",
     )(func)
 
 
@@ -504,8 +529,53 @@ def convert(
         click.echo(f"note: {moves} kept as written", err=True)
 
 
+def _picture_options(func: click.decorators.FC) -> click.decorators.FC:
+    """The drawing options shared by ``show`` and ``diagram``."""
+    for option in reversed(
+        [
+            click.option("--flip", is_flag=True, help="Black at the bottom."),
+            click.option("--no-numbers", is_flag=True, help="Leave out the square numbers."),
+            click.option("--no-coordinates", is_flag=True, help="Leave out the files and ranks."),
+            click.option(
+                "--size",
+                type=click.IntRange(80, 4000),
+                default=360,
+                show_default=True,
+                help="Board width in pixels.",
+            ),
+        ]
+    ):
+        func = option(func)
+    return func
+
+
+def _write_picture(out: TextIO, svg: str, png: bool) -> None:
+    """An SVG diagram, or its PNG (bytes through the text stream's buffer)."""
+    from .diagram import PngUnavailable, png_bytes
+
+    if not png:
+        out.write(svg + "\n")
+        return
+    try:
+        data = png_bytes(svg)
+    except PngUnavailable as exc:
+        raise click.ClickException(str(exc)) from exc
+    out.flush()
+    out.buffer.write(data)
+    out.buffer.flush()
+
+
 @main.command()
-@click.argument("file", type=click.Path(exists=True, allow_dash=True, dir_okay=False))
+@click.argument(
+    "file", required=False, type=click.Path(exists=True, allow_dash=True, dir_okay=False)
+)
+@click.option("--fen", default=None, help="Draw this position (no FILE needed).")
+@click.option(
+    "--move",
+    "written",
+    default=None,
+    help="With --fen: play this move from the position and mark it (e.g. 9-13, 15x22).",
+)
 @click.option(
     "--game",
     "number",
@@ -521,26 +591,70 @@ def convert(
     help="Show the position after this many mainline plies (default: the end).",
 )
 @click.option("--svg", is_flag=True, help="Write an SVG diagram instead of a text board.")
+@click.option("--png", is_flag=True, help='Write a PNG diagram (needs: pip install "pdn[png]").')
+@_picture_options
 @_variant_option
 @_output_option
 def show(
-    file: str, number: int, ply: int | None, svg: bool, variant: str | None, output: str
+    file: str | None,
+    fen: str | None,
+    written: str | None,
+    number: int,
+    ply: int | None,
+    svg: bool,
+    png: bool,
+    flip: bool,
+    no_numbers: bool,
+    no_coordinates: bool,
+    size: int,
+    variant: str | None,
+    output: str,
 ) -> None:
-    """Show a position of one game of FILE as a text board or an SVG diagram."""
-    from .diagram import svg_board, text_board
+    """Show a position of one game of FILE, or the position --fen, as a text board or an SVG or
+    PNG diagram (the last move marked, side to move, coordinates and square numbers)."""
+    from .diagram import play_written, svg_board, text_board
     from .validation import position_at
 
-    game = next((g for _, g in _games_of((file,)) if g.index == number), None)
-    if game is None:
-        raise click.BadParameter(f"{file} has fewer than {number} games", param_hint="--game")
-    found = position_at(game, ply, variant)
-    if found.position is None:
-        raise click.ClickException(found.reason)
-    with open_output(output, (file,)) as out:
-        if svg:
-            out.write(svg_board(found.position) + "\n")
+    if (file is None) == (fen is None):
+        raise click.UsageError("give a FILE or --fen FEN (one of them)")
+    if written is not None and fen is None:
+        raise click.UsageError("--move goes with --fen (a FILE's moves are its own)")
+    move = None
+    if fen is not None:
+        try:
+            position = engine.Position.from_fen(fen, engine.get_variant(variant or "english"))
+        except engine.FenError as exc:
+            raise click.BadParameter(str(exc), param_hint="--fen") from exc
+        reason = f"FEN {fen}"
+        if written is not None:
+            try:
+                position, move = play_written(position, written)
+            except ValueError as exc:
+                raise click.BadParameter(str(exc), param_hint="--move") from exc
+            reason += f", after {written}"
+    else:
+        assert file is not None
+        game = next((g for _, g in _games_of((file,)) if g.index == number), None)
+        if game is None:
+            raise click.BadParameter(f"{file} has fewer than {number} games", param_hint="--game")
+        found = position_at(game, ply, variant)
+        if found.position is None:
+            raise click.ClickException(found.reason)
+        position, reason, move = found.position, found.reason, found.move
+    inputs = (file,) if file is not None else ()
+    with open_output(output, inputs) as out:
+        if svg or png:
+            picture = svg_board(
+                position,
+                size=size,
+                numbers=not no_numbers,
+                coordinates=not no_coordinates,
+                flip=flip,
+                move=move,
+            )
+            _write_picture(out, picture, png)
         else:
-            out.write(f"{found.reason}\n{text_board(found.position)}\n")
+            out.write(f"{printable(reason)}\n{text_board(position)}\n")
 
 
 @main.command()
@@ -616,13 +730,7 @@ def openings(
 )
 @click.option("--no-openings", is_flag=True, help="Skip the ballot of each game (faster).")
 @click.option("--event", default=None, metavar="REGEX", help="Only the events this matches.")
-@click.option(
-    "--names",
-    "names_file",
-    type=click.Path(exists=True, dir_okay=False),
-    default=None,
-    help="Alias list (CSV: old,new[,tags]) merging spellings of players and events.",
-)
+@_names_option
 @click.option(
     "--width",
     type=click.IntRange(20),
@@ -643,7 +751,7 @@ def report(
     table: str,
     no_openings: bool,
     event: str | None,
-    names_file: str | None,
+    aliases: Aliases | None,
     width: int | None,
     dedupe: bool,
     variant: str | None,
@@ -663,17 +771,12 @@ def report(
     import shutil
 
     from . import report as reports
-    from .names import AliasError, Aliases
     from .openings import classify
 
     try:
         scheme = None if points is None else reports.parse_points(points)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--points") from exc
-    try:
-        aliases = Aliases.from_file(names_file) if names_file else None
-    except AliasError as exc:
-        raise click.BadParameter(str(exc), param_hint="--names") from exc
     if width is None and output == "-" and sys.stdout.isatty():
         width = shutil.get_terminal_size().columns
     records = []
@@ -749,13 +852,7 @@ def _headers_of(files: tuple[str, ...]) -> Iterator[Tags]:
 
 @main.command()
 @_files_argument
-@click.option(
-    "--names",
-    "names_file",
-    type=click.Path(exists=True, dir_okay=False),
-    default=None,
-    help="Alias list (CSV: old,new[,tags[,why]]): player and event renames.",
-)
+@_names_option
 @click.option(
     "--suggest-names",
     is_flag=True,
@@ -787,7 +884,7 @@ def _headers_of(files: tuple[str, ...]) -> Iterator[Tags]:
 @_output_option
 def fix(
     files: tuple[str, ...],
-    names_file: str | None,
+    aliases: Aliases | None,
     suggest_names: bool,
     result_from_terminator: bool,
     terminator_from_result: bool,
@@ -803,14 +900,13 @@ def fix(
     option asks; --suggest-names only writes an alias list for --names.
     """
     from .fixing import FixOptions, fix_game
-    from .names import AliasError, Aliases, aliases_csv, suggest_aliases
+    from .names import aliases_csv, suggest_aliases
 
     if suggest_names:
         with open_output(output, files) as out:
             out.write(aliases_csv(suggest_aliases(_headers_of(files))))
         return
     try:
-        aliases = Aliases.from_file(names_file) if names_file else None
         options = FixOptions(
             aliases=aliases,
             result_from_terminator=result_from_terminator,
@@ -818,7 +914,7 @@ def fix(
             dates=dates,
             add_gametype=add_gametype,
         )
-    except (AliasError, ValueError) as exc:
+    except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
     if options == FixOptions():
         raise click.UsageError(
@@ -885,9 +981,6 @@ class _Repeats:
                 err=True,
             )
 
-
-if TYPE_CHECKING:
-    from .problems import Problem
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -1212,3 +1305,130 @@ def split(files: tuple[str, ...], grouping: str, folder: str) -> None:
         )
     )
     not_pdn.exit()
+
+
+# ------------------------------------------------------------------- the viewer and diagrams
+
+
+@main.command()
+@_files_argument
+@_variant_option
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(0),
+    default=1,
+    show_default=True,
+    help="Worker processes for the replay (0: one per core).",
+)
+@click.option("--title", default=None, help="The page title (default: the file names).")
+@_output_option
+def view(
+    files: tuple[str, ...], variant: str | None, jobs: int, title: str | None, output: str
+) -> None:
+    """Write one self-contained HTML page to browse the games of FILES: a game list with a
+    filter, the board, the moves with comments, NAGs and variations, every illegal move
+    marked with the validator's message and the legal moves there. Arrow keys step through a
+    game (up and down change game), f flips the board."""
+    from .batch import display_name
+    from .viewer import view_files
+
+    sources = _sources(files)
+    name = title or ", ".join(display_name(s) for s in sources)
+    with open_output(output, files) as out:
+        count = view_files(
+            sources, out, variant=variant, jobs=jobs or os.cpu_count() or 1, title=name
+        )
+    if output != "-":
+        click.echo(f"{count} games written to {output}", err=True)
+
+
+def _plies_option(text: str) -> list[int]:
+    """``10,20`` -> [10, 20]."""
+    try:
+        plies = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        plies = []
+    if not plies or any(p < 0 for p in plies):
+        raise click.BadParameter(f"{text!r}: give ply numbers such as 10,20", param_hint="--plies")
+    return plies
+
+
+@main.command()
+@_files_argument
+@click.option("--plies", required=True, help="Mainline plies to draw, e.g. 0,10,20.")
+@click.option(
+    "--game",
+    "number",
+    type=click.IntRange(1),
+    default=None,
+    help="Only this game of each file (1-based; default: every game).",
+)
+@click.option(
+    "--sheet",
+    is_flag=True,
+    help="One printable HTML sheet (DIR/sheet.html) of all diagrams with captions.",
+)
+@click.option(
+    "--png", is_flag=True, help='PNG files instead of SVG (needs: pip install "pdn[png]").'
+)
+@_picture_options
+@_variant_option
+@click.option(
+    "-o",
+    "--output",
+    "directory",
+    required=True,
+    type=click.Path(file_okay=False),
+    help="The folder to write into (made if missing).",
+)
+def diagram(
+    files: tuple[str, ...],
+    plies: str,
+    number: int | None,
+    sheet: bool,
+    png: bool,
+    flip: bool,
+    no_numbers: bool,
+    no_coordinates: bool,
+    size: int,
+    variant: str | None,
+    directory: str,
+) -> None:
+    """Write a diagram of each chosen position of the games of FILES into a folder (file names
+    from the game number, players and ply, always inside it), or with --sheet one printable
+    HTML page of them (print it to PDF from a browser)."""
+    from .diagram import confined, diagram_sheet, file_stem, snapshots, svg_board
+    from .validation import validate as replay
+
+    wanted = _plies_option(plies)
+    folder = Path(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    chosen = []
+    for name, game in _games_of(files):
+        if number is not None and game.index != number:
+            continue
+        found, missing = snapshots(replay(game, variant), wanted)
+        for reason in missing:
+            click.echo(printable(f"{name}:{game.line}:1: {reason}"), err=True)
+        chosen.extend(found)
+    if sheet:
+        target = confined(folder, "sheet.html")
+        with atomic_writer(target) as out:
+            out.write(diagram_sheet(chosen, flip=flip))
+        click.echo(f"{len(chosen)} diagrams written to {target}", err=True)
+        return
+    for item in chosen:
+        picture = svg_board(
+            item.position,
+            size=size,
+            numbers=not no_numbers,
+            coordinates=not no_coordinates,
+            flip=flip,
+            move=item.move,
+            caption=item.caption,
+        )
+        target = confined(folder, file_stem(item) + (".png" if png else ".svg"))
+        with atomic_writer(target) as out:
+            _write_picture(out, picture, png)
+    click.echo(f"{len(chosen)} diagrams written to {folder}", err=True)

@@ -510,6 +510,12 @@ class Game:
 
         return write_game(self)
 
+    def _repr_html_(self) -> str:
+        """The game viewer, inline in Jupyter (:func:`pdn.viewer.game_html`)."""
+        from pdn.viewer import game_html
+
+        return game_html(self)
+
 
 #: Events of :func:`line_events`.
 MOVE, BEGIN_VARIATION, END_VARIATION = 0, 1, 2

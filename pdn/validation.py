@@ -95,6 +95,12 @@ class Report:
         """The steps of the mainline, in order."""
         return (step for step in self.steps if step.mainline)
 
+    def _repr_html_(self) -> str:
+        """The verdict and a table of the problems, in Jupyter (:func:`pdn.viewer.report_html`)."""
+        from .viewer import report_html
+
+        return report_html(self)
+
 
 def validate(game: Game, variant: Variant | str | None = None) -> Report:
     """Replay every line of ``game`` and report what is illegal.
@@ -176,15 +182,15 @@ def _better_guess(game: Game, report: Report, first: int) -> Report:
         if other.status != "syntax-error"
     ]
     clean = [other for reach, other in tried if reach == _CLEAN]
-    said = f"{guessed.title} rules ({game.variant_evidence}) stop at ply {first} ({fault.code})"
+    said = f"{guessed.title} rules stop at ply {first} ({fault.code})"
     if len(clean) > 1:
         names = " and ".join(other.variant.title for other in clean if other.variant)
         report.problems.insert(
             0,
             _guess_problem(
                 game,
-                f"{said}; {names} rules replay the whole game: a GameType tag would say which "
-                "the game was played under",
+                f"{game.variant_evidence}: {said}; {names} rules replay the whole game: a "
+                "GameType tag would say which the game was played under",
             ),
         )
         return report
@@ -218,8 +224,9 @@ def _better_guess(game: Game, report: Report, first: int) -> Report:
         0,
         _guess_problem(
             game,
-            f"replayed as {found.variant.title}: {why}, and {found.variant.title} rules "
-            f'{how}; a guess: add [GameType "{found.variant.game_type}"] to be sure',
+            f"replayed as {found.variant.title} ({game.variant_evidence}): {why}, and "
+            f"{found.variant.title} rules {how}; a guess: add "
+            f'[GameType "{found.variant.game_type}"] to be sure',
         ),
     )
     return found
@@ -546,10 +553,14 @@ def _check_result(report: Report) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Located:
-    """A position found in a game, and a sentence saying which one it is (or why none)."""
+    """A position found in a game, and a sentence saying which one it is (or why none).
+
+    ``move`` is the legal move that led to it, when there is one (for a diagram's arrow).
+    """
 
     position: Position | None
     reason: str
+    move: Move | None = None
 
 
 def position_at(
@@ -561,17 +572,26 @@ def position_at(
     >>> position_at(pdn.parse_game("1. 11-15 23-19 *"), 1).position.fen()[:2]
     'W:'
     """
-    report = validate(game, variant)
+    return locate(validate(game, variant), ply)
+
+
+def locate(report: Report, ply: int | None = None) -> Located:
+    """The position after ``ply`` mainline plies of a validated game (see :func:`position_at`),
+    so that several positions of one game need one replay."""
+    game = report.game
     if report.start is None:
         reason = report.problems[0].message if report.problems else "no start position"
         return Located(None, f"game {game.index}: {reason}")
     steps = [s for s in report.mainline_steps() if s.after is not None]
     if ply is None:
         position = report.final if report.final is not None else report.start
-        return Located(position, f"game {game.index}, final position after {len(steps)} plies")
+        last = steps[-1].move if steps and position is steps[-1].after else None
+        return Located(
+            position, f"game {game.index}, final position after {len(steps)} plies", last
+        )
     if ply == 0:
         return Located(report.start, f"game {game.index}, start position")
     if ply > len(steps):
         return Located(None, f"game {game.index} has only {len(steps)} replayable plies, not {ply}")
     step = steps[ply - 1]
-    return Located(step.after, f"game {game.index}, after ply {ply} ({step.node.move})")
+    return Located(step.after, f"game {game.index}, after ply {ply} ({step.node.move})", step.move)

@@ -54,6 +54,24 @@ def test_a_damaged_tag_line_stays_a_tag() -> None:
         game = pdn.parse_game(out)
         assert game.tags["Date"] == "2025", line
         assert game.mainline_moves() == ["11-15"], line
+    # A pair that a line end broke is read whole, in its place, and the game goes on.
+    for broken, value in (
+        ('[Date "\n2025"]', "2025"),
+        ('[Date\n"2025"]', "2025"),
+        ('[Event "World\n  Cup"]', "World Cup"),
+    ):
+        text = f'[Site "S"]\n{broken}\n[Round "1"]\n1. 11-15 *\n'
+        games = list(pdn.parse_games(text))
+        assert len(games) == 1, broken
+        name = broken[1:].split()[0].split('"')[0]
+        assert games[0].tags.items() == [("Site", "S"), (name, value), ("Round", "1")], broken
+        assert games[0].mainline_moves() == ["11-15"], broken
+        codes = [problem.code for problem in games[0].errors]
+        assert codes == ["bad-tag"], broken  # the broken pair only, said once
+        assert games[0].errors[0].line == 2
+        assert convert(text, "--normalize").count("2025") == (value == "2025")
+    # Text after the closing quote is kept in the value.
+    assert pdn.parse_game('[Event "Cup" 2025]\n*\n').tags["Event"] == 'Cup" 2025'
     # A line that is no tag pair at all: whatever is read as a move keeps its text.
     out = convert('[Event "E"]\nDate 2025\n', "--normalize")
     assert "2025" in out and "20-25" not in out

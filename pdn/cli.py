@@ -521,12 +521,8 @@ def convert(
 
     write_outputs(output, files, in_place, write)
     if problems:
-        moves = (
-            "1 move could not be rewritten and was"
-            if problems == 1
-            else (f"{problems} moves could not be rewritten and were")
-        )
-        click.echo(f"note: {moves} kept as written", err=True)
+        said = "1 move does" if problems == 1 else f"{problems} moves do"
+        click.echo(f"note: {said} not replay: kept as written, not rewritten", err=True)
 
 
 def _picture_options(func: click.decorators.FC) -> click.decorators.FC:

@@ -55,6 +55,42 @@ def display_name(source: Input) -> str:
     return name if isinstance(name, str) and not name.startswith("<") else "-"
 
 
+#: The file name ending of the files read from a folder (compared ignoring case: old DOS
+#: archives write ``GAMES.PDN``).
+PDN_SUFFIX = ".pdn"
+
+
+def input_files(paths: Iterable[str], *, recursive: bool = False) -> list[str]:
+    """The inputs named by ``paths``: a file (or ``-``) as given; a folder as its ``*.pdn``
+    files in sorted order (with ``recursive``, those of its subfolders too, each folder's
+    files sorted by path). Names starting with ``.`` (hidden files, temporary files of a
+    writer) are left out, and symbolic links to folders are not followed (no loops).
+
+    Raises :class:`ValueError` for a folder that holds no such file.
+
+    >>> input_files(["examples"])[:2]
+    ['examples/german-open-2004.pdn', 'examples/illegal-moves.pdn']
+    """
+    files: list[str] = []
+    for path in paths:
+        if path == "-" or not os.path.isdir(path):
+            files.append(path)
+            continue
+        found: list[str] = []
+        for folder, subfolders, names in os.walk(path):
+            subfolders[:] = [] if not recursive else [d for d in subfolders if d[0] != "."]
+            found.extend(
+                os.path.join(folder, name)
+                for name in names
+                if name[0] != "." and name.lower().endswith(PDN_SUFFIX)
+            )
+        if not found:
+            where = " or its subfolders" if recursive else ""
+            raise ValueError(f"{path}: no *{PDN_SUFFIX} file in this folder{where}")
+        files.extend(sorted(found, key=lambda name: os.path.normpath(name).split(os.sep)))
+    return files
+
+
 #: File name endings of JSON inputs (pdn convert --to json|ndjson writes them).
 JSON_SUFFIXES = (".json", ".ndjson", ".jsonl")
 

@@ -43,9 +43,50 @@ def _variant_option(func: click.decorators.FC) -> click.decorators.FC:
     )(func)
 
 
-_files_argument = click.argument(
-    "files", nargs=-1, type=click.Path(exists=True, allow_dash=True, dir_okay=False)
-)
+def _remember_recursive(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+    # Eager, so that the FILES callback (which runs later) knows it.
+    ctx.meta["pdn.recursive"] = value
+    return value
+
+
+def _expand_files(
+    ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
+) -> tuple[str, ...]:
+    """FILES as the command reads them: a folder is its ``*.pdn`` files (``--recursive``:
+    of its subfolders too), and no FILE at all is standard input when data is piped in."""
+    from .batch import input_files
+
+    if not value:
+        stdin = sys.stdin
+        # A terminal means nobody piped anything in: a usage error, not a wait for typing.
+        if stdin is None or stdin.isatty():
+            return value
+        return ("-",)
+    try:
+        return tuple(input_files(value, recursive=ctx.meta.get("pdn.recursive", False)))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="FILES") from exc
+
+
+def _files_argument(func: click.decorators.FC) -> click.decorators.FC:
+    """FILES...: files, ``-`` for standard input, or folders (their ``*.pdn`` files in sorted
+    order; ``--recursive`` for subfolders); none reads standard input when it is not a
+    terminal. Every command taking FILES takes it through here."""
+    func = click.argument(
+        "files",
+        nargs=-1,
+        type=click.Path(exists=True, allow_dash=True),
+        callback=_expand_files,
+    )(func)
+    return click.option(
+        "-r",
+        "--recursive",
+        is_flag=True,
+        is_eager=True,
+        expose_value=False,
+        callback=_remember_recursive,
+        help="Also read the *.pdn files of the subfolders of a FILE that is a folder.",
+    )(func)
 
 
 def _format_option(*choices: str) -> Callable[[click.decorators.FC], click.decorators.FC]:
@@ -110,6 +151,36 @@ def open_output(
     # The name as given: the writer must see "/dev/stdout", not the file it resolves to.
     with atomic_writer(output) as handle:
         yield handle
+
+
+def _in_place_option(func: click.decorators.FC) -> click.decorators.FC:
+    return click.option(
+        "--in-place",
+        is_flag=True,
+        help="Without -o: rewrite each FILE with its own output (atomically, once it is all "
+        "read), as sed -i does. With -o: allow OUTPUT to be one of the inputs.",
+    )(func)
+
+
+def write_outputs(
+    output: str,
+    files: tuple[str, ...],
+    in_place: bool,
+    write: Callable[[tuple[str, ...], TextIO], None],
+) -> None:
+    """Call ``write(inputs, out)``: once, with every input and OUTPUT; or, with ``in_place``
+    and no ``-o``, once per input file with that file as its output, replaced atomically only
+    when its whole output is written (an error, such as a file that is not PDN at all, leaves
+    it as it was). Standard input cannot be rewritten in place."""
+    if not (in_place and output == "-"):
+        with open_output(output, files, in_place=in_place) as out:
+            write(files, out)
+        return
+    if not files or "-" in files:
+        raise click.UsageError("--in-place without -o rewrites files: name them (not -)")
+    for name in files:
+        with open_output(name, (name,), in_place=True) as out:
+            write((name,), out)
 
 
 class StreamClosedError(click.ClickException):
@@ -223,7 +294,9 @@ def _sources(files: tuple[str, ...]) -> list[str | BinaryIO]:
     """Paths as given, with ``-`` standing for standard input (read as bytes, so that the
     reader detects its encoding like a file's)."""
     if not files:
-        raise click.UsageError("give at least one FILE (or - for standard input)")
+        raise click.UsageError(
+            "give at least one FILE, a folder, or - for standard input (or pipe data in)"
+        )
     return [sys.stdin.buffer if f == "-" else f for f in files]
 
 
@@ -361,7 +434,18 @@ def _games_of(files: tuple[str, ...]) -> Iterator[tuple[str, Game]]:
     default=None,
     help="Rewrite captures short (full path kept where short is ambiguous) or as full paths.",
 )
-@click.option("--normalize", is_flag=True, help="PDN 3.0 writing form (tag order, numbering...).")
+@click.option(
+    "--separator",
+    type=click.Choice(["x", ":"]),
+    default=None,
+    help="Capture separator of rewritten moves (default: the variant's PDN 3.0 form, "
+    "':' for Russian, 'x' elsewhere).",
+)
+@click.option(
+    "--normalize",
+    is_flag=True,
+    help="PDN 3.0 writing form (tag order, numbering, legal moves and FEN in canonical form).",
+)
 @click.option("--no-comments", is_flag=True, help="Leave out every comment.")
 @click.option("--no-variations", is_flag=True, help="Leave out every variation (side line).")
 @click.option("--no-nags", is_flag=True, help="Leave out NAGs ($n) and strength marks (! ?).")
@@ -377,13 +461,14 @@ def _games_of(files: tuple[str, ...]) -> Iterator[tuple[str, Game]]:
     "--drop-tags", default="", metavar="LIST", help="Leave out these tags (comma-separated)."
 )
 @_variant_option
-@click.option("--in-place", is_flag=True, help="Allow -o to name one of the input files.")
+@_in_place_option
 @_output_option
 def convert(
     files: tuple[str, ...],
     fmt: str,
     squares: str | None,
     captures: str | None,
+    separator: str | None,
     normalize: bool,
     no_comments: bool,
     no_variations: bool,
@@ -418,19 +503,26 @@ def convert(
         fmt=fmt,
         squares=squares,
         captures=captures,
+        separator=separator,
         normalize=normalize,
         variant=variant,
         strip=strip,
     )
+    if in_place and output == "-" and fmt != "pdn":
+        # A .pdn file holding CSV could not be read back: its games would be lost.
+        raise click.UsageError(f"--in-place rewrites files as PDN; give -o to write {fmt}")
     problems = 0
-    with open_output(output, files, in_place=in_place) as out:
-        for piece in convert_games(_reported(_games_of(files), in_place=in_place), options):
+
+    def write(inputs: tuple[str, ...], out: TextIO) -> None:
+        nonlocal problems
+        for piece in convert_games(_reported(_games_of(inputs), in_place=in_place), options):
             out.write(piece.text)
             problems += piece.problems
+
+    write_outputs(output, files, in_place, write)
     if problems:
-        click.echo(
-            f"note: {problems} moves could not be rewritten and were kept as written", err=True
-        )
+        said = "1 move does" if problems == 1 else f"{problems} moves do"
+        click.echo(f"note: {said} not replay: kept as written, not rewritten", err=True)
 
 
 def _picture_options(func: click.decorators.FC) -> click.decorators.FC:
@@ -710,7 +802,7 @@ def report(
     "--problems", is_flag=True, help="A comment at each illegal move (code, legal moves)."
 )
 @_variant_option
-@click.option("--in-place", is_flag=True, help="Allow -o to name one of the input files.")
+@_in_place_option
 @_output_option
 def annotate(
     files: tuple[str, ...],
@@ -728,11 +820,14 @@ def annotate(
     from .writer import PdnWriter
 
     options = AnnotateOptions(fen=fen_comments, forced=forced, problems=problems)
-    with open_output(output, files, in_place=in_place) as out:
-        for number, (_, game) in enumerate(_reported(_games_of(files), in_place=in_place)):
+
+    def write(inputs: tuple[str, ...], out: TextIO) -> None:
+        for number, (_, game) in enumerate(_reported(_games_of(inputs), in_place=in_place)):
             annotations = annotations_of(game, replay(game, variant), options)
             text = game.accept(Annotator(PdnWriter(variant=game.variant), annotations))
             out.write(("\n" if number else "") + text)
+
+    write_outputs(output, files, in_place, write)
 
 
 # -------------------------------------------------------------------------------- pdn fix
@@ -781,7 +876,7 @@ def _headers_of(files: tuple[str, ...]) -> Iterator[Tags]:
     default=None,
     help="Write the list of changes here instead of standard error.",
 )
-@click.option("--in-place", is_flag=True, help="Allow -o to name one of the input files.")
+@_in_place_option
 @_output_option
 def fix(
     files: tuple[str, ...],
@@ -826,15 +921,21 @@ def fix(
 
     made = games_changed = 0
     log = open_output(log_file, files) if log_file else contextlib.nullcontext(sys.stderr)
-    with log as log_out, open_output(output, files, in_place=in_place) as out:
-        for number, (name, game) in enumerate(_reported(_games_of(files), in_place=in_place)):
-            changes = fix_game(game, options)
-            for change in changes:
-                log_out.write(printable(f"{name}:{change.line}: {change.text()}") + "\n")
-            done = sum(change.made for change in changes)
-            made += done
-            games_changed += bool(done)
-            out.write(("\n" if number else "") + write_game(game))
+    with log as log_out:
+
+        def write(inputs: tuple[str, ...], out: TextIO) -> None:
+            nonlocal made, games_changed
+            games = _reported(_games_of(inputs), in_place=in_place)
+            for number, (name, game) in enumerate(games):
+                changes = fix_game(game, options)
+                for change in changes:
+                    log_out.write(printable(f"{name}:{change.line}: {change.text()}") + "\n")
+                done = sum(change.made for change in changes)
+                made += done
+                games_changed += bool(done)
+                out.write(("\n" if number else "") + write_game(game))
+
+        write_outputs(output, files, in_place, write)
     click.echo(f"{made} changes in {games_changed} games", err=True)
 
 
@@ -1152,7 +1253,7 @@ def dedupe(files: tuple[str, ...], level: str, report_only: bool, output: str) -
 
 
 @main.command()
-@click.argument("files", nargs=-1, type=click.Path(exists=True, allow_dash=True, dir_okay=False))
+@_files_argument
 @click.option(
     "--by",
     "grouping",

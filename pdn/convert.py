@@ -3,8 +3,9 @@ between formats (PDN, JSON, NDJSON, CSV per ply or per game, FEN lists), streami
 game, optionally without comments, variations, NAGs or some tags (:mod:`pdn.stripping`, one
 filter for every format).
 
-Only moves that replay legally are rewritten; an illegal move has no single meaning, so it keeps
-the text it was written with (and is counted, so the caller can say so).
+Only moves that replay legally are rewritten (:mod:`pdn.rewriting`); an illegal move has no
+single meaning, so it keeps the text it was written with, in every mode (and is counted, so the
+caller can say so).
 
 >>> import pdn
 >>> game = pdn.parse_game("1. 11-15 24-19 2. 15x24 28x19 *")
@@ -22,10 +23,12 @@ from dataclasses import dataclass, field
 from .export import GAME_CSV_TAGS, csv_rows, csv_text, fen_lines, game_csv_header, game_csv_row
 from .jsonio import SCHEMA, dumps, game_to_dict
 from .model import Game
-from .notation import move_text, move_texts, parse_move
+from .rewriting import rewrite_moves
 from .stripping import StripOptions, strip_game
 from .validation import Report, validate
-from .writer import write_game
+from .writer import PdnWriter
+
+__all__ = ["FORMATS", "ConvertOptions", "Piece", "convert_games", "rewrite_moves"]
 
 FORMATS = ("pdn", "json", "ndjson", "csv", "csv-games", "fen")
 
@@ -37,6 +40,7 @@ class ConvertOptions:
     fmt: str = "pdn"
     squares: str | None = None  # "numeric" | "algebraic"
     captures: str | None = None  # "short" | "full"
+    separator: str | None = None  # "x" | ":"; None: the variant's (pdn.notation)
     normalize: bool = False
     variant: str | None = None
     strip: StripOptions = field(default_factory=StripOptions)
@@ -57,49 +61,6 @@ class Piece:
     problems: int = 0
 
 
-def rewrite_moves(
-    game: Game,
-    report: Report | None = None,
-    *,
-    squares: str | None = None,
-    captures: str | None = None,
-) -> int:
-    """Rewrite the move texts of every legally replayed move in place; returns how many moves
-    needed rewriting but could not be (illegal moves keep their text).
-
-    ``squares``: ``"numeric"`` or ``"algebraic"``; ``captures``: ``"full"`` paths, or
-    ``"short"`` (the full path is kept where the short form would be ambiguous). ``None`` keeps
-    each aspect as written.
-    """
-    if squares is None and captures is None:
-        return 0
-    report = validate(game) if report is None else report
-    variant = report.variant
-    if variant is None:
-        return sum(1 for node, _ in game.walk() if node.move is not None)
-    if squares is not None and game.variant_source != "gametype" and "GameType" not in game.tags:
-        # Without it, a reader would guess the variant from the new squares (algebraic squares
-        # suggest Russian) and misread the game.
-        game.tags.add("GameType", str(variant.game_type))
-    skipped = 0
-    for step in report.steps:
-        node = step.node
-        if node.move is None:
-            continue
-        if step.move is None:  # illegal: it has no single meaning to rewrite
-            skipped += 1
-            continue
-        written = parse_move(node.move)
-        algebraic = written.algebraic if squares is None else squares == "algebraic"
-        if captures == "full" or (captures is None and len(written.squares) > 2):
-            node.move = move_text(step.move, variant, full=True, algebraic=algebraic)
-            continue
-        legal = step.before.legal_moves()
-        texts = move_texts(legal, variant, algebraic=algebraic)
-        node.move = texts[legal.index(step.move)] if step.move in legal else node.move
-    return skipped
-
-
 def convert_games(games: Iterable[tuple[str, Game]], options: ConvertOptions) -> Iterator[Piece]:
     """The converted text of ``(file name, game)`` pairs, piece by piece, in order."""
     if options.fmt not in FORMATS:
@@ -111,7 +72,14 @@ def convert_games(games: Iterable[tuple[str, Game]], options: ConvertOptions) ->
         game = strip_game(game, options.strip)
         report = validate(game, options.variant)
         # Rewriting changes move texts only: the replayed steps and positions still hold.
-        skipped = rewrite_moves(game, report, squares=options.squares, captures=options.captures)
+        skipped = rewrite_moves(
+            game,
+            report,
+            squares=options.squares,
+            captures=options.captures,
+            separator=options.separator,
+            normalize=options.normalize and options.fmt == "pdn",
+        )
         if options.fmt == "csv-games":
             row = game_csv_row(name, game, report, options.game_columns)
             header = game_csv_header(options.game_columns)
@@ -126,7 +94,9 @@ def convert_games(games: Iterable[tuple[str, Game]], options: ConvertOptions) ->
 def _one(game: Game, report: Report, options: ConvertOptions, first: bool) -> str:
     fmt = options.fmt
     if fmt == "pdn":
-        return ("" if first else "\n") + write_game(game, normalize=options.normalize)
+        # The moves and positions are already rewritten: the writer only lays the game out.
+        writer = PdnWriter(normalize=options.normalize, variant=game.variant)
+        return ("" if first else "\n") + game.accept(writer)
     if fmt == "json":
         return ("" if first else ",\n") + dumps(game_to_dict(game, report))
     if fmt == "ndjson":

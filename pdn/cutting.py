@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-__all__ = ["MAX_GAME_CHARS", "TAG_LINE", "Chunker", "RawGame"]
+__all__ = ["MAX_GAME_CHARS", "TAG_LINE", "Chunker", "RawGame", "broken_tag_end"]
 
 #: A game longer than this (in characters) is cut, so that memory stays bounded (a real game,
 #: even with many annotated variations, is a few tens of kilobytes).
@@ -93,6 +93,24 @@ _SPECIAL_KIND.update({"*": "star", "(": "open", "/": "setup"})
 
 # A line holding a tag pair: inside a "{" comment it shows that the comment was never closed.
 TAG_LINE = re.compile(r"\n[ \t]*\[[A-Za-z][^\]\n\"]*\"[^\"\n]*\"[ \t]*\]")
+
+
+# The rest of a tag pair that a line end broke (``[Date "`` then ``2025"]``, ``[Date`` then
+# ``"2025"]``): the next line, up to a closing bracket that ends it. It belongs to the pair only
+# when the two parts hold one quoted value between them (:func:`broken_tag_end`).
+_TAG_TAIL = re.compile(r"\n[ \t]*[^\[\]{}()\n]*\][ \t]*(?=\n|\Z)")
+
+
+def broken_tag_end(text: str, start: int, end: int) -> int:
+    """Where a damaged tag pair ``text[start:end]`` (a ``[`` with no ``]`` on its line) ends
+    when its next line finishes it, else ``end``: so that the year of ``[Date "`` / ``2025"]``
+    stays the tag's value, never a move."""
+    if text[end - 1 : end] == "]":
+        return end
+    tail = _TAG_TAIL.match(text, end)
+    if tail is None or (text[start:end] + tail.group()).count('"') != 2:
+        return end
+    return tail.end()
 
 
 class _NeedMore(Exception):
@@ -238,7 +256,12 @@ class Chunker:
                 assert tag is not None
                 if tag.end() >= guard and not eof:
                     raise self._need(start, n)
-                q = tag.end()
+                end = tag.end()
+                if not eof and buf[end - 1] != "]" and buf.find("\n", end + 1, guard) < 0:
+                    raise self._need(start, n)  # its next line may finish it: see all of it
+                q = broken_tag_end(buf, q, end)
+                if q >= guard and not eof:
+                    raise self._need(start, n)
                 continue
             if ch == "{":
                 q, cut = self._skip_comment(buf, q, n, eof, start)

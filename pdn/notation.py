@@ -115,24 +115,45 @@ def square_name(square: int, variant: Variant, *, algebraic: bool | None = None)
     return board_for(variant).algebraic(square) if use_algebraic else str(square)
 
 
+#: The capture separators a writer may choose (``--separator``); ``-`` always marks a plain move.
+CAPTURE_SEPARATORS = ("x", ":")
+
+
+def capture_separator(variant: Variant, chosen: str | None = None) -> str:
+    """The separator captures are written with: ``chosen``, else the variant's PDN 3.0 writing
+    form (its GameType table entry: ``:`` for Russian, ``x`` elsewhere), which every rewriting
+    of moves uses, so that a variant's captures never change separator between modes.
+
+    >>> from pdn.engine import ENGLISH, RUSSIAN
+    >>> capture_separator(ENGLISH), capture_separator(RUSSIAN), capture_separator(RUSSIAN, "x")
+    ('x', ':', 'x')
+    """
+    if chosen is None:
+        return variant.capture_separator
+    if chosen not in CAPTURE_SEPARATORS:
+        raise ValueError(f"capture separator {chosen!r}: expected one of {CAPTURE_SEPARATORS}")
+    return chosen
+
+
 def move_text(
     move: Move,
     variant: Variant,
     *,
     full: bool = False,
     algebraic: bool | None = None,
+    separator: str | None = None,
 ) -> str:
     """Write a legal move in PDN 3.0 form: ``11-15``, ``9x18`` or the full path ``9x18x27``.
 
     ``algebraic`` chooses square names (default: the variant's usual notation); captures use
-    the variant's separator (``x``, or ``:`` for Russian).
+    ``separator``, by default the variant's (:func:`capture_separator`).
 
     >>> from pdn.engine import ENGLISH, Position
     >>> move_text(Position.start(ENGLISH).legal_moves()[0], ENGLISH)
     '9-13'
     """
     squares = move.path if (full and move.is_capture) else (move.start, move.end)
-    sep = variant.capture_separator if move.is_capture else "-"
+    sep = capture_separator(variant, separator) if move.is_capture else "-"
     return sep.join(square_name(sq, variant, algebraic=algebraic) for sq in squares)
 
 
@@ -142,6 +163,7 @@ def move_texts(
     *,
     full: bool = False,
     algebraic: bool | None = None,
+    separator: str | None = None,
 ) -> list[str]:
     """Write several legal moves of one position, short unless short would be ambiguous.
 
@@ -161,6 +183,7 @@ def move_texts(
             variant,
             full=full or len(captured[(move.start, move.end)]) > 1,
             algebraic=algebraic,
+            separator=separator,
         )
         for move in moves
     ]

@@ -15,8 +15,10 @@ Policies:
   ``%`` too (PDN 3.0 allows it anywhere, not only in column 1);
 * text glued to a move (``8-11Redoversteppedthetimecontrol.``) or stray words become brace
   comments with a ``junk`` warning; a result inside a variation too;
-* ``[Empty]`` and other brackets with no quoted value are skipped with a ``junk`` warning; a tag
-  whose value is damaged (``[Event "The "Big" Match"]``) is kept with a ``bad-tag`` warning;
+* ``[Empty]`` and other brackets with no name and value are skipped with a ``junk`` warning; a
+  tag whose value is damaged (``[Event "The "Big" Match"]``), unquoted (``[Date 2025]``) or
+  broken by a line end (``[Date "`` then ``2025"]``: :func:`pdn.cutting.broken_tag_end`) is
+  kept with a ``bad-tag`` warning, so that a year never becomes a move;
 * a move number with no move after it (``1. 0-2``) is dropped with a ``dangling-move-number``
   warning; ``- -`` is kept as the move ``"- -"`` with an ``unknown-move`` warning;
 * an unbalanced ``)`` is skipped and unclosed ``(`` are closed, each with an error;
@@ -33,7 +35,7 @@ from typing import Any, TypeVar, cast
 from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from pdn.cutting import MAX_GAME_CHARS, RawGame
+from pdn.cutting import MAX_GAME_CHARS, RawGame, broken_tag_end
 from pdn.gametype import GameTypeError, parse_game_type
 from pdn.grammar import SETUP_PARTS, TAG_PARTS, Variation, parser, patterns
 from pdn.model import Comment
@@ -90,6 +92,38 @@ def parse_raw(chunk: RawGame, visitor: GameVisitor[T]) -> T:
         walker.close_all()
     visitor.end_game()
     return visitor.result()
+
+
+# A line of the tag section that opens a tag pair and does not close it.
+_OPEN_TAG_LINE = re.compile(r"^[ \t]*\[[^\]\n]*$", re.MULTILINE)
+
+
+def _broken_tags(text: str, body_at: int) -> list[tuple[int, int]]:
+    """Where the tag pairs that a line end broke (``[Date "`` / ``2025"]``) start and end,
+    among the tags (before ``body_at``, the movetext)."""
+    if "[" not in text:
+        return []
+    found: list[tuple[int, int]] = []
+    for line in _OPEN_TAG_LINE.finditer(text, 0, body_at if body_at >= 0 else len(text)):
+        start = text.index("[", line.start())
+        end = broken_tag_end(text, start, line.end())
+        if end > line.end():
+            found.append((start, end))
+    return found
+
+
+def _set_aside(text: str, spans: list[tuple[int, int]]) -> tuple[str, list[Token]]:
+    """``text`` with each span blanked (line ends kept), and each span as a BADTAG token."""
+    chars = list(text)
+    tokens: list[Token] = []
+    for start, end in spans:
+        line = text.count("\n", 0, start) + 1
+        column = start - text.rfind("\n", 0, start)
+        tokens.append(Token("BADTAG", text[start:end], start, line, column))
+        for k in range(start, end):
+            if chars[k] != "\n":
+                chars[k] = " "
+    return "".join(chars), tokens
 
 
 def _simple_items(text: str) -> list[Token] | None:
@@ -279,6 +313,11 @@ class _Walker:
         text = chunk.text
         if not visitor.reads_movetext and chunk.body_at >= 0:
             text = text[: chunk.body_at]
+        broken = _broken_tags(text, chunk.body_at)
+        if broken:
+            # Each is read whole below; the parser sees white space in its place (line ends
+            # kept, so every position after it stays true), never the words of its next line.
+            text, broken_tokens = _set_aside(text, broken)
         try:
             items = _simple_items(text) or cast(
                 list[Any], parser().parse(text, start="start", on_error=_Recovery(self))
@@ -289,13 +328,19 @@ class _Walker:
             return
         n = len(items)
         i = 0
+        pending = broken_tokens if broken else []
         while i < n:
             item = items[i]
             if isinstance(item, Variation):
                 break
+            while pending and (pending[0].start_pos or 0) < (item.start_pos or 0):
+                self.bad_tag(pending.pop(0))
             kind = item.type
             if kind == "TAGS":
-                self.tag_run(item)
+                if pending and (pending[0].start_pos or 0) < (item.start_pos or 0) + len(item):
+                    self.tag_run_located(item, pending)  # a broken pair inside the run
+                else:
+                    self.tag_run(item)
             elif kind in ("COMMENT", "LINECOMMENT", "UNCLOSED", "JUNK"):
                 visitor.visit_comment(self.any_comment(item))
             elif kind == "BADTAG":
@@ -305,6 +350,8 @@ class _Walker:
             else:
                 break
             i += 1
+        for token in pending:  # broken pairs after the last item of the tag section
+            self.bad_tag(token)
         if self.game_type_text is not None:
             self.check_game_type(self.game_type_text)
         if visitor.end_tags() is SKIP:
@@ -463,8 +510,13 @@ class _Walker:
                 value = _UNESCAPE.sub(r"\1", value)
             tag(seen[raw][0], value)
 
-    def tag_run_located(self, token: Token) -> None:
+    def tag_run_located(self, token: Token, broken: list[Token] | None = None) -> None:
+        """A TAGS token read pair by pair, with each pair's position; the ``broken`` pairs
+        (set aside from the text, see :func:`_set_aside`) that stand among them are read
+        in their places."""
         for m in TAG_PARTS.finditer(token):
+            while broken and (broken[0].start_pos or 0) < (token.start_pos or 0) + m.start():
+                self.bad_tag(broken.pop(0))
             raw, value, curly = m.group(1, 2, 3)
             name = raw.strip()
             if not self.odd_tag(name, token, m.start()):
@@ -508,11 +560,27 @@ class _Walker:
             rest = inner[quote.end() :]
             last = max(rest.rfind('"'), rest.rfind("\u201d"))
             value = rest[:last] if last >= 0 else rest.rstrip()
+            if last >= 0 and rest[last + 1 :].strip():
+                value = rest.rstrip()  # text after the closing quote ('"Cup" 2025') is kept
+            if "\n" in value:  # a value broken over two lines: one space where it broke
+                value = re.sub(r"\s*\n\s*", " ", value).strip()
             if _SALVAGED_NAME.fullmatch(name) is not None:
                 self.tag(name, value)
                 self.token_problem(
                     "bad-tag",
                     f"tag pair {_shorten(text)} @ is damaged; read as {name} = {value!r}",
+                    token,
+                )
+                return
+        else:
+            # "[Date 2025]", "[Round: 3]": a name and a value with the quotes left out.
+            name, _, value = inner.strip().partition(" ")
+            name, value = name.rstrip(":"), value.strip()
+            if value and _GOOD_TAG_NAME.fullmatch(name) is not None:
+                self.tag(name, value)
+                self.token_problem(
+                    "bad-tag",
+                    f"tag pair {_shorten(text)} @ has no quotes; read as {name} = {value!r}",
                     token,
                 )
                 return

@@ -10,11 +10,13 @@ equal game.  Two modes:
 * **normalised** (``normalize=True``): the PDN 3.0 "writing" form.  The seven standard tags come
   first in the standard order, then the others as written; move numbers are regenerated (``N.``
   before the first mover's move, ``N...`` before the other side's when it does not directly
-  follow its pair; none before a setup command unless comments stand before it); moves get
-  canonical separators (``-`` for a plain move, ``x`` for a capture), lower case, no inner
-  spaces and no leading zeros; the terminator is always written (the terminator, else the
-  ``Result`` tag if it is a result, else ``*``).  What the moves mean does not change: the same
-  squares in the same order.
+  follow its pair; none before a setup command unless comments stand before it); the
+  terminator is always written (the terminator, else the ``Result`` tag if it is a result, else
+  ``*``).  :func:`write_game` first replays the game (:mod:`pdn.rewriting`): every legal move is
+  written in the PDN 3.0 form (``-`` for a plain move, the variant's capture separator, lower
+  case, no inner spaces or leading zeros, the path as long as written) and the FEN tag and
+  setup commands in canonical form; a move that does not replay keeps its text (``9999`` is
+  not ``99-99``).  :class:`PdnWriter` itself lays the game out and never changes a move.
 
 Limits (all about models built by hand, never about models the reader produced): a brace comment
 must not contain ``}`` nor a line that is a tag pair (``[Event "x"]``: a reader takes it for the
@@ -27,6 +29,7 @@ terminator reads back as the terminator ``*``.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterable, Sequence
 from typing import IO
@@ -35,6 +38,7 @@ from pdn.cutting import TAG_LINE
 from pdn.gametype import first_mover, game_type_of
 from pdn.model import STANDARD_TAGS, Comment, Game
 from pdn.results import TERMINATORS
+from pdn.rewriting import rewrite_moves
 from pdn.visitor import GameStart, GameVisitor
 
 __all__ = ["PdnWriter", "canonical_move", "write_game", "write_games"]
@@ -334,7 +338,6 @@ class PdnWriter(GameVisitor[str]):
                 number = f"{ply}..."
             else:
                 number = None
-            move = canonical_move(move)
         self._numbered(number, before, move)
         self.after_move = True
 
@@ -410,13 +413,22 @@ def _tag_line(name: str, value: str) -> str:
 def write_game(game: Game, *, normalize: bool = False, columns: int = 80) -> str:
     """The PDN text of one game (ending with a line end).
 
-    ``normalize`` selects the PDN 3.0 writing form instead of the faithful copy; ``columns``
-    is the line width that movetext is filled to (a long comment may exceed it).
+    ``normalize`` selects the PDN 3.0 writing form instead of the faithful copy (the game is
+    replayed for it, on a copy: ``game`` is not changed); ``columns`` is the line width that
+    movetext is filled to (a long comment may exceed it).
 
     >>> import pdn
     >>> print(write_game(pdn.parse_game("1.11-15 {a} 23-19 *"), normalize=True), end="")
     1. 11-15 {a} 1... 23-19 *
+    >>> game = pdn.parse_game('[GameType "21"] 1. 11- 15 22-18 2. 9999 *')
+    >>> print(write_game(game, normalize=True), end="")
+    [GameType "21"]
+    <BLANKLINE>
+    1. 11-15 22-18 2. 9999 *
     """
+    if normalize:
+        game = copy.deepcopy(game)
+        rewrite_moves(game, normalize=True)
     return game.accept(PdnWriter(normalize=normalize, columns=columns, variant=game.variant))
 
 

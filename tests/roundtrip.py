@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import json
 
-from pdn import Game, GameBuilder, Node, Tags, parse_game, write_game
+from pdn import Game, GameBuilder, Node, Tags, parse_game, validate, write_game
+from pdn.engine import board_for
 from pdn.gametype import first_mover, game_type_of
 from pdn.jsonio import game_from_dict, game_to_dict
 from pdn.writer import canonical_move
@@ -69,11 +70,37 @@ def normalised(game: Game) -> Game:
       other side's move unless it directly follows its pair; a setup command gets no number
       (unless comments stand before it) and passes the turn to its FEN's side (the number goes
       on from there);
-    * moves in :func:`~pdn.writer.canonical_move` form;
+    * each move that replays legally (:func:`pdn.validate`) in :func:`~pdn.writer.canonical_move`
+      form with the variant's capture separator (``x``, ``:`` for Russian), a path of three or
+      more squares as the full path of the move played; every other move exactly as written;
+    * the FEN tag and each setup command that was read as a position in canonical form (the
+      engine's FEN of that position, algebraic squares for an algebraic variant);
     * the terminator always written: the terminator, else the ``Result`` tag when it is a
       result, else ``*``.
     """
     out = copy_game(game)
+    report = validate(game)
+    steps = {id(step.node): step for step in report.steps}
+    variant = report.variant
+    for (node, _), (copied, _) in zip(game.walk(), out.walk(), strict=True):
+        step = steps.get(id(node))
+        if step is None or variant is None:
+            continue
+        if node.setup is not None and step.after is not None:
+            copied.setup = step.after.fen(algebraic=variant.notation == "algebraic")
+        if node.move is None or step.move is None:
+            continue
+        text = canonical_move(node.move)
+        if "x" in text:
+            if text.count("x") > 1:  # the written path, as the path played
+                board = board_for(variant)
+                algebraic = text[0].isalpha()
+                names = [board.algebraic(sq) if algebraic else str(sq) for sq in step.move.path]
+                text = "x".join(names)
+            text = text.replace("x", variant.capture_separator)
+        copied.move = text
+    if report.start is not None and variant is not None and "FEN" in out.tags:
+        out.tags["FEN"] = report.start.fen(algebraic=variant.notation == "algebraic")
     pairs = out.tags.items()
     standard = [pair for name in SEVEN_TAGS for pair in pairs if pair[0] == name]
     others = [pair for pair in pairs if pair[0] not in SEVEN_TAGS]
@@ -101,7 +128,6 @@ def normalised(game: Game) -> Game:
                 side = wanted
             after = (number, side)
         else:
-            node.move = canonical_move(node.move)
             if side == first:
                 node.number = f"{number}."
             else:

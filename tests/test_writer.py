@@ -119,9 +119,12 @@ def test_normalised_numbers_follow_the_fen_side() -> None:
 
 
 def test_normalised_moves_and_terminator() -> None:
-    game = parse_game('[Result "2-0"]\n[GameType "20"]\n1. 32 - 28 19- 23 2. 28X19 14:23 3. 3228')
+    game = parse_game('[Result "2-0"]\n[GameType "20"]\n1. 32 - 28 19- 23 2. 28X19 14:23 3. 3732')
     written = write_game(game, normalize=True)
-    assert written.endswith("1. 32-28 19-23 2. 28x19 14x23 3. 32-28 2-0\n")
+    assert written.endswith("1. 32-28 19-23 2. 28x19 14x23 3. 37-32 2-0\n")
+    # A move that does not replay (32 is empty by then) has no single meaning: its text stays.
+    game = parse_game('[Result "2-0"]\n[GameType "20"]\n1. 32 - 28 19- 23 2. 28X19 14:23 3. 3228')
+    assert write_game(game, normalize=True).endswith(" 3. 3228 2-0\n")
     assert write_game(parse_game("1. 11-15"), normalize=True) == "1. 11-15 *\n"
     assert write_game(parse_game('[Result " 0-1"]\n1. 11-15'), normalize=True).endswith("0-1\n")
     assert write_game(parse_game('[Result "4-6"]\n1. 11-15'), normalize=True).endswith("*\n")

@@ -1,0 +1,95 @@
+"""Rewriting a replayed game's moves and positions: square names, capture paths, the capture
+separator, and the canonical FEN of the normalised form.
+
+Only what replays legally is rewritten. An illegal move has no single meaning (``9999`` is no
+square pair on any board; ``2025`` may be a damaged tag line's year), so it keeps the text it
+was written with, in every mode, and is counted so that the caller can say so. Every rewriting
+writes captures with one separator per variant (:func:`pdn.notation.capture_separator`), so the
+normalised form, ``--captures`` and ``--squares`` never disagree on it.
+
+>>> import pdn
+>>> game = pdn.parse_game("1. 11-15 24-19 2. 15x24 28x19 *")
+>>> rewrite_moves(game, squares="algebraic")
+0
+>>> [node.move for node in game.mainline()]
+['f6-e5', 'g3-f4', 'e5xg3', 'h2xf4']
+>>> game = pdn.parse_game("1. 11-15 9999 *")
+>>> rewrite_moves(game, normalize=True), [node.move for node in game.mainline()]
+(1, ['11-15', '9999'])
+"""
+
+from __future__ import annotations
+
+from .model import Game
+from .notation import capture_separator, move_text, move_texts, parse_move
+from .validation import Report, validate
+
+__all__ = ["normalize_positions", "rewrite_moves"]
+
+
+def rewrite_moves(
+    game: Game,
+    report: Report | None = None,
+    *,
+    squares: str | None = None,
+    captures: str | None = None,
+    separator: str | None = None,
+    normalize: bool = False,
+) -> int:
+    """Rewrite the move texts of every legally replayed move in place; returns how many moves
+    needed rewriting but could not be (illegal moves keep their text).
+
+    ``squares``: ``"numeric"`` or ``"algebraic"``; ``captures``: ``"full"`` paths, or
+    ``"short"`` (the full path is kept where the short form would be ambiguous); ``separator``:
+    ``"x"`` or ``":"`` for captures (default: the variant's). ``None`` keeps each aspect as
+    written. ``normalize`` writes every legal move in the PDN 3.0 form (lower case, no inner
+    spaces or leading zeros, the variant's separator); it and ``squares`` also write the FEN
+    tag and setup commands in canonical form (:func:`normalize_positions`), in the squares
+    asked for (else the variant's notation). Nothing is done when nothing is asked.
+    """
+    if squares is None and captures is None and separator is None and not normalize:
+        return 0
+    report = validate(game) if report is None else report
+    variant = report.variant
+    if variant is None:
+        return sum(1 for node, _ in game.walk() if node.move is not None)
+    if squares is not None and game.variant_source != "gametype" and "GameType" not in game.tags:
+        # Without it, a reader would guess the variant from the new squares (algebraic squares
+        # suggest Russian) and misread the game.
+        game.tags.add("GameType", str(variant.game_type))
+    sep = capture_separator(variant, separator)
+    skipped = 0
+    for step in report.steps:
+        node = step.node
+        if node.move is None:
+            continue
+        if step.move is None:  # illegal: it has no single meaning to rewrite
+            skipped += 1
+            continue
+        written = parse_move(node.move)
+        algebraic = written.algebraic if squares is None else squares == "algebraic"
+        if captures == "full" or (captures is None and len(written.squares) > 2):
+            node.move = move_text(step.move, variant, full=True, algebraic=algebraic, separator=sep)
+            continue
+        legal = step.before.legal_moves()
+        texts = move_texts(legal, variant, algebraic=algebraic, separator=sep)
+        node.move = texts[legal.index(step.move)] if step.move in legal else node.move
+    if normalize or squares is not None:
+        # A FEN names squares too: left numeric beside algebraic moves, a reader has to guess
+        # its numbering (pydraughts guesses wrong).
+        algebraic = variant.notation == "algebraic" if squares is None else squares == "algebraic"
+        normalize_positions(game, report, algebraic=algebraic)
+    return skipped
+
+
+def normalize_positions(game: Game, report: Report, *, algebraic: bool = False) -> None:
+    """Write the ``FEN`` tag and the setup commands that were read as positions in canonical
+    form (``W:W18,21:B1,K2``: White first, squares ascending, no spaces or trailing dot; with
+    ``algebraic`` the squares named as the moves of an algebraic variant are, ``W:Wa1,c1``,
+    which leaves no doubt about the numbering); one that could not be read keeps its text."""
+    fen = game.tags.get("FEN")
+    if fen is not None and report.start is not None:
+        game.tags["FEN"] = report.start.fen(algebraic=algebraic)
+    for step in report.steps:
+        if step.node.setup is not None and step.after is not None:
+            step.node.setup = step.after.fen(algebraic=algebraic)

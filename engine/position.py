@@ -54,9 +54,18 @@ class Position:
     king_moves: tuple[int, int, int, int] = (0, 0, 0, 0)
 
     # The generated hash would hash every field of the Variant each time; the name is enough.
+    # The turn goes in as a bool: an Enum member hashes through a Python-level __hash__, and a
+    # replay hashes several positions per ply.
     def __hash__(self) -> int:
         return hash(
-            (self.variant.name, self.turn, self.black, self.white, self.kings, self.king_moves)
+            (
+                self.variant.name,
+                self.turn is Color.WHITE,
+                self.black,
+                self.white,
+                self.kings,
+                self.king_moves,
+            )
         )
 
     # ------------------------------------------------------------------------- construction

@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from pdn.engine import VARIANTS, FenError, Move, Position, Variant, diagnose, get_variant
 
+from .fastpath import fast_path
 from .model import Game, Node
 from .notation import NotationError, move_texts, parse_move, resolve_squares
 from .problems import Problem
@@ -226,6 +227,7 @@ class _Replayer:
     def __init__(self, report: Report, variant: Variant) -> None:
         self.report = report
         self.variant = variant
+        self.fast = fast_path(variant)
 
     def run(self, start: Position) -> None:
         root = self.report.game.root
@@ -326,6 +328,9 @@ class _Replayer:
         self, node: Node, position: Position, ply: int, path: tuple[int, ...]
     ) -> tuple[Problem | None, Move | None, Position | None]:
         text = node.move or ""
+        played = self.fast.match(position, text)
+        if played is not None:  # the common case; anything else gets the full diagnosis
+            return None, played[0], played[1]
 
         def problem(code: str, message: str, legal: tuple[str, ...] = ()) -> Problem:
             return Problem(

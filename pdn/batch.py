@@ -13,7 +13,6 @@ worker are in flight, so memory stays bounded whatever the size of the input.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import io
 import os
 import signal
@@ -164,6 +163,8 @@ def _die_with_parent(parent: int) -> None:
     armed = False
     if sys.platform.startswith("linux"):
         # The kernel sends the signal when the parent exits, however it exits (even SIGKILL).
+        import ctypes  # here: only workers need it, and it costs a small run's start-up
+
         with contextlib.suppress(OSError, AttributeError):
             libc = ctypes.CDLL(None, use_errno=True)
             armed = libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0

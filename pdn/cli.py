@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import BinaryIO, TextIO
+from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 import click
 
@@ -22,6 +22,9 @@ from pdn import engine
 from .atomic import atomic_writer, reserve_closed_standard_descriptors
 from .model import Game
 from .safe_text import printable
+
+if TYPE_CHECKING:
+    from .progress import Progress
 
 # Exit statuses: 0 all clean, 1 a game has an error, 2 usage errors (click's own convention).
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
@@ -64,6 +67,20 @@ def _output_option(func: click.decorators.FC) -> click.decorators.FC:
         show_default=True,
         help="Where to write; '-' is standard output. Files are replaced atomically.",
     )(func)
+
+
+def _remember_quiet(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    ctx.meta["pdn.quiet"] = value
+
+
+_quiet_option = click.option(
+    "-q",
+    "--quiet",
+    is_flag=True,
+    expose_value=False,  # read by _progress through the context, not by each command
+    callback=_remember_quiet,
+    help="No progress bar (one is shown only on a terminal, for inputs over 2 MB).",
+)
 
 
 @contextlib.contextmanager
@@ -209,17 +226,18 @@ def _sources(files: tuple[str, ...]) -> list[str | BinaryIO]:
     "-j",
     "--jobs",
     type=click.IntRange(0),
-    default=1,
-    show_default=True,
-    help="Worker processes (0: one per core). Output order is the same.",
+    default=None,
+    help="Worker processes (0: one per core). Default: one per core for inputs over 4 MB, "
+    "else 1. Output and its order are the same.",
 )
 @click.option("--notices", is_flag=True, help="Also show notices (draw claims, numbering).")
+@_quiet_option
 @_output_option
 def validate(
     files: tuple[str, ...],
     fmt: str,
     variant: str | None,
-    jobs: int,
+    jobs: int | None,
     notices: bool,
     output: str,
 ) -> None:
@@ -230,19 +248,19 @@ def validate(
     """
     import json
 
-    from .batch import Summary, validate_files, verdict_text
+    from .batch import Summary, default_jobs, usable_cores, validate_files, verdict_text
     from .jsonio import SCHEMA
 
-    jobs = jobs or os.cpu_count() or 1
+    sources = _sources(files)
+    jobs = default_jobs(sources) if jobs is None else (jobs or usable_cores())
     summary = Summary()
-    progress = _Progress(files)
-    with open_output(output, files) as out:
+    with _progress(files) as progress, open_output(output, files) as out:
         if fmt == "json":
             out.write(f'{{"schema": "{SCHEMA}", "type": "verdicts", "games": [\n')
         first = True
-        for verdict in validate_files(_sources(files), variant=variant, jobs=jobs):
+        for verdict in validate_files(progress.sources(sources), variant=variant, jobs=jobs):
             summary.add(verdict)
-            progress.tick(summary.games)
+            progress.tick()
             if fmt == "text":
                 text = verdict_text(verdict, least="notice" if notices else "warning")
                 if text:
@@ -254,7 +272,7 @@ def validate(
                     ("" if first else ",\n") + json.dumps(verdict.to_dict(), ensure_ascii=False)
                 )
             first = False
-        progress.done()
+        progress.close()  # before the summary, which stays on screen
         if fmt == "text":
             out.write(("\n" if summary.games else "") + summary.text() + "\n")
         elif fmt == "ndjson":
@@ -264,22 +282,13 @@ def validate(
     sys.exit(EXIT_PROBLEMS if summary.with_errors else EXIT_CLEAN)
 
 
-class _Progress:
-    """A games counter on standard error, only for a terminal and large inputs."""
+def _progress(files: tuple[str, ...]) -> Progress:
+    """The progress bar of this command over FILES (silenced by its ``--quiet``)."""
+    from .progress import Progress
 
-    LARGE = 2 << 20  # bytes
-
-    def __init__(self, files: tuple[str, ...]) -> None:
-        size = sum(Path(f).stat().st_size for f in files if f != "-" and Path(f).is_file())
-        self.enabled = sys.stderr.isatty() and size >= self.LARGE
-
-    def tick(self, games: int) -> None:
-        if self.enabled and games % 500 == 0:
-            click.echo(f"\r{games:,} games...", nl=False, err=True)
-
-    def done(self) -> None:
-        if self.enabled:
-            click.echo("\r" + " " * 30 + "\r", nl=False, err=True)
+    context = click.get_current_context(silent=True)
+    quiet = bool(context is not None and context.meta.get("pdn.quiet"))
+    return Progress(files, quiet=quiet)
 
 
 def _reported(
@@ -309,7 +318,9 @@ def _games_of(files: tuple[str, ...]) -> Iterator[tuple[str, Game]]:
     """(file name, game) for every game of FILES, streaming."""
     from .batch import named_games
 
-    return named_games(_sources(files))
+    sources = _sources(files)
+    progress = _progress(files)
+    return progress.count(named_games(progress.sources(sources)))
 
 
 @main.command()
@@ -337,6 +348,7 @@ def _games_of(files: tuple[str, ...]) -> Iterator[tuple[str, Game]]:
 @click.option("--normalize", is_flag=True, help="PDN 3.0 writing form (tag order, numbering...).")
 @_variant_option
 @click.option("--in-place", is_flag=True, help="Allow -o to name one of the input files.")
+@_quiet_option
 @_output_option
 def convert(
     files: tuple[str, ...],
@@ -425,6 +437,7 @@ def show(
     show_default=True,
     help="Order of the --stats rows: by ballot number, or most played first.",
 )
+@_quiet_option
 @_output_option
 def openings(
     files: tuple[str, ...], stats: bool, ballot: int | None, fmt: str, sort: str, output: str
@@ -481,6 +494,7 @@ def openings(
 )
 @click.option("--no-openings", is_flag=True, help="Skip the ballot of each game (faster).")
 @_variant_option
+@_quiet_option
 @_output_option
 def report(
     files: tuple[str, ...],
@@ -530,6 +544,7 @@ def report(
 )
 @_variant_option
 @click.option("--in-place", is_flag=True, help="Allow -o to name one of the input files.")
+@_quiet_option
 @_output_option
 def annotate(
     files: tuple[str, ...],

@@ -173,7 +173,7 @@ def _find(position: Position, squares: tuple[int, ...], capture_written: bool) -
         quick = _quick_match(position, a, b)
         if quick is not None:
             return quick
-    found = [m for m in position.legal_moves() if m.path[0] == a and _fits(m.path, squares)]
+    found = [m for m in position.legal_moves(between=(a, b)) if _fits(m.path, squares)]
     if not found:
         return None  # illegal, or a full path read leniently: diagnose explains or reads it
     move = found[0]

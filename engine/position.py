@@ -205,8 +205,13 @@ class Position:
         own, opp = self._own_opp()
         return rules_for(self.variant).has_capture(own, opp, self.kings, int(self.turn))
 
-    def legal_moves(self, *, merge_duplicates: bool = False) -> list[Move]:
+    def legal_moves(
+        self, *, merge_duplicates: bool = False, between: tuple[int, int] | None = None
+    ) -> list[Move]:
         """Every legal move, one per path, sorted by path.
+
+        ``between=(start, end)`` keeps only the moves from ``start`` to ``end``: what matching
+        a written move needs, without building the others.
 
         Several paths can lead to the same position: a king's circular capture made either way
         round, or a flying king that goes on straight after a capture and may stop on any empty
@@ -221,10 +226,15 @@ class Position:
         number = board.square_of_index
         bits = rules.bits
         moves: list[Move] = []
+        first, last = (
+            (-1, -1) if between is None else (board.index[between[0]], board.index[between[1]])
+        )
         if rules.has_capture(own, opp, kings, side):
             seen: set[tuple[int, int, tuple[int, ...], bool]] = set()
             raw = rules.captures(own, opp, kings, side, not merge_duplicates)
             for start, lands, caps, crowned in raw:
+                if first >= 0 and (start != first or lands[-1] != last):
+                    continue
                 if merge_duplicates:
                     signature = (start, lands[-1], tuple(sorted(caps)), crowned)
                     if signature in seen:
@@ -243,7 +253,7 @@ class Position:
             blocked = self.blocked_king() if self.variant.king_move_limit else None
             blocked_index = board.index[blocked] if blocked else -1
             for frm, to in rules.quiet(own, opp, kings, side):
-                if frm == blocked_index:
+                if frm == blocked_index or (first >= 0 and (frm != first or to != last)):
                     continue
                 king = bool(bits[frm] & kings)
                 moves.append(

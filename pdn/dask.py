@@ -11,12 +11,11 @@ not cut, since a piece read on its own might then be decoded otherwise: it stays
 the answers are those of one process either way.
 
 Everything runs on whatever scheduler is active (``dask.config``, or a
-``distributed.Client``); see the README for a real cluster.
+``distributed.Client``); see the README for a real cluster. (No doctest here: this module
+imports without dask, and its examples need it; ``tests/test_dask.py`` runs them.) ::
 
->>> import dask
->>> with dask.config.set(scheduler="synchronous"):
-...     [v.status for v in verdicts(["examples/illegal-moves.pdn"]).compute()][:3]
-['illegal', 'illegal', 'illegal']
+    with distributed.Client("tcp://scheduler:8786"):
+        statuses = pdn.dask.verdicts(paths).map(lambda v: v.status).frequencies().compute()
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -73,6 +74,12 @@ class Position:
     @classmethod
     def start(cls, variant: Variant) -> Position:
         """The starting position of ``variant``, its first mover to move."""
+        if cls is Position:
+            return _start(variant)  # every game of an archive asks for it: made once
+        return cls._laid_out(variant)
+
+    @classmethod
+    def _laid_out(cls, variant: Variant) -> Position:
         board = board_for(variant)
         rows = variant.start_rows
         skip = variant.empty_back_rows  # Turkish leaves each side's back row empty
@@ -350,6 +357,11 @@ class Position:
                 run = (0, 0)
             runs = (*run, *runs[2:]) if at == 0 else (*runs[:2], *run)
         return Position(variant, mover.opponent, black, white, kings, runs)
+
+
+@functools.cache
+def _start(variant: Variant) -> Position:
+    return Position._laid_out(variant)
 
 
 def parse_fen(text: str, variant: Variant) -> tuple[Position, tuple[str, ...]]:

@@ -8,7 +8,8 @@ Run from the repository root::
 Three measurements over the same games:
 
 * baseline: a plain regular expression that pulls the move texts out of the movetext, no rules;
-* pdn: ``pdn.validate`` on games already read (replay + matching + problem checks);
+* pdn: ``pdn.validate`` on games already read (replay + matching + problem checks), then
+  again with the fast path off (every move through ``engine.diagnose``), verdicts compared;
 * pydraughts: ``Move(board, pdn_move=...)`` + ``push`` for each ply, the way its users replay.
 
 pydraughts also serves as an oracle: for every game both replay, the final positions must agree.
@@ -80,6 +81,27 @@ def main() -> None:
     print(
         f"  pdn.validate     {ours:8.3f} s  {plies / ours:>12,.0f} plies/s  "
         f"({clean:,} clean; {ours / baseline:.1f}x the baseline's time)"
+    )
+
+    # The same replay with the fast path declining every move: every move through diagnose,
+    # as before issue 12. The verdicts must not change.
+    from pdn.fastpath import FastPath
+
+    fast_match = FastPath.match
+    FastPath.match = lambda self, position, text: None  # type: ignore[method-assign]
+    try:
+        start = time.perf_counter()
+        full = [validate(g) for g in games]
+        slow = time.perf_counter() - start
+    finally:
+        FastPath.match = fast_match  # type: ignore[method-assign]
+    same = all(
+        a.status == b.status and [p.message for p in a.problems] == [p.message for p in b.problems]
+        for a, b in zip(reports, full, strict=True)
+    )
+    print(
+        f"  diagnose only    {slow:8.3f} s  {plies / slow:>12,.0f} plies/s  "
+        f"(fast path {slow / ours:.2f}x faster; same verdicts: {same})"
     )
 
     if args.peer_games <= 0:

@@ -42,7 +42,9 @@ class FastPath:
         else:
             written = self._parse(text)
             if len(texts) >= _TEXTS:
-                del texts[next(iter(texts))]
+                # Started afresh rather than trimmed: threads (a dask worker's) share this
+                # table, and a rebinding cannot race the way two deletions of one key can.
+                texts = self._texts = {}
             texts[text] = written
         if written is None:
             return None

@@ -137,3 +137,33 @@ def test_lookup_remembers_and_stays_bounded() -> None:
         # A second ask is answered from the table: the very same objects.
         assert lookup.match(position, move.path, False) is played
     assert len(lookup._recent) + len(lookup._older) <= 8
+
+
+def test_move_texts_are_parsed_once_and_the_table_stays_bounded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import pdn.fastpath
+
+    monkeypatch.setattr(pdn.fastpath, "_TEXTS", 4)
+    fast = FastPath(ENGLISH)
+    start = Position.start(ENGLISH)
+    written = {
+        "11-15": (11, 15, False),
+        "11 - 15": (11, 15, False),
+        "11x15": (11, 15, True),  # legal, with a remark on the separator: declined
+        "09-13": (9, 13, False),
+        "9-13": (9, 13, False),
+        "12-16": (12, 16, False),
+        "11-16": (11, 16, False),
+        "21-17": (21, 17, False),  # White's man, Black to move: declined
+    }
+    for text, (a, b, capture) in [*written.items(), *written.items()]:
+        played = fast.match(start, text)
+        full = diagnose(start, (a, b), capture)
+        if played is None:
+            assert full.message or not full.ok
+        else:
+            assert full.ok and not full.message
+            assert played == (full.move, start.play(full.move))
+        assert len(fast._texts) <= 4
+    assert fast.match(start, "not a move") is None

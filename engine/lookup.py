@@ -10,8 +10,10 @@ it without a remark, and returns ``None`` for everything else so that the caller
   moves is built for the common quiet position);
 * anything else through the legal moves of the position, generated once, indexed by
   ``(from, to)``, and matched the way ``diagnose`` matches them (the same helpers);
-* a position seen before with the same written squares (the openings of an archive repeat
-  thousands of times) from a bounded table, without generating or playing anything.
+* a position seen before with the same written move (the openings of an archive repeat
+  thousands of times) from a bounded table, without generating or playing anything; quiet
+  steps skip the table, since checking one costs less than looking it up (measured: 130k
+  against 158k plies/s on OCA).
 
 >>> from pdn.engine import ENGLISH, Position
 >>> lookup = MoveLookup(ENGLISH)
@@ -80,6 +82,11 @@ class MoveLookup:
         """
         if position.variant is not self.variant:
             return None
+        if len(squares) == 2 and not capture_written and self._steps:
+            # A quiet step costs less to check than to look up: no table for it.
+            step = self._step(position, squares)
+            if step is not None:
+                return step
         # Plain ints and tuples hash in C; the variant is the lookup's own.
         key = (
             position.black,
@@ -95,8 +102,6 @@ class MoveLookup:
         if played is not None:
             return played
         played = self._older.get(key)
-        if played is None and len(squares) == 2 and not capture_written and self._steps:
-            played = self._step(position, squares)
         if played is None:
             move = _find(position, squares, capture_written)
             if move is None:

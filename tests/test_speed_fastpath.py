@@ -129,14 +129,19 @@ def test_lookup_declines_what_diagnose_remarks_on_or_rejects() -> None:
 
 def test_lookup_remembers_and_stays_bounded() -> None:
     lookup = MoveLookup(INTERNATIONAL, capacity=8)
-    position = Position.start(INTERNATIONAL)
-    moves = position.legal_moves()
-    for move in moves:
-        played = lookup.match(position, move.path, False)
-        assert played is not None and played == (move, position.play(move))
-        # A second ask is answered from the table: the very same objects.
-        assert lookup.match(position, move.path, False) is played
-    assert len(lookup._recent) + len(lookup._older) <= 8
+    start = Position.start(INTERNATIONAL)
+    for move in start.legal_moves():  # quiet steps: checked each time, never stored
+        assert lookup.match(start, move.path, False) == (move, start.play(move))
+    assert not lookup._recent and not lookup._older
+    # Captures are stored: a second ask gives the very same answer objects.
+    for fen in ["W:W27:B15,16,23,24", "W:W28:B23,24", "B:W22,23:B17,18"]:
+        position = Position.from_fen(fen, ENGLISH)
+        english = MoveLookup(ENGLISH, capacity=2)
+        for move in position.legal_moves():
+            played = english.match(position, move.path, True)
+            assert played is not None and played == (move, position.play(move))
+            assert english.match(position, move.path, True) is played
+            assert len(english._recent) + len(english._older) <= 2
 
 
 def test_move_texts_are_parsed_once_and_the_table_stays_bounded(

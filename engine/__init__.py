@@ -10,6 +10,8 @@
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -63,6 +65,23 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
+
+
+class _Package(types.ModuleType):
+    """This package's module type: the function ``diagnose`` keeps its name.
+
+    Importing a submodule binds it on its package (``pdn.engine.diagnose = <module>``); with
+    names imported on first use, whichever came first would win, so an engine module importing
+    ``.diagnose`` could hide the function. The submodule stays in ``sys.modules``.
+    """
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "diagnose" and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 __all__ = [

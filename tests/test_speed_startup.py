@@ -94,3 +94,14 @@ def test_no_cache_in_a_folder_others_can_write(
     assert grammar.cache_file() is not None
     monkeypatch.setenv("PDN_CACHE_DIR", "")
     assert grammar.cache_file() is None
+
+
+def test_the_diagnose_function_survives_its_module_being_imported_first(tmp_path: Path) -> None:
+    # An engine module importing .diagnose before anyone asks for pdn.engine.diagnose must
+    # not leave the package's name bound to the module.
+    code = (
+        "import pdn.engine.lookup, pdn.engine.diagnose\n"
+        "from pdn.engine import ENGLISH, Position, diagnose\n"
+        "print(callable(diagnose), diagnose(Position.start(ENGLISH), (11, 15)).ok)\n"
+    )
+    assert run_python(code, {}, tmp_path) == "True True"

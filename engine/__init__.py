@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from .diagnose import Diagnosis, Fault, diagnose
     from .fen import FenError
     from .movegen import Move, perft
+    from .picture import svg_diagram
     from .position import Piece, Position, parse_fen
     from .variants import (
         BRAZILIAN,
@@ -47,6 +48,7 @@ _HOMES = {
     **dict.fromkeys(("Diagnosis", "Fault", "diagnose"), ".diagnose"),
     "FenError": ".fen",
     **dict.fromkeys(("Move", "perft"), ".movegen"),
+    "svg_diagram": ".picture",
     **dict.fromkeys(("Piece", "Position", "parse_fen"), ".position"),
 }
 
@@ -112,5 +114,6 @@ __all__ = [
     "get_variant",
     "parse_fen",
     "perft",
+    "svg_diagram",
     "variant_for_game_type",
 ]

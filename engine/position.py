@@ -180,6 +180,12 @@ class Position:
     def __repr__(self) -> str:
         return f"Position.from_fen({self.fen()!r}, {self.variant.name.upper()})"
 
+    def _repr_svg_(self) -> str:
+        """The diagram Jupyter shows for a position (:func:`engine.picture.svg_diagram`)."""
+        from .picture import svg_diagram  # lazily: the picture module needs Position's types
+
+        return svg_diagram(self)
+
     def __str__(self) -> str:
         board = board_for(self.variant)
         lines = []

@@ -128,14 +128,17 @@ def _replacing(name: str, encoding: str) -> Iterator[TextIO]:
     # Through a symbolic link the file it points to is replaced, and the link is kept.
     target = Path(os.path.realpath(name))
     folder = target.parent
-    try:
-        fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        why = exc.strerror or str(exc)
-        if exc.errno == errno.ENOENT:
-            why = f"the folder {folder} does not exist"
-        raise OSError(exc.errno, why, name) from None
-    _track(temp_name)
+    # A signal between creating the file and tracking it would leave the file behind: the two
+    # happen with the cleanup signals held, which are delivered (and clean up) right after.
+    with _signals_held():
+        try:
+            fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+        except OSError as exc:
+            why = exc.strerror or str(exc)
+            if exc.errno == errno.ENOENT:
+                why = f"the folder {folder} does not exist"
+            raise OSError(exc.errno, why, name) from None
+        _track(temp_name)
     try:
         with os.fdopen(fd, "w", encoding=encoding, newline="") as handle:
             yield handle
@@ -183,6 +186,20 @@ _CLEANUP_SIGNALS: tuple[signal.Signals, ...] = tuple(
 # inherits this table; the pid keeps it from deleting its parent's file.
 _pending: dict[str, int] = {}
 _lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold back the cleanup signals for the block (POSIX; elsewhere a no-op)."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None or not _CLEANUP_SIGNALS:
+        yield
+        return
+    previous = mask(signal.SIG_BLOCK, _CLEANUP_SIGNALS)
+    try:
+        yield
+    finally:
+        mask(signal.SIG_SETMASK, previous)
 
 
 def _track(temp_name: str) -> None:

@@ -28,6 +28,7 @@ from itertools import chain, islice
 from typing import IO, TypeVar, cast
 
 from .cutting import RawGame
+from .detection import source_sentence
 from .gametype import first_mover
 from .jsonio import SCHEMA, looks_like_json, read_json_games
 from .model import Game
@@ -266,6 +267,16 @@ class Verdict:
     status: str
     problems: list[Problem]
     first_mover: str = "B"  # "B" or "W": whose name the heading shows first
+    variant: str | None = None  # the rules the game was replayed under (None: not replayed)
+    rules_title: str = ""  # "Russian draughts", or what the GameType was when unchecked
+    rules_source: str = "default"  # see pdn.detection.source_sentence
+    rules_evidence: str = ""
+
+    def rules_text(self) -> str:
+        """The rules and where they came from, in one line: ``"Czech draughts (GameType
+        "29")"``."""
+        why = self.rules_evidence or source_sentence(self.rules_source)
+        return f"{self.rules_title or 'no rules'} ({why})"
 
     @property
     def has_errors(self) -> bool:
@@ -286,6 +297,12 @@ class Verdict:
             "line": self.line,
             "tags": [list(pair) for pair in self.tags],
             "status": self.status,
+            "rules": {
+                "variant": self.variant,
+                "title": self.rules_title,
+                "source": self.rules_source,
+                "evidence": self.rules_evidence,
+            },
             "problems": [p.to_dict() for p in self.problems],
         }
 
@@ -293,6 +310,7 @@ class Verdict:
 def verdict_of(game: Game, file: str, variant: str | None = None) -> Verdict:
     """Validate one game and keep what a report needs."""
     report = validate(game, variant)
+    rules = report.variant
     return Verdict(
         file=file,
         index=game.index,
@@ -300,8 +318,18 @@ def verdict_of(game: Game, file: str, variant: str | None = None) -> Verdict:
         tags=game.tags.items(),
         status=report.status,
         problems=report.all_problems,
-        first_mover=first_mover(game.variant, game.game_type),
+        first_mover=first_mover(rules.name if rules else game.variant, game.game_type),
+        variant=rules.name if rules else None,
+        rules_title=rules.title if rules else _unchecked_title(game),
+        rules_source=report.rules_source,
+        rules_evidence=report.rules_evidence,
     )
+
+
+def _unchecked_title(game: Game) -> str:
+    if game.game_type is not None and game.variant is None:
+        return f"GameType {game.game_type.number} (no draughts rules for it)"
+    return f"{game.variant or 'unknown'} (rules not implemented)"
 
 
 def validate_files(
@@ -320,6 +348,10 @@ class Summary:
     with_errors: int = 0
     unchecked: int = 0
     by_code: Counter[str] = field(default_factory=Counter)
+    by_severity: Counter[str] = field(default_factory=Counter)
+    by_code_severity: Counter[tuple[str, str]] = field(default_factory=Counter)
+    #: Games per (rules title, source): what the run was checked under.
+    by_rules: Counter[tuple[str, str]] = field(default_factory=Counter)
 
     def add(self, verdict: Verdict) -> None:
         """Count one more game."""
@@ -331,6 +363,9 @@ class Summary:
         else:
             self.clean += 1
         self.by_code.update(p.code for p in verdict.problems)
+        self.by_severity.update(p.severity for p in verdict.problems)
+        self.by_code_severity.update((p.code, p.severity) for p in verdict.problems)
+        self.by_rules[(verdict.rules_title, verdict.rules_source)] += 1
 
     def to_dict(self) -> dict[str, object]:
         """The JSON record of the counts."""
@@ -342,17 +377,43 @@ class Summary:
             "with_errors": self.with_errors,
             "unchecked": self.unchecked,
             "by_code": dict(sorted(self.by_code.items())),
+            "by_severity": dict(sorted(self.by_severity.items())),
+            "rules": [
+                {"title": title, "source": source, "games": games}
+                for (title, source), games in sorted(self.by_rules.items())
+            ],
         }
 
-    def text(self) -> str:
-        """A short human summary."""
+    def text(self, *, least: str = "notice") -> str:
+        """A short human summary. The counts by code are of the problems at least as serious
+        as ``least`` (what the report showed); a line says how many others were hidden."""
         parts = [f"{self.games} games: {self.clean} clean, {self.with_errors} with errors"]
         if self.unchecked:
-            parts.append(f"{self.unchecked} not checked (rules not implemented)")
+            parts.append(f"{self.unchecked} not checked (no rules for their variant)")
         lines = [", ".join(parts)]
-        if self.by_code:
-            codes = ", ".join(f"{code} {n}" for code, n in sorted(self.by_code.items()))
+        rules = ", ".join(
+            f"{title} {games} ({source_sentence(source)})"
+            for (title, source), games in sorted(self.by_rules.items(), key=lambda kv: -kv[1])
+        )
+        if rules:
+            lines.append(f"rules: {rules}")
+        limit = _SEVERITY_RANK[least]
+        shown: Counter[str] = Counter()
+        for (code, severity), n in self.by_code_severity.items():
+            if _SEVERITY_RANK[severity] <= limit:
+                shown[code] += n
+        if shown:
+            codes = ", ".join(f"{code} {n}" for code, n in sorted(shown.items()))
             lines.append(f"by code: {codes}")
+        hidden = [
+            f"{n} {severity}{'s' if n > 1 else ''}"
+            for severity, n in sorted(
+                self.by_severity.items(), key=lambda kv: _SEVERITY_RANK[kv[0]]
+            )
+            if _SEVERITY_RANK[severity] > limit
+        ]
+        if hidden:
+            lines.append(f"not shown: {', '.join(hidden)} (--notices shows them)")
         return "\n".join(lines)
 
 
@@ -360,9 +421,9 @@ _SEVERITY_RANK = {"error": 0, "warning": 1, "notice": 2}
 
 
 def verdict_text(verdict: Verdict, *, least: str = "warning") -> str:
-    """The text report of one game: a heading with its players and event, then one
-    ``file:line:col: code: message`` line per problem at least as serious as ``least``.
-    Empty when there is nothing to show."""
+    """The text report of one game: a heading with its players and event, the rules it was
+    replayed under and where they came from, then one ``file:line:col: code: message`` line
+    per problem at least as serious as ``least``. Empty when there is nothing to show."""
     shown = [p for p in verdict.problems if _SEVERITY_RANK[p.severity] <= _SEVERITY_RANK[least]]
     if not shown:
         return ""
@@ -375,7 +436,7 @@ def verdict_text(verdict: Verdict, *, least: str = "warning") -> str:
         heading += f", {event}"
         if verdict.tag("Round") not in (None, "", "?", "-"):
             heading += f", round {verdict.tag('Round')}"
-    lines = [heading]
+    lines = [heading, f"  rules: {verdict.rules_text()}"]
     for p in shown:
         where = f"{verdict.file}:{p.line or verdict.line}:{p.column or 1}"
         detail = f" [{p.where}]" if p.ply is not None else ""

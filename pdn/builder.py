@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pdn.detection import game_evidence
 from pdn.gametype import detect_variant, game_type_of
 from pdn.model import Comment, Game, Node
 from pdn.problems import Problem
@@ -44,6 +45,7 @@ class GameBuilder(GameVisitor[Game]):
 
     def begin_game(self, start: GameStart) -> None:
         self.game = Game(encoding=start.encoding, line=start.line, index=start.index)
+        self.file_evidence = start.file_evidence
         self.in_tags = True
         self.tag_comments: list[Comment] = []  # comments in the tag section, not yet placed
         self.line = _Line(self.game.root)
@@ -216,7 +218,13 @@ class GameBuilder(GameVisitor[Game]):
         fen = game.tags.get("FEN")
         fens = ([fen] if fen else []) + self.fens
         game.game_type = game_type
-        game.variant, game.variant_source = detect_variant(game_type, self.texts, fens)
+        variant, source = detect_variant(game_type, self.texts, fens)
+        better = None if self.file_evidence is None else self.file_evidence.decide(variant, source)
+        if better is not None:
+            game.variant, game.variant_source, game.variant_evidence = better
+            return
+        game.variant, game.variant_source = variant, source
+        game.variant_evidence = game_evidence(variant, source, game.tags.get("GameType"))
 
     def result(self) -> Game:
         return self.game

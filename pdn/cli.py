@@ -10,20 +10,23 @@ import contextlib
 import errno
 import io
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, TextIO
+from typing import TYPE_CHECKING, BinaryIO, TextIO, TypeVar
 
 import click
 
 from pdn import engine
 
 from .atomic import atomic_writer, reserve_closed_standard_descriptors
-from .model import Game
+from .model import Game, Tags
 from .safe_text import printable
 
 if TYPE_CHECKING:
+    from .names import Aliases
+    from .problems import Problem
     from .progress import Progress
 
 # Exit statuses: 0 all clean, 1 a game has an error, 2 usage errors (click's own convention).
@@ -66,6 +69,27 @@ def _output_option(func: click.decorators.FC) -> click.decorators.FC:
         default="-",
         show_default=True,
         help="Where to write; '-' is standard output. Files are replaced atomically.",
+    )(func)
+
+
+def _load_aliases(ctx: click.Context, param: click.Parameter, value: str | None) -> Aliases | None:
+    from .names import AliasError, Aliases
+
+    try:
+        return Aliases.from_file(value) if value else None
+    except AliasError as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param=param) from exc
+
+
+def _names_option(func: click.decorators.FC) -> click.decorators.FC:
+    return click.option(
+        "--names",
+        "aliases",
+        type=click.Path(exists=True, dir_okay=False),
+        default=None,
+        callback=_load_aliases,
+        help="Alias list to apply (CSV: old,new[,tags[,why]]): player and event renames, "
+        "as pdn fix --suggest-names writes it.",
     )(func)
 
 
@@ -274,7 +298,8 @@ def validate(
             first = False
         progress.close()  # before the summary, which stays on screen
         if fmt == "text":
-            out.write(("\n" if summary.games else "") + summary.text() + "\n")
+            least = "notice" if notices else "warning"
+            out.write(("\n" if summary.games else "") + summary.text(least=least) + "\n")
         elif fmt == "ndjson":
             out.write(json.dumps(summary.to_dict()) + "\n")
         else:
@@ -328,10 +353,10 @@ def _games_of(files: tuple[str, ...]) -> Iterator[tuple[str, Game]]:
 @click.option(
     "--to",
     "fmt",
-    type=click.Choice(["pdn", "json", "ndjson", "csv", "fen"]),
+    type=click.Choice(["pdn", "json", "ndjson", "csv", "csv-games", "fen"]),
     default="pdn",
     show_default=True,
-    help="Output format.",
+    help="Output format (csv: one row per ply; csv-games: one row per game).",
 )
 @click.option(
     "--squares",
@@ -346,6 +371,20 @@ def _games_of(files: tuple[str, ...]) -> Iterator[tuple[str, Game]]:
     help="Rewrite captures short (full path kept where short is ambiguous) or as full paths.",
 )
 @click.option("--normalize", is_flag=True, help="PDN 3.0 writing form (tag order, numbering...).")
+@click.option("--no-comments", is_flag=True, help="Leave out every comment.")
+@click.option("--no-variations", is_flag=True, help="Leave out every variation (side line).")
+@click.option("--no-nags", is_flag=True, help="Leave out NAGs ($n) and strength marks (! ?).")
+@click.option(
+    "--tags",
+    "keep_tags",
+    default=None,
+    metavar="LIST",
+    help="Keep only these tags (comma-separated; FEN and GameType are always kept). "
+    "With csv-games: the tag columns.",
+)
+@click.option(
+    "--drop-tags", default="", metavar="LIST", help="Leave out these tags (comma-separated)."
+)
 @_variant_option
 @click.option("--in-place", is_flag=True, help="Allow -o to name one of the input files.")
 @_quiet_option
@@ -356,19 +395,42 @@ def convert(
     squares: str | None,
     captures: str | None,
     normalize: bool,
+    no_comments: bool,
+    no_variations: bool,
+    no_nags: bool,
+    keep_tags: str | None,
+    drop_tags: str,
     variant: str | None,
     in_place: bool,
     output: str,
 ) -> None:
-    """Convert the games of FILES to PDN, JSON, NDJSON, CSV (one row per ply) or FEN lists.
+    """Convert the games of FILES to PDN, JSON, NDJSON, CSV (one row per ply, or with
+    csv-games one row per game: tags, result, plies, ballot, status) or FEN lists.
 
     JSON is lossless (tags, the move tree with comments, NAGs and variations, and the FEN after
-    every ply) and reads back with pdn.jsonio.game_from_dict.
+    every ply) and reads back with pdn.jsonio.game_from_dict. Nothing is left out unless
+    --no-comments, --no-variations, --no-nags, --tags or --drop-tags asks.
     """
     from .convert import ConvertOptions, convert_games
+    from .stripping import StripOptions, tag_list
 
+    try:
+        strip = StripOptions(
+            comments=not no_comments,
+            variations=not no_variations,
+            nags=not no_nags,
+            keep_tags=None if keep_tags is None else tag_list(keep_tags),
+            drop_tags=tag_list(drop_tags),
+        )
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--drop-tags") from exc
     options = ConvertOptions(
-        fmt=fmt, squares=squares, captures=captures, normalize=normalize, variant=variant
+        fmt=fmt,
+        squares=squares,
+        captures=captures,
+        normalize=normalize,
+        variant=variant,
+        strip=strip,
     )
     problems = 0
     with open_output(output, files, in_place=in_place) as out:
@@ -381,8 +443,53 @@ def convert(
         )
 
 
+def _picture_options(func: click.decorators.FC) -> click.decorators.FC:
+    """The drawing options shared by ``show`` and ``diagram``."""
+    for option in reversed(
+        [
+            click.option("--flip", is_flag=True, help="Black at the bottom."),
+            click.option("--no-numbers", is_flag=True, help="Leave out the square numbers."),
+            click.option("--no-coordinates", is_flag=True, help="Leave out the files and ranks."),
+            click.option(
+                "--size",
+                type=click.IntRange(80, 4000),
+                default=360,
+                show_default=True,
+                help="Board width in pixels.",
+            ),
+        ]
+    ):
+        func = option(func)
+    return func
+
+
+def _write_picture(out: TextIO, svg: str, png: bool) -> None:
+    """An SVG diagram, or its PNG (bytes through the text stream's buffer)."""
+    from .diagram import PngUnavailable, png_bytes
+
+    if not png:
+        out.write(svg + "\n")
+        return
+    try:
+        data = png_bytes(svg)
+    except PngUnavailable as exc:
+        raise click.ClickException(str(exc)) from exc
+    out.flush()
+    out.buffer.write(data)
+    out.buffer.flush()
+
+
 @main.command()
-@click.argument("file", type=click.Path(exists=True, allow_dash=True, dir_okay=False))
+@click.argument(
+    "file", required=False, type=click.Path(exists=True, allow_dash=True, dir_okay=False)
+)
+@click.option("--fen", default=None, help="Draw this position (no FILE needed).")
+@click.option(
+    "--move",
+    "written",
+    default=None,
+    help="With --fen: play this move from the position and mark it (e.g. 9-13, 15x22).",
+)
 @click.option(
     "--game",
     "number",
@@ -398,26 +505,70 @@ def convert(
     help="Show the position after this many mainline plies (default: the end).",
 )
 @click.option("--svg", is_flag=True, help="Write an SVG diagram instead of a text board.")
+@click.option("--png", is_flag=True, help='Write a PNG diagram (needs: pip install "pdn[png]").')
+@_picture_options
 @_variant_option
 @_output_option
 def show(
-    file: str, number: int, ply: int | None, svg: bool, variant: str | None, output: str
+    file: str | None,
+    fen: str | None,
+    written: str | None,
+    number: int,
+    ply: int | None,
+    svg: bool,
+    png: bool,
+    flip: bool,
+    no_numbers: bool,
+    no_coordinates: bool,
+    size: int,
+    variant: str | None,
+    output: str,
 ) -> None:
-    """Show a position of one game of FILE as a text board or an SVG diagram."""
-    from .diagram import svg_board, text_board
+    """Show a position of one game of FILE, or the position --fen, as a text board or an SVG or
+    PNG diagram (the last move marked, side to move, coordinates and square numbers)."""
+    from .diagram import play_written, svg_board, text_board
     from .validation import position_at
 
-    game = next((g for _, g in _games_of((file,)) if g.index == number), None)
-    if game is None:
-        raise click.BadParameter(f"{file} has fewer than {number} games", param_hint="--game")
-    found = position_at(game, ply, variant)
-    if found.position is None:
-        raise click.ClickException(found.reason)
-    with open_output(output, (file,)) as out:
-        if svg:
-            out.write(svg_board(found.position) + "\n")
+    if (file is None) == (fen is None):
+        raise click.UsageError("give a FILE or --fen FEN (one of them)")
+    if written is not None and fen is None:
+        raise click.UsageError("--move goes with --fen (a FILE's moves are its own)")
+    move = None
+    if fen is not None:
+        try:
+            position = engine.Position.from_fen(fen, engine.get_variant(variant or "english"))
+        except engine.FenError as exc:
+            raise click.BadParameter(str(exc), param_hint="--fen") from exc
+        reason = f"FEN {fen}"
+        if written is not None:
+            try:
+                position, move = play_written(position, written)
+            except ValueError as exc:
+                raise click.BadParameter(str(exc), param_hint="--move") from exc
+            reason += f", after {written}"
+    else:
+        assert file is not None
+        game = next((g for _, g in _games_of((file,)) if g.index == number), None)
+        if game is None:
+            raise click.BadParameter(f"{file} has fewer than {number} games", param_hint="--game")
+        found = position_at(game, ply, variant)
+        if found.position is None:
+            raise click.ClickException(found.reason)
+        position, reason, move = found.position, found.reason, found.move
+    inputs = (file,) if file is not None else ()
+    with open_output(output, inputs) as out:
+        if svg or png:
+            picture = svg_board(
+                position,
+                size=size,
+                numbers=not no_numbers,
+                coordinates=not no_coordinates,
+                flip=flip,
+                move=move,
+            )
+            _write_picture(out, picture, png)
         else:
-            out.write(f"{found.reason}\n{text_board(found.position)}\n")
+            out.write(f"{printable(reason)}\n{text_board(position)}\n")
 
 
 @main.command()
@@ -481,9 +632,9 @@ def openings(
 @_format_option("text", "markdown", "csv", "json", "html")
 @click.option(
     "--points",
-    default="1,0.5,0",
-    show_default=True,
-    help="Points for a win, a draw and a loss, e.g. 2,1,0.",
+    default=None,
+    help="Points for a win, a draw and a loss, e.g. 2,1,0 (default: as the results are "
+    "written: 2,1,0 for 2-0/1-1 results, else 1,0.5,0).",
 )
 @click.option(
     "--table",
@@ -493,15 +644,32 @@ def openings(
     help="Which table CSV output holds.",
 )
 @click.option("--no-openings", is_flag=True, help="Skip the ballot of each game (faster).")
+@click.option("--event", default=None, metavar="REGEX", help="Only the events this matches.")
+@_names_option
+@click.option(
+    "--width",
+    type=click.IntRange(20),
+    default=None,
+    help="Fold text tables wider than this (default: the terminal's width on a terminal).",
+)
+@click.option(
+    "--dedupe",
+    is_flag=True,
+    help="Count a repeated game once (same moves, players, event and round).",
+)
 @_variant_option
 @_quiet_option
 @_output_option
 def report(
     files: tuple[str, ...],
     fmt: str,
-    points: str,
+    points: str | None,
     table: str,
     no_openings: bool,
+    event: str | None,
+    aliases: Aliases | None,
+    width: int | None,
+    dedupe: bool,
     variant: str | None,
     output: str,
 ) -> None:
@@ -516,23 +684,34 @@ def report(
     be negative), and a lone -, are left as they are; results (0-1, 1/2-1/2) start with a
     digit. Control characters from the file are shown as \\x1b and so on.
     """
+    import shutil
+
     from . import report as reports
     from .openings import classify
 
     try:
-        scheme = reports.parse_points(points)
+        scheme = None if points is None else reports.parse_points(points)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--points") from exc
+    if width is None and output == "-" and sys.stdout.isatty():
+        width = shutil.get_terminal_size().columns
     records = []
-    for _, game in _games_of(files):
+    repeats = _Repeats(dedupe)
+    for name, game in _games_of(files):
+        if repeats.skip(name, game):
+            continue
         label = None
         if not no_openings:
             opening = classify(game)
             label = f"ACF {opening.number}" if opening.kind == "ballot" else None
         records.extend(reports.games_to_records([game], variant, openings=[label]))
-    built = reports.build_reports(records, scheme)
+    repeats.summary()
+    try:
+        built = reports.build_reports(records, scheme, aliases=aliases, event=event)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--event") from exc
     with open_output(output, files) as out:
-        out.write(reports.render(built, fmt, table=table))
+        out.write(reports.render(built, fmt, table=table, width=width))
 
 
 @main.command()
@@ -567,3 +746,597 @@ def annotate(
             annotations = annotations_of(game, replay(game, variant), options)
             text = game.accept(Annotator(PdnWriter(variant=game.variant), annotations))
             out.write(("\n" if number else "") + text)
+
+
+# -------------------------------------------------------------------------------- pdn fix
+
+
+def _headers_of(files: tuple[str, ...]) -> Iterator[Tags]:
+    """The tags of every game of FILES, without parsing PDN movetext (JSON records are read
+    whole: their tags come with them)."""
+    from .batch import is_json, iter_games
+    from .reader import read_headers
+
+    for source in _sources(files):
+        if is_json(source):
+            yield from (game.tags for game in iter_games(source))
+        else:
+            yield from read_headers(source)
+
+
+@main.command()
+@_files_argument
+@_names_option
+@click.option(
+    "--suggest-names",
+    is_flag=True,
+    help="Write likely aliases (case, spacing, dots, look-alike letters, transliteration) "
+    "as an alias list to review, instead of fixing.",
+)
+@click.option(
+    "--result-from-terminator",
+    is_flag=True,
+    help="Where the Result tag and the result after the moves disagree, set the tag.",
+)
+@click.option(
+    "--terminator-from-result",
+    is_flag=True,
+    help="Where they disagree, write the Result tag's result after the moves.",
+)
+@click.option("--dates", is_flag=True, help="Write Date and EventDate as YYYY.MM.DD (? kept).")
+@click.option(
+    "--add-gametype", is_flag=True, help="Add GameType where the rules are certain from the moves."
+)
+@click.option(
+    "--log",
+    "log_file",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write the list of changes here instead of standard error.",
+)
+@click.option("--in-place", is_flag=True, help="Allow -o to name one of the input files.")
+@_output_option
+def fix(
+    files: tuple[str, ...],
+    aliases: Aliases | None,
+    suggest_names: bool,
+    result_from_terminator: bool,
+    terminator_from_result: bool,
+    dates: bool,
+    add_gametype: bool,
+    log_file: str | None,
+    in_place: bool,
+    output: str,
+) -> None:
+    """Repair the tags of FILES as asked, listing every change (FILE:LINE: TAG: OLD -> NEW).
+
+    Everything else in each game is written as it was read. Nothing is changed unless an
+    option asks; --suggest-names only writes an alias list for --names.
+    """
+    from .fixing import FixOptions, fix_game
+    from .names import aliases_csv, suggest_aliases
+
+    if suggest_names:
+        with open_output(output, files) as out:
+            out.write(aliases_csv(suggest_aliases(_headers_of(files))))
+        return
+    try:
+        options = FixOptions(
+            aliases=aliases,
+            result_from_terminator=result_from_terminator,
+            terminator_from_result=terminator_from_result,
+            dates=dates,
+            add_gametype=add_gametype,
+        )
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from exc
+    if options == FixOptions():
+        raise click.UsageError(
+            "nothing to fix: give --names, --result-from-terminator, --terminator-from-result, "
+            "--dates or --add-gametype (or --suggest-names)"
+        )
+    from .writer import write_game
+
+    made = games_changed = 0
+    log = open_output(log_file, files) if log_file else contextlib.nullcontext(sys.stderr)
+    with log as log_out, open_output(output, files, in_place=in_place) as out:
+        for number, (name, game) in enumerate(_reported(_games_of(files), in_place=in_place)):
+            changes = fix_game(game, options)
+            for change in changes:
+                log_out.write(printable(f"{name}:{change.line}: {change.text()}") + "\n")
+            done = sum(change.made for change in changes)
+            made += done
+            games_changed += bool(done)
+            out.write(("\n" if number else "") + write_game(game))
+    click.echo(f"{made} changes in {games_changed} games", err=True)
+
+
+# ------------------------------------------------------------ select, dedupe, split (issue 11)
+
+
+class _Repeats:
+    """Warns of repeated games on standard error (pdn.duplicates.pairing_key); with
+    ``dedupe``, says which are left out of the counts."""
+
+    def __init__(self, dedupe: bool) -> None:
+        from .duplicates import Deduper
+
+        self.dedupe = dedupe
+        self.seen = Deduper()
+        self.count = 0
+
+    def skip(self, name: str, game: Game) -> bool:
+        """Whether to leave ``game`` out: it repeats an earlier game and ``dedupe`` is on."""
+        from .duplicates import Place, pairing_key
+
+        place = Place(name, game.line, game.index)
+        first = self.seen.check(pairing_key(game), place)
+        if first is None:
+            return False
+        self.count += 1
+        how = "counted once" if self.dedupe else "counted again"
+        message = (
+            f"{place}:1: warning: game {game.index} repeats {first} (game {first.index}), {how}"
+        )
+        click.echo(printable(message), err=True)
+        return self.dedupe
+
+    def summary(self) -> None:
+        """One closing line when any game was repeated."""
+        if self.count and not self.dedupe:
+            click.echo(
+                f"warning: {self.count} repeated games counted again; --dedupe counts each once",
+                err=True,
+            )
+
+
+T = TypeVar("T")
+U = TypeVar("U")
+
+
+class _NotPdn:
+    """Says each input that is not PDN at all as FILE:LINE:COL: CODE: MESSAGE on standard
+    error, and remembers it for the exit status."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, name: str, problem: Problem) -> None:
+        self.count += 1
+        where = f"{name}:{problem.line or 1}:{problem.column or 1}"
+        click.echo(printable(f"{where}: {problem.code}: {problem.message}"), err=True)
+
+    def exit(self) -> None:
+        """Exit 1 when an input was not PDN."""
+        if self.count:
+            sys.exit(EXIT_PROBLEMS)
+
+
+def _regex(pattern: str | None, param: str) -> re.Pattern[str] | None:
+    """A case-insensitive regular expression from an option, or a usage error."""
+    if pattern is None:
+        return None
+    try:
+        return re.compile(pattern, re.IGNORECASE)
+    except re.error as exc:
+        raise click.BadParameter(f"{pattern!r}: {exc}", param_hint=param) from exc
+
+
+def _parsed(parse: Callable[[U], T], text: U | None, param: str) -> T | None:
+    """``parse(text)`` for an option value, a ValueError becoming a usage error."""
+    if text is None:
+        return None
+    try:
+        return parse(text)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint=param) from exc
+
+
+def _check_fen(fen: str | None) -> None:
+    """A --fen that no variant can read is a usage error, not a silent empty selection."""
+    if fen is None:
+        return
+    errors = []
+    for rules in engine.VARIANTS.values():
+        try:
+            engine.Position.from_fen(fen, rules)
+            return
+        except engine.FenError as exc:
+            errors.append(str(exc))
+    raise click.BadParameter(f"{fen!r}: {errors[0]}", param_hint="--fen")
+
+
+@main.command()
+@_files_argument
+@click.option(
+    "--tag",
+    "tag_filters",
+    multiple=True,
+    metavar="NAME=REGEX",
+    help="Keep games whose tag NAME (any case) matches REGEX (repeatable: all must match).",
+)
+@click.option("--player", metavar="REGEX", help="Black or White matches.")
+@click.option("--black", metavar="REGEX", help="Black matches.")
+@click.option("--white", metavar="REGEX", help="White matches.")
+@click.option("--event", metavar="REGEX", help="Event matches.")
+@click.option(
+    "--date-from", metavar="DATE", help="Dated on or after DATE (YYYY, YYYY.MM or YYYY.MM.DD)."
+)
+@click.option("--date-to", metavar="DATE", help="Dated on or before DATE.")
+@click.option(
+    "--result",
+    "result_filters",
+    multiple=True,
+    metavar="RESULT",
+    help="1-0, 0-1, 2-0, 0-2, 1-1, 1/2-1/2, draw, unknown... (repeatable: any). Read "
+    "as the first mover's outcome, so 1-0 also keeps 2-0 (Result tag, else the "
+    "terminator).",
+)
+@click.option(
+    "--variant",
+    "variant_filter",
+    type=click.Choice(VARIANT_NAMES, case_sensitive=False),
+    default=None,
+    help="Games of this variant (GameType tag, else detected).",
+)
+@click.option(
+    "--min-plies", type=click.IntRange(0), default=None, help="At least N mainline plies."
+)
+@click.option("--max-plies", type=click.IntRange(0), default=None, help="At most N mainline plies.")
+@click.option(
+    "--ballot",
+    type=click.IntRange(1, 174),
+    default=None,
+    help="English games on ACF ballot N, by position (transpositions count).",
+)
+@click.option(
+    "--fen", default=None, help="The mainline passes through this position (side to move included)."
+)
+@click.option(
+    "--fen-pattern",
+    default=None,
+    metavar="PATTERN",
+    help="The mainline reaches a position with these pieces, e.g. '?:W18,K22:B15' "
+    "(turn B, W or ?; other squares may hold anything).",
+)
+@click.option(
+    "--material",
+    default=None,
+    metavar="FIRST:SECOND",
+    help="Pieces at the end of the mainline: first mover first (3K:2K, 2M1K:3K, 5:4) "
+    "or by colour (W3K:B2K).",
+)
+@click.option(
+    "--clean",
+    "verdict",
+    flag_value="clean",
+    default=None,
+    help="Games validation replays without an error (games of variants without rules "
+    "are neither clean nor broken).",
+)
+@click.option("--broken", "verdict", flag_value="broken", help="Games with an error.")
+@click.option(
+    "--cut-at-error",
+    is_flag=True,
+    help="Write a game with an error in its mainline up to that error; the rest "
+    "follows word for word in ';' comment lines.",
+)
+@click.option("--invert", is_flag=True, help="Keep the games that do NOT match.")
+@click.option("--first", type=click.IntRange(1), default=None, help="Stop after N games.")
+@click.option("--count", "count_only", is_flag=True, help="Print only the number of games.")
+@_output_option
+def select(
+    files: tuple[str, ...],
+    tag_filters: tuple[str, ...],
+    player: str | None,
+    black: str | None,
+    white: str | None,
+    event: str | None,
+    date_from: str | None,
+    date_to: str | None,
+    result_filters: tuple[str, ...],
+    variant_filter: str | None,
+    min_plies: int | None,
+    max_plies: int | None,
+    ballot: int | None,
+    fen: str | None,
+    fen_pattern: str | None,
+    material: str | None,
+    verdict: str | None,
+    cut_at_error: bool,
+    invert: bool,
+    first: int | None,
+    count_only: bool,
+    output: str,
+) -> None:
+    """Keep the games of FILES that meet every condition given, in order, written as read.
+
+    Regular expressions are case-insensitive and may match anywhere in the value
+    (anchor them with ^ and $). Dates: a game's date with ? parts stands for every day it
+    could be (1990.??.?? is all of 1990, 19??.??.?? the century) and is kept when any of them
+    lies in --date-from..--date-to; a partial bound is its first day (--date-from) or last day
+    (--date-to); a game without a known year fails any date bound. Tag conditions never parse
+    the moves; --fen and --ballot replay the mainline only as far as they need.
+    """
+    from .selection import (
+        Selection,
+        parse_date_bound,
+        parse_material,
+        parse_pattern,
+        parse_results,
+        select_games,
+    )
+
+    tags = []
+    for item in tag_filters:
+        name, sep, pattern = item.partition("=")
+        if not sep or not name.strip():
+            raise click.BadParameter(f"{item!r} is not NAME=REGEX", param_hint="--tag")
+        compiled = _regex(pattern, "--tag")
+        assert compiled is not None
+        tags.append((name.strip(), compiled))
+    _check_fen(fen)
+    selection = Selection(
+        tags=tags,
+        player=_regex(player, "--player"),
+        black=_regex(black, "--black"),
+        white=_regex(white, "--white"),
+        event=_regex(event, "--event"),
+        date_from=_parsed(lambda t: parse_date_bound(t, upper=False), date_from, "--date-from"),
+        date_to=_parsed(lambda t: parse_date_bound(t, upper=True), date_to, "--date-to"),
+        results=_parsed(parse_results, result_filters or None, "--result"),
+        variant=engine.get_variant(variant_filter).name if variant_filter else None,
+        min_plies=min_plies,
+        max_plies=max_plies,
+        ballot=ballot,
+        fen=fen,
+        fen_pattern=_parsed(parse_pattern, fen_pattern, "--fen-pattern"),
+        material=_parsed(parse_material, material, "--material"),
+        verdict="clean" if verdict == "clean" else "broken" if verdict == "broken" else None,
+        invert=invert,
+        first=first,
+        cut_at_error=cut_at_error,
+    )
+    chosen = cut = 0
+    not_pdn = _NotPdn()
+    with open_output(output, files) as out:
+        for picked in select_games(_sources(files), selection, on_problem=not_pdn):
+            if not count_only:
+                out.write(("\n" if chosen else "") + picked.text)
+            chosen += 1
+            cut += picked.cut
+        if count_only:
+            out.write(f"{chosen}\n")
+    if cut:
+        click.echo(f"note: {cut} games cut at their first error (the rest in comments)", err=True)
+    not_pdn.exit()
+
+
+@main.command()
+@_files_argument
+@click.option(
+    "--by",
+    "level",
+    type=click.Choice(["text", "moves", "position"]),
+    default="moves",
+    show_default=True,
+    help="text: the same text, white space aside; moves: the same mainline, tags aside; "
+    "position: the same final position and players.",
+)
+@click.option("--report", "report_only", is_flag=True, help="List the repeats; write no games.")
+@_output_option
+def dedupe(files: tuple[str, ...], level: str, report_only: bool, output: str) -> None:
+    """Write the games of FILES without repeats, keeping the first of each, as read.
+
+    Each game dropped is said on standard error (standard output with --report) as
+    FILE:LINE: game N repeats FILE:LINE (game M).
+    """
+    from .duplicates import LEVELS, dedupe_games
+    from .writer import write_game
+
+    by = LEVELS[LEVELS.index(level)]
+    games = dropped = written = 0
+    not_pdn = _NotPdn()
+    with open_output(output, files) as out:
+        for seen in dedupe_games(_sources(files), by, on_problem=not_pdn):
+            games += 1
+            if seen.repeats is not None:
+                dropped += 1
+                line = printable(
+                    f"{seen.place}: game {seen.place.index} repeats {seen.repeats} "
+                    f"(game {seen.repeats.index})"
+                )
+                if report_only:
+                    out.write(line + "\n")
+                else:
+                    click.echo(line, err=True)
+                continue
+            if report_only:
+                continue
+            if seen.raw is not None:
+                text = seen.raw.text
+            else:
+                assert seen.game is not None
+                text = write_game(seen.game)
+            out.write(("\n" if written else "") + text + ("" if text.endswith("\n") else "\n"))
+            written += 1
+    click.echo(f"{games} games, {dropped} repeats dropped (by {level})", err=True)
+    not_pdn.exit()
+
+
+@main.command()
+@click.argument("files", nargs=-1, type=click.Path(exists=True, allow_dash=True, dir_okay=False))
+@click.option(
+    "--by",
+    "grouping",
+    required=True,
+    metavar="event|round|ballot|variant|player|N",
+    help="One file per event, round, ACF ballot, variant or player (a game goes to both "
+    "players' files), or N games per file.",
+)
+@click.option(
+    "-o",
+    "--output",
+    "folder",
+    required=True,
+    type=click.Path(file_okay=False, writable=True),
+    help="The folder to write into (made if missing).",
+)
+def split(files: tuple[str, ...], grouping: str, folder: str) -> None:
+    """Split the games of FILES into files in a folder, written as read, with index.csv
+    saying which game went where.
+
+    File names come from tag values made safe: no path separators, '..', control
+    characters or Windows reserved names, at most 100 bytes, unique even ignoring case; a
+    symbolic link or an input file in the folder is never written through.
+    """
+    from .splitting import GROUPINGS, INDEX_NAME, split_files
+
+    by: str | int = grouping.lower()
+    if isinstance(by, str) and by.isdigit():
+        by = int(by)
+        if by < 1:
+            raise click.BadParameter("N is at least 1", param_hint="--by")
+    elif by not in GROUPINGS:
+        raise click.BadParameter(
+            f"{grouping!r}: one of {', '.join(GROUPINGS)} or a number", param_hint="--by"
+        )
+    not_pdn = _NotPdn()
+    try:
+        result = split_files(_sources(files), folder, by, on_problem=not_pdn)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(
+        printable(
+            f"{result.games} games into {len(result.files)} files in {folder}; "
+            f"{INDEX_NAME} lists where each went"
+        )
+    )
+    not_pdn.exit()
+
+
+# ------------------------------------------------------------------- the viewer and diagrams
+
+
+@main.command()
+@_files_argument
+@_variant_option
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(0),
+    default=1,
+    show_default=True,
+    help="Worker processes for the replay (0: one per core).",
+)
+@click.option("--title", default=None, help="The page title (default: the file names).")
+@_output_option
+def view(
+    files: tuple[str, ...], variant: str | None, jobs: int, title: str | None, output: str
+) -> None:
+    """Write one self-contained HTML page to browse the games of FILES: a game list with a
+    filter, the board, the moves with comments, NAGs and variations, every illegal move
+    marked with the validator's message and the legal moves there. Arrow keys step through a
+    game (up and down change game), f flips the board."""
+    from .batch import display_name
+    from .viewer import view_files
+
+    sources = _sources(files)
+    name = title or ", ".join(display_name(s) for s in sources)
+    with open_output(output, files) as out:
+        count = view_files(
+            sources, out, variant=variant, jobs=jobs or os.cpu_count() or 1, title=name
+        )
+    if output != "-":
+        click.echo(f"{count} games written to {output}", err=True)
+
+
+def _plies_option(text: str) -> list[int]:
+    """``10,20`` -> [10, 20]."""
+    try:
+        plies = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        plies = []
+    if not plies or any(p < 0 for p in plies):
+        raise click.BadParameter(f"{text!r}: give ply numbers such as 10,20", param_hint="--plies")
+    return plies
+
+
+@main.command()
+@_files_argument
+@click.option("--plies", required=True, help="Mainline plies to draw, e.g. 0,10,20.")
+@click.option(
+    "--game",
+    "number",
+    type=click.IntRange(1),
+    default=None,
+    help="Only this game of each file (1-based; default: every game).",
+)
+@click.option(
+    "--sheet",
+    is_flag=True,
+    help="One printable HTML sheet (DIR/sheet.html) of all diagrams with captions.",
+)
+@click.option(
+    "--png", is_flag=True, help='PNG files instead of SVG (needs: pip install "pdn[png]").'
+)
+@_picture_options
+@_variant_option
+@click.option(
+    "-o",
+    "--output",
+    "directory",
+    required=True,
+    type=click.Path(file_okay=False),
+    help="The folder to write into (made if missing).",
+)
+def diagram(
+    files: tuple[str, ...],
+    plies: str,
+    number: int | None,
+    sheet: bool,
+    png: bool,
+    flip: bool,
+    no_numbers: bool,
+    no_coordinates: bool,
+    size: int,
+    variant: str | None,
+    directory: str,
+) -> None:
+    """Write a diagram of each chosen position of the games of FILES into a folder (file names
+    from the game number, players and ply, always inside it), or with --sheet one printable
+    HTML page of them (print it to PDF from a browser)."""
+    from .diagram import confined, diagram_sheet, file_stem, snapshots, svg_board
+    from .validation import validate as replay
+
+    wanted = _plies_option(plies)
+    folder = Path(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    chosen = []
+    for name, game in _games_of(files):
+        if number is not None and game.index != number:
+            continue
+        found, missing = snapshots(replay(game, variant), wanted)
+        for reason in missing:
+            click.echo(printable(f"{name}:{game.line}:1: {reason}"), err=True)
+        chosen.extend(found)
+    if sheet:
+        target = confined(folder, "sheet.html")
+        with atomic_writer(target) as out:
+            out.write(diagram_sheet(chosen, flip=flip))
+        click.echo(f"{len(chosen)} diagrams written to {target}", err=True)
+        return
+    for item in chosen:
+        picture = svg_board(
+            item.position,
+            size=size,
+            numbers=not no_numbers,
+            coordinates=not no_coordinates,
+            flip=flip,
+            move=item.move,
+            caption=item.caption,
+        )
+        target = confined(folder, file_stem(item) + (".png" if png else ".svg"))
+        with atomic_writer(target) as out:
+            _write_picture(out, picture, png)
+    click.echo(f"{len(chosen)} diagrams written to {folder}", err=True)

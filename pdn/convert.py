@@ -1,5 +1,7 @@
 """Converting games: between notations (numeric/algebraic squares, short/full captures) and
-between formats (PDN, JSON, NDJSON, CSV, FEN lists), streaming game by game.
+between formats (PDN, JSON, NDJSON, CSV per ply or per game, FEN lists), streaming game by
+game, optionally without comments, variations, NAGs or some tags (:mod:`pdn.stripping`, one
+filter for every format).
 
 Only moves that replay legally are rewritten; an illegal move has no single meaning, so it keeps
 the text it was written with (and is counted, so the caller can say so).
@@ -15,16 +17,17 @@ the text it was written with (and is counted, so the caller can say so).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from .export import csv_rows, csv_text, fen_lines
+from .export import GAME_CSV_TAGS, csv_rows, csv_text, fen_lines, game_csv_header, game_csv_row
 from .jsonio import SCHEMA, dumps, game_to_dict
 from .model import Game
 from .notation import move_text, move_texts, parse_move
+from .stripping import StripOptions, strip_game
 from .validation import Report, validate
 from .writer import write_game
 
-FORMATS = ("pdn", "json", "ndjson", "csv", "fen")
+FORMATS = ("pdn", "json", "ndjson", "csv", "csv-games", "fen")
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +39,14 @@ class ConvertOptions:
     captures: str | None = None  # "short" | "full"
     normalize: bool = False
     variant: str | None = None
+    strip: StripOptions = field(default_factory=StripOptions)
+
+    @property
+    def game_columns(self) -> tuple[str, ...]:
+        """The tag columns of ``csv-games``: those ``strip`` keeps of the usual ones, or the
+        ones it keeps when it names them."""
+        names = self.strip.keep_tags if self.strip.keep_tags is not None else GAME_CSV_TAGS
+        return tuple(name for name in names if self.strip.keeps_tag(name))
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,11 +107,17 @@ def convert_games(games: Iterable[tuple[str, Game]], options: ConvertOptions) ->
     if options.fmt == "json":
         yield Piece(f'{{"schema": "{SCHEMA}", "type": "games", "games": [\n')
     first = True
-    for _, game in games:
+    for name, game in games:
+        game = strip_game(game, options.strip)
         report = validate(game, options.variant)
         # Rewriting changes move texts only: the replayed steps and positions still hold.
         skipped = rewrite_moves(game, report, squares=options.squares, captures=options.captures)
-        yield Piece(_one(game, report, options, first), skipped)
+        if options.fmt == "csv-games":
+            row = game_csv_row(name, game, report, options.game_columns)
+            header = game_csv_header(options.game_columns)
+            yield Piece(csv_text([row], header=first, fields=header), skipped)
+        else:
+            yield Piece(_one(game, report, options, first), skipped)
         first = False
     if options.fmt == "json":
         yield Piece("\n]}\n")

@@ -23,6 +23,7 @@ from pdn.problems import Problem
 from pdn.results import TERMINATORS
 
 if TYPE_CHECKING:
+    from pdn.detection import FileEvidence
     from pdn.model import Game
     from pdn.visitor import GameVisitor
 
@@ -56,6 +57,7 @@ class RawGame:
     problem: Problem | None = None  # set when the source is not PDN at all
     body_at: int = -1  # where the movetext starts in ``text`` (-1: at the end, there is none)
     encoding_guessed: bool = False  # the first game read in an encoding guessed from the bytes
+    evidence: FileEvidence | None = None  # what the file's games agree on (pdn.detection)
 
     def parse(self) -> Game:
         """The game: tags, move tree, terminator, variant and the problems found."""

@@ -1,6 +1,11 @@
-"""Pictures of a position: a text board for the terminal and a self-contained SVG diagram.
+"""Pictures of a position: a text board for the terminal, SVG and PNG diagrams, and diagram
+sheets for books.
 
-Both are drawn with White at the bottom, as the square maps of every variant are given.
+The SVG itself is drawn by :func:`pdn.engine.svg_diagram` (in the engine, so that a
+``Position`` shows itself in Jupyter without the engine importing ``pdn``); this module adds what
+needs a game: the positions at chosen plies with their last move and a caption, file names
+built from tags (kept inside the chosen folder), PNG through the optional ``cairosvg`` and a
+printable HTML sheet.
 
 >>> from pdn.engine import ENGLISH, Position
 >>> print(text_board(Position.start(ENGLISH)).splitlines()[1])
@@ -9,28 +14,33 @@ Both are drawn with White at the bottom, as the square maps of every variant are
 
 from __future__ import annotations
 
-from pdn.engine import Color, Position, board_for
+import html
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pdn.engine import Color, Move, Position, board_for, svg_diagram
+from pdn.engine.picture import letters
+
+from .model import Game, Node, Tags
+from .safe_text import one_line
+from .validation import Report, locate, validate
+
+__all__ = [
+    "PngUnavailable",
+    "Snapshot",
+    "confined",
+    "diagram_sheet",
+    "file_stem",
+    "play_written",
+    "png_bytes",
+    "snapshots",
+    "svg_board",
+    "text_board",
+]
 
 _LETTERS = "abcdefghijkl"
-
-
-def _cells(position: Position) -> dict[tuple[int, int], tuple[int, str]]:
-    """(row from the top, column from the left) -> (square number, piece letter or '')."""
-    board = board_for(position.variant)
-    cells: dict[tuple[int, int], tuple[int, str]] = {}
-    height = position.variant.height
-    for square in range(1, board.squares + 1):
-        name = board.algebraic(square)
-        column = _LETTERS.index(name[0])
-        row = height - int(name[1:])
-        piece = position.piece_at(square)
-        letter = ""
-        if piece is not None:
-            letter = "w" if piece.color is Color.WHITE else "b"
-            if piece.king:
-                letter = letter.upper()
-        cells[(row, column)] = (square, letter)
-    return cells
 
 
 def text_board(position: Position) -> str:
@@ -39,56 +49,197 @@ def text_board(position: Position) -> str:
 
     """
     variant = position.variant
-    cells = _cells(position)
+    board = board_for(variant)
+    marks = letters(position)
     lines = ["   " + " ".join(_LETTERS[: variant.width])]
     for row in range(variant.height):
-        marks = []
+        cells = []
         numbers = []
         for column in range(variant.width):
-            cell = cells.get((row, column))
-            if cell is None:
-                marks.append(" ")
+            square = board.square_at(column, row)
+            if square is None:
+                cells.append(" ")
             else:
-                marks.append(cell[1] or ".")
-                numbers.append(cell[0])
+                cells.append(marks[square - 1])
+                numbers.append(square)
         rank = variant.height - row
         span = f"{min(numbers)}-{max(numbers)}" if numbers else ""
-        lines.append(f"{rank:<2} " + " ".join(marks) + f"   {span}")
+        lines.append(f"{rank:<2} " + " ".join(cells) + f"   {span}")
     mover = "Black" if position.turn is Color.BLACK else "White"
     lines.append(f"{mover} to move   FEN {position.fen()}")
     return "\n".join(lines)
 
 
-def svg_board(position: Position, *, size: int = 360, numbers: bool = True) -> str:
-    """A standalone SVG diagram of the position (no external resources)."""
-    variant = position.variant
-    cell = size / variant.width
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
-        f'viewBox="0 0 {size} {size}">',
-        f'<rect width="{size}" height="{size}" fill="#f0d9b5"/>',
-    ]
-    for (row, column), (square, letter) in sorted(_cells(position).items()):
-        x, y = column * cell, row * cell
-        parts.append(
-            f'<rect x="{x:.1f}" y="{y:.1f}" width="{cell:.1f}" height="{cell:.1f}" fill="#8b5a2b"/>'
+def svg_board(
+    position: Position,
+    *,
+    size: int = 360,
+    numbers: bool = True,
+    coordinates: bool = True,
+    flip: bool = False,
+    move: Move | None = None,
+    caption: str | None = None,
+) -> str:
+    """A standalone SVG diagram of the position (see :func:`pdn.engine.svg_diagram`)."""
+    return svg_diagram(
+        position,
+        size=size,
+        numbers=numbers,
+        coordinates=coordinates,
+        flip=flip,
+        move=move,
+        caption=caption,
+    )
+
+
+def play_written(position: Position, text: str) -> tuple[Position, Move]:
+    """The position after the written move ``text`` (``"9-13"``, ``"c3-d4"``, ``"15x22"``),
+    with the legal move it is; ``ValueError`` says why when it is not legal there.
+
+    The move is replayed by the validator, as a one-move game from ``position``, so that it is
+    read and judged exactly as a move in a file is.
+
+    >>> from pdn.engine import ENGLISH
+    >>> after, move = play_written(Position.start(ENGLISH), "9-13")
+    >>> move.path, after.turn.name
+    ((9, 13), 'WHITE')
+    """
+    root = Node()
+    root.variations.append(Node(move=text, parent=root))
+    game = Game(tags=Tags([("SetUp", "1"), ("FEN", position.fen())]), root=root)
+    report = validate(game, position.variant)
+    step = report.steps[0] if report.steps else None
+    if step is not None and step.move is not None and step.after is not None:
+        return step.after, step.move
+    problem = next((p for p in report.problems if p.severity == "error"), None)
+    why = problem.message if problem is not None else "not a move"
+    legal = ", ".join(problem.legal) if problem is not None and problem.legal else ""
+    raise ValueError(f"{text}: {why}" + (f" (legal here: {legal})" if legal else ""))
+
+
+class PngUnavailable(RuntimeError):
+    """PNG output needs the optional ``cairosvg`` package, which is not installed."""
+
+
+def png_bytes(svg: str) -> bytes:
+    """The SVG rendered as PNG by ``cairosvg`` (``pip install "pdn[png]"``); raises
+    :class:`PngUnavailable` with that advice when it is missing."""
+    try:
+        import cairosvg
+    except (ImportError, OSError) as exc:  # OSError: the package is there, libcairo is not
+        raise PngUnavailable(
+            f'PNG output needs cairosvg ({exc}); install it with: pip install "pdn[png]"'
+        ) from exc
+    data = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
+    assert isinstance(data, bytes)
+    return data
+
+
+@dataclass(slots=True)
+class Snapshot:
+    """One chosen position of a game: after ``ply`` mainline plies, the move that led there
+    (``None`` at the start or after a setup), and a caption naming game and move."""
+
+    game: Game
+    ply: int
+    position: Position
+    move: Move | None
+    caption: str
+
+
+def _players(game: Game) -> str:
+    white = one_line(game.tags.get("White") or "?")
+    black = one_line(game.tags.get("Black") or "?")
+    return f"{white} - {black}"
+
+
+def snapshots(report: Report, plies: Iterable[int]) -> tuple[list[Snapshot], list[str]]:
+    """The positions of a validated game after each of ``plies`` mainline plies, and a sentence
+    for each ply the game does not reach."""
+    game = report.game
+    found: list[Snapshot] = []
+    missing: list[str] = []
+    for ply in plies:
+        located = locate(report, ply)
+        if located.position is None:
+            missing.append(located.reason)
+            continue
+        step = _mainline_node(report, ply)
+        number = f"{step} " if step else ""
+        mover = located.position.turn.label
+        caption = f"{_players(game)}: after ply {ply} {number}({mover} to move)"
+        found.append(Snapshot(game, ply, located.position, located.move, caption))
+    return found, missing
+
+
+def _mainline_node(report: Report, ply: int) -> str:
+    """The written move of mainline ply ``ply`` (empty at the start)."""
+    steps = [s for s in report.mainline_steps() if s.after is not None]
+    if not 1 <= ply <= len(steps):
+        return ""
+    node = steps[ply - 1].node
+    return one_line(node.move or "setup")
+
+
+_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def file_stem(snapshot: Snapshot) -> str:
+    """A file name (without extension) for a diagram, from the game's number, players and ply:
+    only letters, digits, ``.``, ``_`` and ``-``, never starting with a dot, at most 80
+    characters, so that it always names a file inside the chosen folder.
+
+    >>> import pdn
+    >>> from pdn.validation import validate
+    >>> game = pdn.parse_game('[White "../../etc"][Black "A/B"] 1. 11-15 *')
+    >>> file_stem(snapshots(validate(game), [1])[0][0])
+    'game0001-etc-A_B-ply001'
+    """
+    game = snapshot.game
+    players = []
+    for tag in ("White", "Black"):
+        value = _UNSAFE_NAME.sub("_", game.tags.get(tag) or "").strip("._-")
+        players.append(value[:30] or "unknown")
+    return f"game{game.index:04d}-{players[0]}-{players[1]}-ply{snapshot.ply:03d}"
+
+
+def confined(directory: Path, name: str) -> Path:
+    """``directory / name``, refusing any name that would land outside ``directory``."""
+    target = (directory / name).resolve()
+    if target.parent != directory.resolve():
+        raise ValueError(f"{name!r} is not a plain file name")
+    return target
+
+
+def diagram_sheet(items: Sequence[Snapshot], *, title: str = "Diagrams", flip: bool = False) -> str:
+    """A printable HTML page of diagrams with captions (two per row on A4; every value from
+    the file is escaped). Print it to PDF from the browser."""
+    cards = []
+    for item in items:
+        svg = svg_board(item.position, size=300, flip=flip, move=item.move)
+        event = one_line(item.game.tags.get("Event") or "")
+        cards.append(
+            '<figure class="diagram">'
+            + svg
+            + f"<figcaption>{html.escape(item.caption)}"
+            + (f"<br><small>{html.escape(event)}</small>" if event else "")
+            + "</figcaption></figure>"
         )
-        if numbers:
-            parts.append(
-                f'<text x="{x + 2:.1f}" y="{y + cell * 0.22:.1f}" font-size="{cell * 0.2:.1f}" '
-                f'font-family="sans-serif" fill="#f0d9b5">{square}</text>'
-            )
-        if letter:
-            fill, stroke = ("#fafafa", "#333") if letter.lower() == "w" else ("#c0392b", "#222")
-            cx, cy, r = x + cell / 2, y + cell / 2, cell * 0.38
-            parts.append(
-                f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:.1f}" fill="{fill}" '
-                f'stroke="{stroke}" stroke-width="{cell * 0.04:.1f}"/>'
-            )
-            if letter.isupper():
-                parts.append(
-                    f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r * 0.45:.1f}" fill="none" '
-                    f'stroke="{stroke}" stroke-width="{cell * 0.05:.1f}"/>'
-                )
-    parts.append("</svg>")
-    return "\n".join(parts)
+    return "\n".join(
+        [
+            "<!DOCTYPE html>",
+            '<html lang="en"><head><meta charset="utf-8">',
+            f"<title>{html.escape(title)}</title>",
+            "<style>body{font-family:sans-serif;margin:1cm}"
+            ".sheet{display:flex;flex-wrap:wrap;gap:1cm}"
+            "figure.diagram{margin:0;break-inside:avoid;page-break-inside:avoid;width:8.5cm}"
+            "figure.diagram svg{width:100%;height:auto}"
+            "figcaption{font-size:10pt;text-align:center}"
+            "@media print{body{margin:0}}</style></head><body>",
+            f"<h1>{html.escape(title)}</h1>",
+            '<div class="sheet">',
+            *cards,
+            "</div></body></html>",
+            "",
+        ]
+    )

@@ -1,4 +1,5 @@
-"""Replayed games as tables: CSV (one row per ply) and FEN lists (JSON is :mod:`pdn.jsonio`).
+"""Replayed games as tables: CSV (one row per ply, or one per game) and FEN lists (JSON is
+:mod:`pdn.jsonio`). Every cell taken from a file goes through :func:`pdn.safe_text.csv_cell`.
 
 >>> import pdn
 >>> game = pdn.parse_game("1. 11-15 23-19 *")
@@ -14,9 +15,19 @@ from collections.abc import Iterable, Sequence
 
 from .model import Game
 from .notation import move_text
+from .openings import classify
+from .safe_text import csv_cell
 from .validation import Report
 
 CSV_FIELDS = ("game", "ply", "side", "move", "path", "fen_after")
+
+#: The tag columns of the per-game CSV unless others are asked for.
+GAME_CSV_TAGS: tuple[str, ...] = (
+    "Event", "Site", "Date", "Round", "Black", "White", "Result", "GameType",
+)  # fmt: skip
+
+#: The columns of the per-game CSV that follow its tag columns.
+GAME_CSV_FIELDS: tuple[str, ...] = ("result", "plies", "ballot", "status", "errors")
 
 
 def csv_rows(game: Game, report: Report, index: int) -> Iterable[list[str]]:
@@ -35,12 +46,47 @@ def csv_rows(game: Game, report: Report, index: int) -> Iterable[list[str]]:
         yield [str(index), str(step.ply), side, step.node.move, path, fen]
 
 
-def csv_text(rows: Iterable[Sequence[str]], *, header: bool = True) -> str:
-    """CSV text (RFC 4180 quoting, ``\\n`` line ends) for rows of :data:`CSV_FIELDS`."""
+def game_csv_header(tags: Sequence[str] = GAME_CSV_TAGS) -> list[str]:
+    """The header row of the per-game CSV: file, game, line, the tag columns (named as the
+    tags are), then :data:`GAME_CSV_FIELDS`."""
+    return ["file", "game", "line", *tags, *GAME_CSV_FIELDS]
+
+
+def game_csv_row(
+    file: str, game: Game, report: Report, tags: Sequence[str] = GAME_CSV_TAGS
+) -> list[str]:
+    """One game as a CSV row (see :func:`game_csv_header`): its tags (the first value of each,
+    empty when absent), the result it ends with (the Result tag, else the terminator), the
+    mainline plies written, the ACF ballot number of an English game (empty otherwise), the
+    validation status and the number of errors.
+
+    >>> import pdn
+    >>> game = pdn.parse_game('[Black "=cmd"]\\n1. 11-15 23-19 2. 8-11 22-17 *')
+    >>> game_csv_row("f.pdn", game, pdn.validate(game))[7:]
+    ["'=cmd", '', '', '', '*', '4', '126', 'ok', '0']
+    """
+    opening = classify(game, report) if report.variant is not None else None
+    ballot = str(opening.number) if opening is not None and opening.kind == "ballot" else ""
+    plies = sum(1 for node in game.mainline() if node.move is not None)
+    errors = sum(1 for problem in report.all_problems if problem.severity == "error")
+    cells = [file, str(game.index), str(game.line)]
+    cells += [game.tags.get(name) or "" for name in tags]
+    cells += [game.result or "", str(plies), ballot, report.status, str(errors)]
+    return [str(csv_cell(cell)) for cell in cells]
+
+
+def csv_text(
+    rows: Iterable[Sequence[str]],
+    *,
+    header: bool = True,
+    fields: Sequence[str] = CSV_FIELDS,
+) -> str:
+    """CSV text (RFC 4180 quoting, ``\\n`` line ends) for rows of ``fields`` (the per-ply
+    :data:`CSV_FIELDS` unless told), with a header row first when ``header``."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     if header:
-        writer.writerow(CSV_FIELDS)
+        writer.writerow(fields)
     writer.writerows(rows)
     return buffer.getvalue()
 

@@ -70,7 +70,6 @@ VARIANT_NAMES: dict[int, str] = {
     41: "spantsiretti",
 }
 
-_NAME_TO_NUMBER = {name: number for number, name in VARIANT_NAMES.items()}
 
 _FULL_RE = re.compile(
     r"\s*(\d+)\s*(?:,\s*([WBwb])\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*([ANSans])\s*([0-3])?\s*"
@@ -223,16 +222,25 @@ def variant_name(number: int) -> str | None:
 
 
 def first_mover(variant: str | None, game_type: GameType | None = None) -> str:
-    """``"W"`` or ``"B"``: the colour that moves first, from GameType or the variant's table row.
+    """``"W"`` or ``"B"``: the colour that moves first, as a GameType value writes it in full,
+    else as the variant's rules say (the engine's :class:`~pdn.engine.Variant`, the one source
+    of that fact; the short forms of the standard's table are not: it gives Thai draughts to
+    Black, the federation's rules to White, see ``docs/rules.md``).
 
-    English checkers, American pool and Thai draughts start with Black; the others with White.
-    Unknown variants are taken to start with White.
+    English checkers and American pool start with Black; the others with White. Unknown
+    variants are taken to start with White.
+
+    >>> written = parse_game_type("20,B,10,10,N2")
+    >>> first_mover("english"), first_mover("thai"), first_mover("international", written)
+    ('B', 'W', 'B')
     """
-    if game_type is not None and game_type.start:
+    if game_type is not None and game_type.start and not game_type.expanded:
         return game_type.start
-    number = _NAME_TO_NUMBER.get(variant or "")
-    if number is not None:
-        return FULL_VALUES[number].split(",")[1]
+    from pdn.engine import VARIANTS
+
+    rules = VARIANTS.get(variant or "")
+    if rules is not None:
+        return "B" if rules.first_mover.label == "Black" else "W"
     return "W"
 
 

@@ -441,6 +441,8 @@ class Game:
     terminator: str | None = None
     variant: str | None = field(default=None, compare=False)
     variant_source: str = field(default="default", compare=False)
+    #: Why the game is taken for its variant, as reports say it (``'GameType "25"'``...).
+    variant_evidence: str = field(default="", compare=False)
     game_type: GameType | None = field(default=None, compare=False)
     encoding: str = field(default="utf-8", compare=False)
     line: int = field(default=1, compare=False)
@@ -507,6 +509,12 @@ class Game:
         from pdn.writer import write_game
 
         return write_game(self)
+
+    def _repr_html_(self) -> str:
+        """The game viewer, inline in Jupyter (:func:`pdn.viewer.game_html`)."""
+        from pdn.viewer import game_html
+
+        return game_html(self)
 
 
 #: Events of :func:`line_events`.

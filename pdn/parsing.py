@@ -67,7 +67,9 @@ _MOVE_KINDS = frozenset(["MOVES", "LOOSEMOVES", "SETUP", "NAG", "RESULT"])
 
 def parse_raw(chunk: RawGame, visitor: GameVisitor[T]) -> T:
     """Parse one game, driving ``visitor``; return its result."""
-    visitor.begin_game(GameStart(chunk.line, chunk.column, chunk.index, chunk.encoding))
+    visitor.begin_game(
+        GameStart(chunk.line, chunk.column, chunk.index, chunk.encoding, chunk.evidence)
+    )
     if chunk.problem is not None:
         # Not PDN at all (a binary file): one problem, no tags, no moves.
         visitor.visit_problem(chunk.problem)

@@ -71,7 +71,8 @@ CODES: dict[str, CodeInfo] = dict(
         _info("variant-guess", "warning", "no GameType tag: the rules were chosen from the moves"),
         _info("move-number", "notice", "a move number that does not fit the position"),
         _info("separator", "notice", "a capture written with '-', or a plain move with 'x'"),
-        _info("draw-claimable", "notice", "a draw could be claimed (40-move rule or repetition)"),
+        _info("draw-claimable", "notice", "a draw could be claimed (move count or repetition)"),
+        _info("draw-rule", "notice", "the rules declare the game drawn from this ply on"),
     ]
 )
 

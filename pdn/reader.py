@@ -41,6 +41,7 @@ from pdn.decoding import (
     decode_text_stream,
     line_blocks,
 )
+from pdn.detection import scan_file
 from pdn.model import Game, Tags
 from pdn.problems import Problem
 from pdn.visitor import HeadersOnly
@@ -100,15 +101,25 @@ def _cut(decoded: DecodedInput) -> Iterator[RawGame]:
         yield chunk
 
 
-def split_games(source: Source, *, encoding: str | None = None) -> Iterator[RawGame]:
+def split_games(
+    source: Source, *, encoding: str | None = None, scan: bool = True
+) -> Iterator[RawGame]:
     """Cut a file into games without parsing them (see :func:`read_games` for ``source``).
 
     This is the cheap, streaming half of reading: the games can then be parsed elsewhere, for
-    instance in worker processes, with :meth:`~pdn.cutting.RawGame.parse`.
+    instance in worker processes, with :meth:`~pdn.cutting.RawGame.parse`.  A file, or a
+    stream that can be read twice, is first scanned for what its games agree on
+    (:mod:`pdn.detection`), so that each game's variant is decided in the light of the others;
+    ``scan=False`` leaves each game to itself.
     """
+    evidence = None
+    if scan and not isinstance(source, (bytes, bytearray, memoryview)):
+        evidence = scan_file(source)
     decoded, handle = _decoded(source, encoding)
     try:
-        yield from _cut(decoded)
+        for raw in _cut(decoded):
+            raw.evidence = evidence
+            yield raw
     finally:
         if handle is not None:
             handle.close()
@@ -132,7 +143,7 @@ def read_games(source: Source, *, encoding: str | None = None) -> Iterator[Game]
 
 def read_headers(source: Source, *, encoding: str | None = None) -> Iterator[Tags]:
     """The tag pairs of every game of a file, in order, without parsing the movetext."""
-    for raw in split_games(source, encoding=encoding):
+    for raw in split_games(source, encoding=encoding, scan=False):
         yield raw.accept(HeadersOnly())
 
 
@@ -144,11 +155,15 @@ def parse_games(text: str | bytes, *, encoding: str | None = None) -> Iterator[G
     """
     if isinstance(text, str):
         decoded = decode_text(text)
+        evidence = scan_file(io.StringIO(text))
     elif isinstance(text, (bytes, bytearray, memoryview)):
-        decoded = decode_bytes(io.BytesIO(bytes(text)), encoding)
+        data = bytes(text)
+        decoded = decode_bytes(io.BytesIO(data), encoding)
+        evidence = scan_file(io.BytesIO(data))
     else:
         raise TypeError(f"parse_games() reads str or bytes, not {type(text).__name__}")
     for raw in _cut(decoded):
+        raw.evidence = evidence
         yield raw.parse()
 
 

@@ -49,8 +49,9 @@ from typing import Any, Protocol
 
 from pdn.engine import get_variant, variant_for_game_type
 
+from .names import Aliases, differences, similar_names
+from .results import CANONICAL, scores
 from .results import parse_result as parse_outcome
-from .results import scores
 from .safe_text import csv_cell, one_line, printable
 
 __all__ = [
@@ -74,6 +75,7 @@ __all__ = [
     "games_to_records",
     "parse_points",
     "parse_result",
+    "points_of_results",
     "record_from_tags",
     "render",
     "render_csv",
@@ -379,10 +381,14 @@ class StandingRow:
     points: float
     sonneborn_berger: float
     unscored: int
+    buchholz: float = 0.0
+    median_buchholz: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         """A plain-dict form for JSON."""
         return {
+            "buchholz": self.buchholz,
+            "median_buchholz": self.median_buchholz,
             "rank": self.rank,
             "player": self.player,
             "games": self.games,
@@ -445,11 +451,15 @@ class Crosstable:
         return self.score_at(self._position[player], self._position[opponent])
 
     def cell(self, row: int, column: int) -> str:
-        """The cell as shown: ``"X"`` on the diagonal, empty where the players never met."""
+        """The cell as shown: ``"X"`` on the diagonal, empty where the players never met, and
+        ``"1.5 (2)"`` where the score sums several games (how many in brackets)."""
         if row == column:
             return "X"
-        value = self.score_at(row, column)
-        return "" if value is None else _num(value)
+        pair = self.pairs.get((row, column))
+        if pair is None:
+            return ""
+        score, games = pair
+        return _num(score) if games == 1 else f"{_num(score)} ({games})"
 
     def to_dict(self) -> dict[str, Any]:
         """A plain-dict form for JSON: ``players``, ``pairs`` (one entry per pair that met),
@@ -530,6 +540,40 @@ class OpeningStats:
 
 
 @dataclass(frozen=True, slots=True)
+class RoundEntry:
+    """One game of a player in a round: the opponent, the player's colour, the player's score
+    (1 / 0.5 / 0, ``None`` unscored) and the points it gave in the event's scheme."""
+
+    round: str
+    opponent: str
+    colour: str
+    score: float | None
+    points: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain-dict form for JSON."""
+        return {
+            "round": self.round,
+            "opponent": self.opponent,
+            "colour": self.colour,
+            "score": self.score,
+            "points": self.points,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRounds:
+    """A player's games round by round (several in a round are kept, in input order)."""
+
+    player: str
+    games: tuple[RoundEntry, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain-dict form for JSON."""
+        return {"player": self.player, "games": [game.to_dict() for game in self.games]}
+
+
+@dataclass(frozen=True, slots=True)
 class EventReport:
     """Everything reported for one event.
 
@@ -554,6 +598,8 @@ class EventReport:
     unscored: tuple[GameRecord, ...]
     name_variants: tuple[tuple[str, ...], ...]
     notes: tuple[str, ...]
+    swiss: bool = False
+    player_rounds: tuple[PlayerRounds, ...] = ()
 
     def standing(self, player: str) -> StandingRow:
         """The standings row of ``player`` (``KeyError`` if the player is not in the event)."""
@@ -563,7 +609,8 @@ class EventReport:
         raise KeyError(player)
 
     def to_dict(self) -> dict[str, Any]:
-        """A plain-dict form (lists, dicts, strings, numbers, ``None``) for JSON."""
+        """A plain-dict form (lists, dicts, strings, numbers, ``None``) for JSON;
+        ``player_rounds`` is empty when the crosstable is :attr:`Crosstable.folded`."""
         win, draw, loss = self.points_scheme
         return {
             "event": self.event,
@@ -583,6 +630,12 @@ class EventReport:
             "openings": [entry.to_dict() for entry in self.openings],
             "name_variants": [list(group) for group in self.name_variants],
             "notes": list(self.notes),
+            "swiss": self.swiss,
+            # Like the crosstable's grids, left out of a very large event (the games by round
+            # hold the same facts): 2,000 players would add a megabyte.
+            "player_rounds": []
+            if self.crosstable.folded
+            else [entry.to_dict() for entry in self.player_rounds],
         }
 
 
@@ -631,6 +684,8 @@ class _Tally:
     as_second: int = 0
     against: dict[str, float] = field(default_factory=dict)
     met: dict[str, int] = field(default_factory=dict)
+    # One entry per scored game (an opponent met twice is there twice): for Buchholz.
+    opponents: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -645,30 +700,77 @@ class _OpeningTally:
 
 def build_reports(
     records: Iterable[GameRecord],
-    points: Sequence[float] = DEFAULT_POINTS,
+    points: Sequence[float] | None = DEFAULT_POINTS,
     *,
     openings: Sequence[str | None] | None = None,
+    aliases: Aliases | None = None,
+    event: str | None = None,
 ) -> list[EventReport]:
     """One :class:`EventReport` per Event, in the order events are first seen.
 
-    ``points`` is (win, draw, loss), e.g. ``(2, 1, 0)``. ``openings``, if given, holds one
-    label (or ``None``) per record; a label replaces the record's own ``opening``.
+    ``points`` is (win, draw, loss), e.g. ``(2, 1, 0)``; ``None`` takes it from how each
+    event's results are written (:func:`points_of_results`: 2-1-0 for ``2-0``/``1-1``).
+    ``openings``, if given, holds one label (or ``None``) per record; a label replaces the
+    record's own ``opening``. ``aliases`` renames players and events first (so that two
+    spellings count as one); ``event`` is a regular expression: only the events whose name it
+    matches (anywhere, ``re.search``) are reported (``ValueError`` if it is not one).
 
     >>> recs = [record_from_tags({"Event": "E", "Black": "A", "White": "B", "Result": "1-0"})]
     >>> build_reports(recs, (2, 1, 0))[0].standing("A").points
     2.0
     """
-    scheme = _points_scheme(points)
+    scheme = None if points is None else _points_scheme(points)
     games = list(records)
     labels = _aligned(openings, len(games))
     games = [
         game if label is None else replace(game, opening=label)
         for game, label in zip(games, labels, strict=True)
     ]
+    if aliases is not None:
+        games = [_renamed(game, aliases) for game in games]
+    try:
+        wanted = None if event is None else re.compile(event)
+    except re.error as exc:
+        raise ValueError(f"not a regular expression: {event!r}: {exc}") from None
     events: dict[str, list[GameRecord]] = {}
     for game in games:
-        events.setdefault(game.event.strip() or UNKNOWN, []).append(game)
-    return [_build_event(name, group, scheme) for name, group in events.items()]
+        name = game.event.strip() or UNKNOWN
+        if wanted is None or wanted.search(name):
+            events.setdefault(name, []).append(game)
+    return [
+        _build_event(name, group, points_of_results(group) if scheme is None else scheme)
+        for name, group in events.items()
+    ]
+
+
+def _renamed(game: GameRecord, aliases: Aliases) -> GameRecord:
+    first = aliases.lookup(game.first_colour, game.first)
+    second = aliases.lookup(game.second_colour, game.second)
+    event = aliases.lookup("Event", game.event)
+    if first is None and second is None and event is None:
+        return game
+    return replace(
+        game, first=first or game.first, second=second or game.second, event=event or game.event
+    )
+
+
+_FAMILIES = {
+    family: frozenset(text for text in texts.values() if text not in ("*", "0-0"))
+    for family, texts in CANONICAL.items()
+}
+
+
+def points_of_results(games: Iterable[GameRecord]) -> tuple[float, float, float]:
+    """The points scheme the results are written in: 2-1-0 when every known result is of
+    the ``2-0 / 1-1 / 0-2`` family, else 1-0.5-0 (:data:`DEFAULT_POINTS`).
+
+    >>> points_of_results([record_from_tags({"Black": "A", "White": "B", "Result": "1-1"})])
+    (2.0, 1.0, 0.0)
+    """
+    written = {"".join(game.result.split()) for game in games}
+    if written & _FAMILIES["international"] and not written & _FAMILIES["default"]:
+        return (2.0, 1.0, 0.0)
+    return DEFAULT_POINTS
 
 
 def _unscored_reason(game: GameRecord) -> str:
@@ -705,6 +807,7 @@ def _tally_games(
             tally.points += scheme[outcome]
             tally.against[opponent] = tally.against.get(opponent, 0.0) + scheme[outcome]
             tally.met[opponent] = tally.met.get(opponent, 0) + 1
+            tally.opponents.append(opponent)
     return tallies
 
 
@@ -743,9 +846,48 @@ def _standings(tallies: dict[str, _Tally]) -> tuple[StandingRow, ...]:
                 points=round(tally.points, 9),
                 sonneborn_berger=sbs[player],
                 unscored=tally.unscored,
+                buchholz=_buchholz(tallies, player),
+                median_buchholz=_buchholz(tallies, player, median=True),
             )
         )
     return tuple(rows)
+
+
+def _buchholz(tallies: dict[str, _Tally], player: str, *, median: bool = False) -> float:
+    """The sum of the points of the opponents of each scored game (an opponent met twice
+    counts twice); the median Buchholz leaves out the highest and the lowest of them, when
+    there are at least three games."""
+    values = sorted(tallies[opponent].points for opponent in tallies[player].opponents)
+    if median and len(values) >= 3:
+        values = values[1:-1]
+    return round(sum(values), 9)
+
+
+def _is_swiss(players: Sequence[str], tallies: dict[str, _Tally]) -> bool:
+    """Whether some two players never met: a Swiss (or a round robin not finished), where
+    Buchholz and the table of each player's rounds say what the crosstable cannot."""
+    return len(players) > 2 and any(
+        len([o for o in tallies[p].met if o != p]) < len(players) - 1 for p in players
+    )
+
+
+def _player_rounds(
+    players: Sequence[str], games: Sequence[GameRecord], scheme: tuple[float, float, float]
+) -> tuple[PlayerRounds, ...]:
+    entries: dict[str, list[RoundEntry]] = {player: [] for player in players}
+    for game in sorted(games, key=lambda g: round_sort_key(g.round)):
+        sides = (
+            (game.first, game.second, game.first_colour, game.first_score),
+            (game.second, game.first, game.second_colour, game.second_score),
+        )
+        for player, opponent, colour, score in sides:
+            if player not in entries:
+                continue
+            points = None if score is None or not game.scored else scheme[_SCHEME_INDEX[score]]
+            entries[player].append(
+                RoundEntry(game.round, opponent, colour, score if game.scored else None, points)
+            )
+    return tuple(PlayerRounds(player, tuple(entries[player])) for player in players)
 
 
 def _crosstable(players: Sequence[str], tallies: dict[str, _Tally]) -> Crosstable:
@@ -801,10 +943,11 @@ def _openings(games: Sequence[GameRecord]) -> tuple[OpeningStats, ...]:
 
 
 def _name_variants(players: Iterable[str]) -> tuple[tuple[str, ...], ...]:
-    groups: dict[str, list[str]] = {}
-    for name in players:
-        groups.setdefault("".join(name.split()).casefold(), []).append(name)
-    return tuple(tuple(names) for names in groups.values() if len(names) > 1)
+    return tuple(group.names for group in similar_names(players))
+
+
+def _why(names: Sequence[str]) -> list[str]:
+    return list(dict.fromkeys(why for name in names[1:] for why in differences(name, names[0])))
 
 
 def _quoted(names: Iterable[str]) -> str:
@@ -817,17 +960,27 @@ def _build_event(
     tallies = _tally_games(games, scheme)
     standings = _standings(tallies)
     players = [row.player for row in standings]
+    swiss = _is_swiss(players, tallies)
+    # A table of rounds needs rounds: files without Round tags put every game in "?".
+    rounds_known = len({game.round for game in games if game.round != UNKNOWN}) > 1
     unscored = tuple(game for game in games if not game.scored)
     variants = _name_variants(tallies)
     first_colours = tuple(dict.fromkeys(game.first_colour for game in games))
     dates = sorted({game.date for game in games if game.date.strip("?.")})
 
     notes: list[str] = [
-        f"names that differ only in case or spacing are counted as different players: "
-        f"{_quoted(group)}"
+        f"players who look like the same person ({', '.join(_why(group))}) are counted as "
+        f"different players: {_quoted(group)} (pdn fix --suggest-names writes an alias list)"
         for group in variants
     ]
-    nameless = sum(UNKNOWN in (game.first, game.second) for game in games)
+    without_players = [g for g in games if g.first == UNKNOWN and g.second == UNKNOWN]
+    if without_players:
+        where = ", ".join(dict.fromkeys(g.round for g in without_players))
+        notes.append(
+            f"{len(without_players)} game(s) carry no players (no Black or White name), "
+            f"round(s) {where}"
+        )
+    nameless = sum(UNKNOWN in (game.first, game.second) for game in games) - len(without_players)
     if nameless:
         notes.append(f'{nameless} game(s) with a player name missing, shown as "{UNKNOWN}"')
     if len(first_colours) > 1:
@@ -857,6 +1010,8 @@ def _build_event(
         unscored=unscored,
         name_variants=variants,
         notes=tuple(notes),
+        swiss=swiss,
+        player_rounds=_player_rounds(players, games, scheme) if swiss and rounds_known else (),
     )
 
 
@@ -910,6 +1065,9 @@ _Table = tuple[list[str], list[list[str]], list[bool]]
 def _standings_table(report: EventReport) -> _Table:
     headers = ["#", "Player", "Games", "W", "D", "L", "Points", "SB"]
     right = [True, False, True, True, True, True, True, True]
+    if report.swiss:
+        headers += ["Buch", "MBuch"]
+        right += [True, True]
     with_unscored = bool(report.unscored)
     if with_unscored:
         headers.append("Unscored")
@@ -926,6 +1084,8 @@ def _standings_table(report: EventReport) -> _Table:
             _num(row.points),
             _num(row.sonneborn_berger),
         ]
+        if report.swiss:
+            cells += [_num(row.buchholz), _num(row.median_buchholz)]
         if with_unscored:
             cells.append(str(row.unscored))
         rows.append(cells)
@@ -946,6 +1106,31 @@ def _crosstable_table(report: EventReport) -> _Table:
         ]
         for i, player in enumerate(table.players)
     ]
+    return headers, rows, right
+
+
+#: How a player's result in a game is shown in the table of rounds: win, draw, loss, both
+#: lost, unscored.
+_ROUND_MARKS = {1.0: "+", 0.5: "=", 0.0: "-"}
+
+
+def _player_rounds_table(report: EventReport) -> _Table:
+    """Per player, a column per round: ``"3W+"`` is a win with White against player 3 (their
+    place in the standings); several games in one round are written side by side."""
+    number = {row.player: str(i) for i, row in enumerate(report.standings, start=1)}
+    rounds = [rnd.round for rnd in report.rounds]
+    headers = ["#", "Player", *(f"R{name}" for name in rounds), "Points"]
+    right = [True, False, *([False] * len(rounds)), True]
+    rows = []
+    for i, (entry, row) in enumerate(zip(report.player_rounds, report.standings, strict=True)):
+        cells: dict[str, list[str]] = {name: [] for name in rounds}
+        for game in entry.games:
+            mark = "*" if game.score is None else _ROUND_MARKS[game.score]
+            opponent = number.get(game.opponent, UNKNOWN)
+            cells[game.round].append(f"{opponent}{game.colour[0]}{mark}")
+        rows.append(
+            [str(i + 1), row.player, *(" ".join(cells[name]) for name in rounds), _num(row.points)]
+        )
     return headers, rows, right
 
 
@@ -1012,6 +1197,10 @@ def _sections(report: EventReport) -> list[tuple[str, _Table | str]]:
     sections: list[tuple[str, _Table | str]] = [
         ("Standings", _standings_table(report)),
         ("Crosstable", crosstable),
+    ]
+    if report.player_rounds:
+        sections.append(("Rounds per player", _player_rounds_table(report)))
+    sections += [
         ("Results by round", _rounds_table(report)),
         ("Colour balance", _colours_table(report)),
     ]
@@ -1026,32 +1215,67 @@ def _one_line(text: str) -> str:
     return one_line(text)
 
 
-def _text_table(table: _Table, indent: str = "  ") -> list[str]:
+def _text_table(table: _Table, indent: str = "  ", width: int | None = None) -> list[str]:
+    """The table aligned; with ``width``, a table wider than that is folded: its columns
+    after the first two (``#`` and the player) are cut into parts that fit, each part shown
+    under those two again, and player names too long even for that are shortened with ``~``."""
     headers, rows, right = table
     rows = [[_one_line(cell) for cell in row] for row in rows]
     widths = [len(h) for h in headers]
     for row in rows:
-        widths = [max(width, len(cell)) for width, cell in zip(widths, row, strict=True)]
+        widths = [max(w, len(cell)) for w, cell in zip(widths, row, strict=True)]
 
-    def line(cells: Sequence[str]) -> str:
+    def total(columns: Sequence[int]) -> int:
+        return len(indent) + sum(widths[c] for c in columns) + 2 * (len(columns) - 1)
+
+    parts = [list(range(len(headers)))]
+    if width is not None and total(parts[0]) > width and len(headers) > 3:
+        fixed = [0, 1]
+        room = width - total(fixed) - 2
+        widest = max(widths[2:])
+        if room < widest:  # even one more column does not fit: shorten the names
+            widths[1] = max(4, widths[1] - (widest - room))
+            rows = [[*row[:1], _shorten(row[1], widths[1]), *row[2:]] for row in rows]
+            headers = [*headers[:1], _shorten(headers[1], widths[1]), *headers[2:]]
+        parts = []
+        current: list[int] = []
+        for column in range(2, len(headers)):
+            if current and total([*fixed, *current, column]) > width:
+                parts.append([*fixed, *current])
+                current = []
+            current.append(column)
+        parts.append([*fixed, *current])
+
+    def line(cells: Sequence[str], columns: Sequence[int]) -> str:
         padded = (
-            cell.rjust(width) if is_right else cell.ljust(width)
-            for cell, width, is_right in zip(cells, widths, right, strict=True)
+            cells[c].rjust(widths[c]) if right[c] else cells[c].ljust(widths[c]) for c in columns
         )
         return (indent + "  ".join(padded)).rstrip()
 
-    return [line(headers), line(["-" * width for width in widths]), *(line(row) for row in rows)]
+    out: list[str] = []
+    for number, columns in enumerate(parts):
+        if number:
+            out.append("")
+        out += [line(headers, columns), line(["-" * w for w in widths], columns)]
+        out += [line(row, columns) for row in rows]
+    return out
 
 
-def render_text(reports: Sequence[EventReport]) -> str:
-    """Aligned plain-text tables for a terminal, one block per event."""
+def _shorten(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "~"
+
+
+def render_text(reports: Sequence[EventReport], width: int | None = None) -> str:
+    """Aligned plain-text tables for a terminal, one block per event; tables wider than
+    ``width`` characters (when given) are folded (see the crosstable of a large event)."""
     blocks: list[str] = []
     for report in reports:
         title = _one_line(report.event)
         lines = [title, "=" * len(title)]
-        width = max(len(label) for label, _ in _summary(report))
+        label_width = max(len(label) for label, _ in _summary(report))
         lines += [
-            f"{label + ':':<{width + 1}} {_one_line(value)}" for label, value in _summary(report)
+            f"{label + ':':<{label_width + 1}} {_one_line(value)}"
+            for label, value in _summary(report)
         ]
         for heading, table in _sections(report):
             lines += ["", heading]
@@ -1065,7 +1289,11 @@ def render_text(reports: Sequence[EventReport]) -> str:
                         opening = f"  [{game.opening}]" if game.opening else ""
                         lines.append(f"    {_one_line(game.describe())}{_one_line(opening)}")
             else:
-                lines += _text_table(table)
+                lines += _text_table(table, width=width)
+                if heading == "Rounds per player":
+                    lines.append(
+                        "  (3W+: against number 3, with White, won; = drawn, - lost, * unscored)"
+                    )
         if report.notes:
             lines += ["", "Notes"]
             lines += [f"  - {_one_line(note)}" for note in report.notes]
@@ -1110,7 +1338,7 @@ def render_markdown(reports: Sequence[EventReport]) -> str:
 _CSV_HEADERS: dict[str, list[str]] = {
     "standings": [
         "event", "rank", "player", "games", "wins", "draws", "losses", "points",
-        "sonneborn_berger", "unscored", "as_first", "as_second",
+        "sonneborn_berger", "unscored", "as_first", "as_second", "buchholz", "median_buchholz",
     ],
     "crosstable": ["event", "player", "opponent", "games", "score"],
     "games": [
@@ -1137,6 +1365,7 @@ def _csv_rows(report: EventReport, table: str) -> list[list[Any]]:
                 *(event, r.rank, r.player, r.games, r.wins, r.draws, r.losses),
                 *(_num(r.points), _num(r.sonneborn_berger), r.unscored),
                 *(balance[r.player].first, balance[r.player].second),
+                *(_num(r.buchholz), _num(r.median_buchholz)),
             ]
             for r in report.standings
         ]
@@ -1267,7 +1496,13 @@ def render_html(reports: Sequence[EventReport], title: str = "Tournament report"
     return "\n".join(out)
 
 
-def render(reports: Sequence[EventReport], fmt: str = "text", *, table: str = "standings") -> str:
+def render(
+    reports: Sequence[EventReport],
+    fmt: str = "text",
+    *,
+    table: str = "standings",
+    width: int | None = None,
+) -> str:
     """Render in one of :data:`FORMATS` (``md`` is accepted for ``markdown``).
 
     ``table`` only matters for ``csv`` (see :func:`render_csv`); the other formats hold all
@@ -1279,6 +1514,8 @@ def render(reports: Sequence[EventReport], fmt: str = "text", *, table: str = "s
     name = {"md": "markdown", "txt": "text", "htm": "html"}.get(fmt.lower(), fmt.lower())
     if name == "csv":
         return render_csv(reports, table)
+    if name == "text":
+        return render_text(reports, width)
     renderers: dict[str, Callable[[Sequence[EventReport]], str]] = {
         "text": render_text,
         "markdown": render_markdown,

@@ -16,19 +16,26 @@ from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pdn.engine import VARIANTS, FenError, Move, Position, Variant, diagnose, get_variant
+from pdn.engine import (
+    VARIANTS,
+    Color,
+    FenError,
+    Move,
+    Position,
+    Variant,
+    diagnose,
+    get_variant,
+)
 
+from .draws import DrawWatch, draw_rules
 from .fastpath import fast_path
+from .gametype import FULL_VALUES, detect_variant
 from .model import Game, Node
 from .notation import NotationError, move_texts, parse_move, resolve_squares
 from .problems import Problem
 from .results import Outcome, parse_result
 
 Status = Literal["ok", "illegal", "illegal-variation", "syntax-error", "unchecked"]
-
-# WCDF: a draw may be claimed when neither side has moved a man or captured in its own last
-# 40 moves, i.e. 80 plies.
-_QUIET_PLIES_FOR_CLAIM = 80
 
 
 @dataclass(slots=True)
@@ -58,6 +65,11 @@ class Report:
     start: Position | None = None
     final: Position | None = None
     complete: bool = True
+    #: Where the rules came from: "option" (the caller's), "gametype", "file", "squares",
+    #: "fen", "default" or "replay" (see :func:`pdn.detection.source_sentence`) ...
+    rules_source: str = "default"
+    #: ... and the evidence, as a sentence (``'GameType "25"'``).
+    rules_evidence: str = ""
 
     @property
     def status(self) -> Status:
@@ -84,55 +96,184 @@ class Report:
         """The steps of the mainline, in order."""
         return (step for step in self.steps if step.mainline)
 
+    def _repr_html_(self) -> str:
+        """The verdict and a table of the problems, in Jupyter (:func:`pdn.viewer.report_html`)."""
+        from .viewer import report_html
+
+        return report_html(self)
+
 
 def validate(game: Game, variant: Variant | str | None = None) -> Report:
     """Replay every line of ``game`` and report what is illegal.
 
     ``variant`` overrides the variant detected by the reader (a :class:`engine.Variant` or a
     name such as ``"english"``).  Without it and without a ``GameType`` tag the variant is a
-    guess from the squares; when a game from the start position opens with a move of the side
-    that does not start under the guessed rules, the variants of that board where that side
-    starts are tried, and the one that replays the game cleanly (else the one that goes
-    furthest, if only one does) is used, with a ``variant-guess`` warning saying why.
+    guess (from the other games of the file, else from the game's squares).  When the main line
+    is illegal under the guess, the other rules of that board are tried: the one that alone
+    replays the game cleanly is used, with a ``variant-guess`` warning saying why; when several
+    do, the game stays under the guess and the warning names them.  A game from the start
+    whose first move is the other side's is also tried under the rules where that side starts,
+    and the one that goes furthest, if only one does, is used.  The report says which rules
+    were used and where they came from (:attr:`Report.rules_source`, ``rules_evidence``).
     """
     report = _replay(game, variant)
-    if variant is not None or game.variant_source == "gametype" or report.variant is None:
+    if variant is not None:
+        name = variant.name if isinstance(variant, Variant) else variant
+        report.rules_source, report.rules_evidence = "option", f"asked for: {name}"
         return report
-    if "FEN" in game.tags or any(node.setup is not None for node, _ in game.walk()):
-        return report  # from a set-up position the first moves say nothing of the variant
+    report.rules_source, report.rules_evidence = game.variant_source, game.variant_evidence
+    if game.variant_source == "gametype" or report.variant is None:
+        return report
+    _check_opening_turn(game, report)
     first = _first_fault(report)
-    fault = next((p for p in report.problems if p.ply == first and not p.variation), None)
-    if first != 1 or fault is None or fault.code != "wrong-side":
+    if first is None:
         return report
+    return _better_guess(game, report, first)
+
+
+def _check_opening_turn(game: Game, report: Report) -> None:
+    """Warn when a FEN opening position (a ballot, an 11-man opening: no kings, at most two men
+    missing and three moved on each side) has the side to move that does not start under the
+    guessed rules although the side that does has not moved more: as if the other side had
+    begun. Nothing in such a position says which variant it is, so this stays a warning.
+
+    On the shared corpus this flags 2,216 of the 2,400 positions of CheckerBoard's Italian
+    11-man ballots and none of the English FEN files."""
+    start, variant = report.start, report.variant
+    if start is None or variant is None or "FEN" not in game.tags or start.kings:
+        return
+    if start.turn is variant.first_mover:
+        return
+    initial = Position.start(variant)
+    full = initial.black.bit_count()
+    moved: dict[Color, int] = {}
+    for color, men, home in (
+        (Color.BLACK, start.black, initial.black),
+        (Color.WHITE, start.white, initial.white),
+    ):
+        moved[color] = (men & ~home).bit_count()
+        if men.bit_count() < full - 2 or moved[color] > 3:
+            return
+    if moved[variant.first_mover] > moved[start.turn]:
+        return
+    report.problems.insert(
+        0,
+        _guess_problem(
+            game,
+            f"no GameType, and the FEN is an opening position with {start.turn.label} to "
+            f"move although {variant.first_mover.label}, who moves first in {variant.title}, "
+            f"has not moved more ({game.variant_evidence}): the game may be of a variant "
+            "where White starts; add a GameType tag",
+        ),
+    )
+
+
+def _better_guess(game: Game, report: Report, first: int) -> Report:
+    """The report under other rules of the same board, when the guess cannot replay the main
+    line (see :func:`validate`); ``report`` itself, with a warning, when nothing is better."""
     guessed = report.variant
-    # The first move is the other side's: the rules of that board where that side starts,
-    # the one that replays the game cleanly, else the one that goes furthest; never a tie.
-    candidates = [v for v in _same_board(guessed) if v.first_mover is not guessed.first_mover]
+    assert guessed is not None
+    fault = next(p for p in report.problems if p.ply == first and not p.variation)
+    if "FEN" in game.tags or any(node.setup is not None for node, _ in game.walk()):
+        return report  # from a set-up position a few moves say little of the rules
+    opening = first == 1 and fault.code == "wrong-side"
     tried = [
-        (_first_fault(other) or 1 << 30, other)
-        for other in (_replay(game, candidate) for candidate in candidates)
+        (_first_fault(other) or _CLEAN, other)
+        for other in (_replay(game, v) for v in _candidates(game, guessed, opening=opening))
         if other.status != "syntax-error"
     ]
-    best = max((reach for reach, _ in tried), default=0)
-    winners = [other for reach, other in tried if reach == best]
-    if best <= 1 or len(winners) != 1:
+    clean = [other for reach, other in tried if reach == _CLEAN]
+    said = f"{guessed.title} rules stop at ply {first} ({fault.code})"
+    if len(clean) > 1:
+        names = " and ".join(other.variant.title for other in clean if other.variant)
+        report.problems.insert(
+            0,
+            _guess_problem(
+                game,
+                f"{game.variant_evidence}: {said}; {names} rules replay the whole game: a "
+                "GameType tag would say which the game was played under",
+            ),
+        )
         return report
-    (found,) = winners
-    assert found.variant is not None
-    how = "replay the whole game" if best == 1 << 30 else f"replay it up to ply {best}"
+    found = clean[0] if clean else None
+    if found is None and opening:
+        # The first move is the other side's: the rules of this board where that side starts,
+        # the one that goes furthest, never a tie.
+        others = [
+            (reach, o)
+            for reach, o in tried
+            if o.variant and o.variant.first_mover is not guessed.first_mover
+        ]
+        best = max((reach for reach, _ in others), default=0)
+        winners = [other for reach, other in others if reach == best]
+        if best > 1 and len(winners) == 1:
+            found = winners[0]
+    if found is None or found.variant is None:
+        return report
+    reach = _first_fault(found)
+    how = "replay the whole game" if reach is None else f"replay it up to ply {reach}"
+    if opening:
+        why = (
+            f"the first move ({fault.move}) is {guessed.first_mover.opponent.label}'s, who does "
+            f"not start in {guessed.title}"
+        )
+    else:
+        why = said
+    found.rules_source = "replay"
+    found.rules_evidence = f"{game.variant_evidence}; {why}, and {found.variant.title} rules {how}"
     found.problems.insert(
         0,
-        Problem(
-            "variant-guess",
-            f"no GameType tag: replayed as {found.variant.title}, because the first move "
-            f"({fault.move}) is {guessed.first_mover.opponent.label}'s, who does not start in "
-            f"{guessed.title}, and {found.variant.title} rules {how}; a guess: add "
+        _guess_problem(
+            game,
+            f"replayed as {found.variant.title} ({game.variant_evidence}): {why}, and "
+            f"{found.variant.title} rules {how}; a guess: add "
             f'[GameType "{found.variant.game_type}"] to be sure',
-            line=game.line,
-            column=1,
         ),
     )
     return found
+
+
+#: The reach of a replay with no illegal move on its main line.
+_CLEAN = 1 << 30
+
+
+def _guess_problem(game: Game, message: str) -> Problem:
+    return Problem("variant-guess", message, line=game.line, column=1)
+
+
+def _candidates(game: Game, guessed: Variant, *, opening: bool) -> list[Variant]:
+    """The rules to try when the guess fails on the main line.
+
+    * The rules the game's own squares point to, when the guess came from the rest of its file.
+    * The variants whose records look the same as the guess's (same board, same first mover,
+      same notation in the GameType table: Russian, Brazilian and Czech; International and
+      Frisian), since squares alone cannot tell them apart. Not for English, the original PDN's
+      game: an English record with a slip of the pen often replays under pool checkers' freer
+      rules (flying kings, men capturing backward), and that would hide the error.
+    * When the first move is the other side's (``opening``), the variants of the board where
+      that side starts.
+    """
+    found: list[Variant] = []
+    if game.variant_source == "file":
+        own = detect_variant(None, game.mainline_moves(), [game.fen] if game.fen else [])[0]
+        if own is not None and own != guessed.name:
+            found.append(get_variant(own))
+    for other in _same_board(guessed):
+        if other in found:
+            continue
+        if other.first_mover is not guessed.first_mover:
+            if opening:
+                found.append(other)
+        elif guessed.name != "english" and _notation(other) == _notation(guessed):
+            found.append(other)
+    return found
+
+
+def _notation(variant: Variant) -> str:
+    """The notation letter of a variant's row of the GameType table (``A`` or ``N``)."""
+    full = FULL_VALUES.get(variant.game_type, "")
+    parts = full.split(",")
+    return parts[4][:1] if len(parts) > 4 else ""
 
 
 def _first_fault(report: Report) -> int | None:
@@ -253,10 +394,9 @@ class _Replayer:
     ) -> Generator[_Task, Position | None, Position]:
         """Replay the continuation of ``parent``; returns the last position it reached (before
         the move that stopped it, when one did)."""
-        # The draw claims watched are the WCDF's (English); the other federations' draw rules
-        # are not implemented yet, and an English claim must not be said of their games.
-        english = self.variant.name == "english"
-        watch = _DrawWatch(position) if mainline and english else None
+        # Each federation's own draw rules, on the main line (pdn.draws).
+        rules = draw_rules(self.variant) if mainline else None
+        watch = DrawWatch(rules, position) if rules is not None else None
         while parent.variations:
             main, *alternatives = parent.variations
             for number, alt in enumerate(alternatives, start=1):
@@ -269,10 +409,11 @@ class _Replayer:
                 return position
             if main.move is not None:
                 if watch is not None:
+                    code = "draw-claimable" if watch.rules.claim else "draw-rule"
                     for message in watch.update(self.report.steps[-1].move, after, ply):
                         self.report.problems.append(
                             Problem(
-                                "draw-claimable",
+                                code,
                                 message,
                                 line=main.line,
                                 column=main.column,
@@ -282,7 +423,7 @@ class _Replayer:
                         )
                 ply += 1
             elif watch is not None:
-                watch = _DrawWatch(after)  # a setup starts the counts afresh
+                watch = DrawWatch(watch.rules, after)  # a setup starts the counts afresh
             position = after
             parent = main
         return position
@@ -366,37 +507,6 @@ class _Replayer:
         return problem(code, diagnosis.message, legal), diagnosis.move, diagnosis.applied
 
 
-class _DrawWatch:
-    """Follows a line of play for the two WCDF draw claims, each reported once."""
-
-    def __init__(self, start: Position) -> None:
-        self.quiet = 0  # plies since the last capture or man move
-        self.seen: dict[Position, int] = {start: 1}
-        self.claimed: set[str] = set()
-
-    def update(self, move: Move | None, after: Position, ply: int) -> list[str]:
-        """Messages for the claims that become possible with this ply."""
-        messages = []
-        if move is None or move.is_capture or move.is_man_move:
-            self.quiet = 0
-        else:
-            self.quiet += 1
-        if self.quiet >= _QUIET_PLIES_FOR_CLAIM and "quiet" not in self.claimed:
-            self.claimed.add("quiet")
-            messages.append(
-                f"40-move rule: neither side has moved a man or captured in its last "
-                f"{_QUIET_PLIES_FOR_CLAIM // 2} moves; a draw can be claimed from ply {ply}"
-            )
-        count = self.seen[after] = self.seen.get(after, 0) + 1
-        if count >= 3 and "repetition" not in self.claimed:
-            self.claimed.add("repetition")
-            messages.append(
-                f"threefold repetition: the position after ply {ply} (same side to move) has "
-                f"now occurred three times; a draw can be claimed"
-            )
-        return messages
-
-
 def _check_result(report: Report) -> None:
     game = report.game
     tag = game.tags.get("Result")
@@ -448,10 +558,14 @@ def _check_result(report: Report) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Located:
-    """A position found in a game, and a sentence saying which one it is (or why none)."""
+    """A position found in a game, and a sentence saying which one it is (or why none).
+
+    ``move`` is the legal move that led to it, when there is one (for a diagram's arrow).
+    """
 
     position: Position | None
     reason: str
+    move: Move | None = None
 
 
 def position_at(
@@ -463,17 +577,26 @@ def position_at(
     >>> position_at(pdn.parse_game("1. 11-15 23-19 *"), 1).position.fen()[:2]
     'W:'
     """
-    report = validate(game, variant)
+    return locate(validate(game, variant), ply)
+
+
+def locate(report: Report, ply: int | None = None) -> Located:
+    """The position after ``ply`` mainline plies of a validated game (see :func:`position_at`),
+    so that several positions of one game need one replay."""
+    game = report.game
     if report.start is None:
         reason = report.problems[0].message if report.problems else "no start position"
         return Located(None, f"game {game.index}: {reason}")
     steps = [s for s in report.mainline_steps() if s.after is not None]
     if ply is None:
         position = report.final if report.final is not None else report.start
-        return Located(position, f"game {game.index}, final position after {len(steps)} plies")
+        last = steps[-1].move if steps and position is steps[-1].after else None
+        return Located(
+            position, f"game {game.index}, final position after {len(steps)} plies", last
+        )
     if ply == 0:
         return Located(report.start, f"game {game.index}, start position")
     if ply > len(steps):
         return Located(None, f"game {game.index} has only {len(steps)} replayable plies, not {ply}")
     step = steps[ply - 1]
-    return Located(step.after, f"game {game.index}, after ply {ply} ({step.node.move})")
+    return Located(step.after, f"game {game.index}, after ply {ply} ({step.node.move})", step.move)

@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
 
 if TYPE_CHECKING:
+    from pdn.detection import FileEvidence
     from pdn.model import Comment, Tags
     from pdn.problems import Problem
 
@@ -78,6 +79,9 @@ class GameStart:
     column: int = 1
     index: int = 1
     encoding: str = "utf-8"
+    #: What the other games of the file agree on, when the reader scanned it first
+    #: (:mod:`pdn.detection`); ``None`` for a stream read once.
+    file_evidence: FileEvidence | None = None
 
 
 class GameVisitor(Generic[T]):

@@ -125,9 +125,16 @@ def faithful_again(game: Game) -> tuple[str, Game]:
 
 
 def normalised_again(game: Game) -> tuple[str, Game]:
-    """The normalised text of ``game`` and the game read back from it."""
+    """The normalised text of ``game`` and the game read back from it.
+
+    The game is read back under the variant it was read under: a game alone does not carry
+    the evidence of the other games of its file (``pdn.detection``), which decides the move
+    numbers of a game without a GameType tag in a 10x10 file."""
     text = write_game(game, normalize=True)
-    return text, parse_game(text)
+    again = parse_game(text)
+    if game.variant_source == "file":
+        again.variant, again.variant_source = game.variant, game.variant_source
+    return text, again
 
 
 def json_again(game: Game) -> Game:

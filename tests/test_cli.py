@@ -53,8 +53,14 @@ def test_validate_json_carries_every_field() -> None:
     assert (data["schema"], data["type"]) == ("pdn-json/1", "verdicts")
     first = data["games"][0]
     assert set(first) == {
-        "schema", "type", "file", "index", "line", "tags", "status", "problems",
+        "schema", "type", "file", "index", "line", "tags", "status", "rules", "problems",
     }  # fmt: skip
+    assert first["rules"] == {
+        "variant": "english",
+        "title": "English draughts / American checkers",
+        "source": "squares",
+        "evidence": "no GameType; numeric squares, none above 32",
+    }
     assert (first["schema"], first["type"], first["status"]) == ("pdn-json/1", "verdict", "illegal")
     # Tags are [name, value] pairs in file order, as in every record of the schema.
     assert ["Black", "Missed, Capture"] in first["tags"]
@@ -279,6 +285,10 @@ def test_python_dash_m_runs_validate_in_a_subprocess() -> None:
         "with_errors": 12,
         "unchecked": 0,
         "by_code": last["by_code"],
+        "by_severity": {"error": 13},
+        "rules": [
+            {"title": "English draughts / American checkers", "source": "squares", "games": 12}
+        ],
     }
     assert last["by_code"]["result-impossible"] == 1
 

@@ -113,7 +113,10 @@ def test_output_to_dev_stdout_appended_to_a_log_keeps_the_log(tmp_path: Path) ->
     assert proc.returncode == 0
     text = log.read_text()
     assert text.startswith("earlier run\n")
-    assert text.endswith("15 games: 15 clean, 0 with errors\n")
+    assert text.endswith(
+        "15 games: 15 clean, 0 with errors\n"
+        "rules: English draughts / American checkers 15 (a guess from the squares the moves use)\n"
+    )
     assert [p.name for p in tmp_path.iterdir()] == ["log"]
 
 
@@ -276,7 +279,7 @@ def test_closed_standard_output_does_not_matter_with_o(tmp_path: Path) -> None:
     )
     no_traceback(proc)
     assert proc.returncode == 0
-    assert out.read_text().endswith("15 games: 15 clean, 0 with errors\n")
+    assert "\n15 games: 15 clean, 0 with errors\n" in out.read_text()
 
 
 def test_dev_stdout_with_standard_output_closed_is_an_error() -> None:

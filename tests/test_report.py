@@ -400,11 +400,11 @@ def test_name_variants_are_kept_apart_with_a_note() -> None:
     assert report.standing("wyllie,  j.").points == 1.0
     assert report.name_variants == (("Wyllie, J.", "wyllie,  j."),)
     assert report.notes == (
-        "names that differ only in case or spacing are counted as different players: "
-        '"Wyllie, J.", "wyllie,  j."',
+        "players who look like the same person (spacing, case) are counted as different "
+        'players: "Wyllie, J.", "wyllie,  j." (pdn fix --suggest-names writes an alias list)',
     )
     for fmt in FORMATS:
-        assert "differ only in case or spacing" in render([report], fmt) or fmt == "csv"
+        assert "look like the same person" in render([report], fmt) or fmt == "csv"
 
 
 def test_missing_names_and_mixed_first_movers_are_noted() -> None:

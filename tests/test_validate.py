@@ -237,18 +237,18 @@ def test_a_decisive_result_tag_with_a_star_terminator_is_a_warning() -> None:
     assert validate(pdn.parse_game('[Result "*"]\n1. 11-15 23-19 *')).problems == []
 
 
-def test_the_english_draw_claims_are_not_said_of_other_variants() -> None:
-    # Kings shuffling for 50 moves: a 40-move claim in English checkers, and no rule of
-    # another federation is implemented yet, so nothing is said there.
+def test_each_variant_gets_its_own_federations_draw_rules() -> None:
+    # Kings shuffling for 50 moves: English (WCDF) claims; FMJD draws (repetition, the 5-move
+    # rule of king against king), and no English claim is said of it.
     shuffle = " ".join(["1-6 32-27 6-1 27-32"] * 25)
     english = validate(pdn.parse_game(f'[FEN "B:WK32:BK1"]\n{shuffle} *'))
-    assert "draw-claimable" in {p.code for p in english.problems}
-    for fen, moves in (
-        ("W:WK50:BK1", " ".join(["50-45 1-6 45-50 6-1"] * 25)),  # International
-    ):
-        report = validate(pdn.parse_game(f'[GameType "20"]\n[FEN "{fen}"]\n{moves} *'))
-        assert report.status == "ok", report.problems
-        assert "draw-claimable" not in {p.code for p in report.problems}
+    assert {p.code for p in english.problems} == {"draw-claimable"}
+    assert all(p.message.startswith("WCDF ") for p in english.problems)
+    moves = " ".join(["50-45 1-6 45-50 6-1"] * 25)
+    report = validate(pdn.parse_game(f'[GameType "20"]\n[FEN "W:WK50:BK1"]\n{moves} *'))
+    assert report.status == "ok", report.problems
+    assert {p.code for p in report.problems} == {"draw-rule"}
+    assert all(p.message.startswith("FMJD ") for p in report.problems)
 
 
 def test_headings_put_the_first_mover_first() -> None:

@@ -1,0 +1,195 @@
+"""The draw rules of each federation, watched along a line of play.
+
+A draw rule never makes a move illegal: it says that from some ply on the game was a draw
+(FMJD, Russian: the game *is* drawn) or could have been claimed as one (WCDF, Czech: a player
+*may claim*). Each is reported once per line as a notice naming the rule and the ply.
+
+* English (WCDF 2008, which the ACF follows): a claim at the third occurrence of a position,
+  or after 40 moves each with no man moved and nothing captured.
+* International (FMJD): drawn at the third occurrence of a position; after 25 moves each with
+  only kings moved and nothing captured; after 16 moves each in an ending of three pieces, one
+  at least a king, against a lone king; after 5 moves each in an ending of two kings, a king
+  and a man, or a king, against a lone king.
+* Russian (FShR): drawn at the third occurrence; after 15 moves each with no man moved and
+  nothing captured while both sides have kings (a side without kings can only move men, so
+  the count needs no test of it); after 15 moves each of three kings or more against a lone
+  king.
+* Czech (the FMJD's brief Czech rules): a claim at the third occurrence, or after 15 moves
+  with no man moved and nothing captured.
+
+Sources are in ``docs/rules.md``. The other variants' draw rules are not watched (their
+federations' texts were not at hand): :func:`draw_rules` gives ``None`` and reports say so.
+
+>>> from pdn.engine import INTERNATIONAL
+>>> draw_rules(INTERNATIONAL).name
+'FMJD'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from pdn.engine import Color, Move, Position, Variant
+
+__all__ = ["DrawRules", "DrawWatch", "Ending", "draw_rules"]
+
+#: (men, kings) of one side.
+Material = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """An ending that is drawn after so many moves each: ``applies(strong, weak)`` on the
+    (men, kings) of the two sides, either way round."""
+
+    label: str
+    moves: int
+    applies: Callable[[Material, Material], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class DrawRules:
+    """One federation's draw rules (see the module's table)."""
+
+    name: str
+    claim: bool  # True: a player may claim the draw; False: the game is drawn
+    repetition: int  # the occurrence of a position that draws
+    quiet_moves: int  # moves each with no man moved and nothing captured
+    endings: tuple[Ending, ...] = ()
+
+
+def _lone_king(side: Material) -> bool:
+    return side == (0, 1)
+
+
+def _three_with_a_king(side: Material) -> bool:
+    men, kings = side
+    return men + kings == 3 and kings >= 1
+
+
+def _two_or_fewer_with_a_king(side: Material) -> bool:
+    men, kings = side
+    return kings >= 1 and men + kings <= 2
+
+
+def _three_kings_or_more(side: Material) -> bool:
+    return side[0] == 0 and side[1] >= 3
+
+
+_ENGLISH = DrawRules("WCDF", claim=True, repetition=3, quiet_moves=40)
+_FMJD = DrawRules(
+    "FMJD",
+    claim=False,
+    repetition=3,
+    quiet_moves=25,
+    endings=(
+        Ending(
+            "16-move rule (three pieces, one a king, against a lone king)",
+            16,
+            lambda strong, weak: _lone_king(weak) and _three_with_a_king(strong),
+        ),
+        Ending(
+            "5-move rule (two kings, a king and a man, or a king against a lone king)",
+            5,
+            lambda strong, weak: _lone_king(weak) and _two_or_fewer_with_a_king(strong),
+        ),
+    ),
+)
+_RUSSIAN = DrawRules(
+    "FShR",
+    claim=False,
+    repetition=3,
+    quiet_moves=15,
+    endings=(
+        Ending(
+            "15-move rule (three kings or more against a lone king)",
+            15,
+            lambda strong, weak: _lone_king(weak) and _three_kings_or_more(strong),
+        ),
+    ),
+)
+_CZECH = DrawRules("Czech rules", claim=True, repetition=3, quiet_moves=15)
+
+_BY_VARIANT = {
+    "english": _ENGLISH,
+    "international": _FMJD,
+    "russian": _RUSSIAN,
+    "czech": _CZECH,
+}
+
+
+def draw_rules(variant: Variant) -> DrawRules | None:
+    """The draw rules watched for a variant, or ``None`` where none are."""
+    return _BY_VARIANT.get(variant.name)
+
+
+def _material(position: Position, color: Color) -> Material:
+    pieces = position.black if color is Color.BLACK else position.white
+    kings = (pieces & position.kings).bit_count()
+    return pieces.bit_count() - kings, kings
+
+
+@dataclass(slots=True)
+class DrawWatch:
+    """Follows one line of play for the draws of ``rules``; :meth:`update` after each ply."""
+
+    rules: DrawRules
+    start: Position
+    quiet: int = 0  # plies since the last capture or man move (while the rule counts)
+    seen: dict[Position, int] = field(default_factory=dict)
+    said: set[str] = field(default_factory=set)
+    ending: Ending | None = None
+    ending_plies: int = 0
+
+    def __post_init__(self) -> None:
+        self.seen[self.start] = 1
+        self.ending = self._ending_of(self.start)
+
+    def update(self, move: Move | None, after: Position, ply: int) -> list[str]:
+        """The messages for the draws this ply brings (each said once per line)."""
+        rules = self.rules
+        messages: list[str] = []
+        verb = "can be claimed" if rules.claim else "is drawn"
+        if move is None or move.is_capture or move.is_man_move:
+            self.quiet = 0
+        else:
+            self.quiet += 1
+        if self.quiet >= 2 * rules.quiet_moves:
+            messages += self._once(
+                "quiet",
+                f"{rules.name} {rules.quiet_moves}-move rule: no man has moved and nothing has "
+                f"been captured for {rules.quiet_moves} moves each; the game {verb} from ply {ply}",
+            )
+        count = self.seen[after] = self.seen.get(after, 0) + 1
+        if count >= rules.repetition:
+            messages += self._once(
+                "repetition",
+                f"{rules.name} repetition rule: the position after ply {ply} (same side to "
+                f"move) has occurred {count} times; the game {verb}",
+            )
+        ending = self._ending_of(after)
+        if ending is not self.ending:
+            self.ending, self.ending_plies = ending, 0
+        elif ending is not None:
+            self.ending_plies += 1
+            if self.ending_plies >= 2 * ending.moves:
+                messages += self._once(
+                    ending.label,
+                    f"{rules.name} {ending.label}: {ending.moves} moves each played in this "
+                    f"ending; the game {verb} from ply {ply}",
+                )
+        return messages
+
+    def _once(self, key: str, message: str) -> list[str]:
+        if key in self.said:
+            return []
+        self.said.add(key)
+        return [message]
+
+    def _ending_of(self, position: Position) -> Ending | None:
+        black, white = _material(position, Color.BLACK), _material(position, Color.WHITE)
+        for ending in self.rules.endings:
+            if ending.applies(black, white) or ending.applies(white, black):
+                return ending
+        return None

@@ -1,0 +1,703 @@
+"""Picking games out of collections: criteria on tags, moves, positions and verdicts.
+
+A :class:`Selection` holds the conditions; :func:`select_games` streams the games of some files
+that meet all of them (or none of them, with ``invert``), in order, each with its text exactly as
+read. The work done per game is only what the conditions need, cheapest first:
+
+* tags (players, event, dates, result, GameType) are read without parsing the movetext
+  (:class:`~pdn.visitor.HeadersOnly`);
+* the move count, a missing Result tag or GameType need the game parsed, not replayed;
+* positions (``fen``, ``fen_pattern``, ``ballot``, ``material``) replay the mainline only as far
+  as they need: three plies for a ballot, until the position is found or can no longer be
+  reached for ``fen`` (men and pieces only ever decrease), to the end for ``material``;
+* the validation verdict (``clean``, ``broken``, ``cut_at_error``) replays everything.
+
+Games are written as read: the text of a selected game is the reader's
+:class:`~pdn.cutting.RawGame` text, so nothing is reformatted or lost.
+
+>>> import io
+>>> text = '[Black "Ann"][White "Bob"][Result "1-0"]\\n1. 11-15 23-19 1-0\\n\\n'
+>>> text += '[Black "Cy"][White "Ann"][Result "2-0"]\\n1. 9-13 22-18 2-0\\n'
+>>> chosen = Selection(black=re.compile("ann", re.I), results=parse_results(["1-0"]))
+>>> [picked.line for picked in select_games([io.StringIO(text)], chosen)]
+[1]
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pdn.engine import Color, FenError, Position, Variant, board_for, diagnose
+
+from .batch import Input, display_name, is_json, iter_games
+from .cutting import RawGame
+from .gametype import game_type_of, variant_name
+from .model import Game, Tags
+from .notation import NotationError, parse_move, resolve_squares
+from .openings import Opening, classify_positions
+from .problems import Problem
+from .reader import split_games
+from .results import Outcome, parse_result
+from .visitor import HeadersOnly
+from .writer import write_game
+
+__all__ = [
+    "AsRead",
+    "DatePart",
+    "Material",
+    "OnProblem",
+    "Pattern",
+    "Picked",
+    "Selection",
+    "cut_at_error",
+    "date_span",
+    "games_as_read",
+    "mainline_positions",
+    "opening_of",
+    "parse_date_bound",
+    "parse_material",
+    "parse_pattern",
+    "parse_results",
+    "select_games",
+]
+
+Verdict = Literal["clean", "broken"]
+
+#: A date as ``(year, month, day)``.
+DatePart = tuple[int, int, int]
+
+# ------------------------------------------------------------------------------------ dates
+
+_DATE = re.compile(r"\s*([0-9?]{4})(?:[.\-/]([0-9?]{1,2}))?(?:[.\-/]([0-9?]{1,2}))?\s*")
+
+
+def _span_of(text: str, low: int, high: int) -> tuple[int, int] | None:
+    """The values a date part may stand for: ``??`` is any, ``1?`` is 10-19 (clipped)."""
+    if not text or set(text) == {"?"}:
+        return low, high
+    first = int(text.replace("?", "0"))
+    last = int(text.replace("?", "9"))
+    if last < low or first > high:
+        return None
+    return max(first, low), min(last, high)
+
+
+def date_span(text: str | None) -> tuple[DatePart, DatePart] | None:
+    """The first and last day a PDN date may stand for; ``None`` when its year is unknown or
+    it cannot be read.
+
+    ``?`` parts widen the span: ``1990.??.??`` is all of 1990, ``19??`` the century's years.
+    Dots, hyphens (OCA's ``1990-??-??``) and slashes separate the parts.
+
+    >>> date_span("1990.??.??"), date_span("1990-06-1?"), date_span("????.??.??")
+    (((1990, 1, 1), (1990, 12, 31)), ((1990, 6, 10), (1990, 6, 19)), None)
+    """
+    if text is None:
+        return None
+    match = _DATE.fullmatch(text)
+    if match is None or "?" in match.group(1)[:2]:
+        return None
+    years = _span_of(match.group(1), 0, 9999)
+    months = _span_of(match.group(2) or "", 1, 12)
+    days = _span_of(match.group(3) or "", 1, 31)
+    if years is None or months is None or days is None:
+        return None
+    return (years[0], months[0], days[0]), (years[1], months[1], days[1])
+
+
+def parse_date_bound(text: str, *, upper: bool) -> DatePart:
+    """A ``--date-from`` (``upper=False``) or ``--date-to`` bound: a partial date stands for
+    its first day, or its last day for an upper bound. ``ValueError`` if it cannot be read.
+
+    >>> parse_date_bound("1990", upper=False), parse_date_bound("1990.06", upper=True)
+    ((1990, 1, 1), (1990, 6, 31))
+    """
+    span = date_span(text)
+    if span is None:
+        raise ValueError(f"{text!r} is not a date (YYYY, YYYY.MM or YYYY.MM.DD, ? allowed)")
+    return span[1] if upper else span[0]
+
+
+# ---------------------------------------------------------------------------------- results
+
+_RESULT_WORDS = {
+    "draw": Outcome.DRAW,
+    "*": Outcome.UNKNOWN,
+    "unknown": Outcome.UNKNOWN,
+    "first-wins": Outcome.FIRST_WINS,
+    "second-wins": Outcome.SECOND_WINS,
+    "both-lose": Outcome.BOTH_LOSE,
+}
+
+
+def parse_results(texts: Iterable[str]) -> frozenset[Outcome]:
+    """The outcomes ``--result`` values stand for: a result of either family (``1-0`` and
+    ``2-0`` both mean the first mover won), ``draw``, ``unknown`` (or ``*``), ``first-wins``,
+    ``second-wins``, ``both-lose``. ``ValueError`` for anything else.
+
+    >>> sorted(o.value for o in parse_results(["2-0", "draw"]))
+    ['draw', 'first-wins']
+    """
+    outcomes = set()
+    for text in texts:
+        word = _RESULT_WORDS.get(text.strip().lower())
+        outcome = word if word is not None else parse_result(text)
+        if outcome is Outcome.UNKNOWN and word is None:
+            raise ValueError(f"{text!r} is not a result (1-0, 0-1, 2-0, 1-1, draw, unknown...)")
+        outcomes.add(outcome)
+    return frozenset(outcomes)
+
+
+# --------------------------------------------------------------------------------- material
+
+_SIDE = re.compile(r"([BW]?)((?:[0-9]+[MK]?)+)", re.IGNORECASE)
+_COUNT = re.compile(r"([0-9]+)([MK]?)", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Material:
+    """Piece counts one side must have: ``total`` alone, or exact ``men`` and ``kings``."""
+
+    men: int | None = None
+    kings: int | None = None
+    total: int | None = None
+
+    def fits(self, men: int, kings: int) -> bool:
+        """Whether a side with these men and kings has this material."""
+        if self.total is not None:
+            return men + kings == self.total
+        return men == (self.men or 0) and kings == (self.kings or 0)
+
+
+def _parse_side(text: str) -> tuple[str, Material]:
+    match = _SIDE.fullmatch(text.strip())
+    if match is None:
+        raise ValueError(f"{text!r}: a side is counts such as 3K, 2M1K or 5")
+    men = kings = total = None
+    for number, kind in _COUNT.findall(match.group(2)):
+        if kind.upper() == "K":
+            kings = (kings or 0) + int(number)
+        elif kind.upper() == "M":
+            men = (men or 0) + int(number)
+        else:
+            total = (total or 0) + int(number)
+    if total is not None and (men is not None or kings is not None):
+        raise ValueError(f"{text!r}: give a total (5) or men and kings (2M3K), not both")
+    return match.group(1).upper(), Material(men, kings, total)
+
+
+def parse_material(text: str) -> tuple[Material, Material, bool]:
+    """``--material``: ``FIRST:SECOND`` (first mover first, as results are read), or with
+    colours ``W3K:B2K`` in any order. Returns (first or Black, second or White, by colour).
+
+    ``3K`` is three kings and no men, ``2M1K`` two men and a king, ``5`` five pieces of
+    any kind.
+
+    >>> parse_material("3K:2K")
+    (Material(men=None, kings=3, total=None), Material(men=None, kings=2, total=None), False)
+    >>> parse_material("W1K:B2M")[0]
+    Material(men=2, kings=None, total=None)
+    """
+    parts = text.split(":")
+    if len(parts) != 2:
+        raise ValueError(f"{text!r}: material is two sides, FIRST:SECOND (e.g. 3K:2K)")
+    (one_colour, one), (two_colour, two) = (_parse_side(part) for part in parts)
+    if bool(one_colour) != bool(two_colour) or (one_colour and one_colour == two_colour):
+        raise ValueError(f"{text!r}: name both colours (W3K:B2K) or neither (3K:2K)")
+    if not one_colour:
+        return one, two, False
+    return (one, two, True) if one_colour == "B" else (two, one, True)
+
+
+# --------------------------------------------------------------------------------- patterns
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    """Squares that must hold given pieces (a partial FEN), and optionally the side to move."""
+
+    turn: Color | None
+    pieces: tuple[tuple[int, Color, bool], ...]  # (square, colour, king)
+
+    def masks(self, variant: Variant) -> tuple[int, int, int, int]:
+        """Bitboards of the men and kings required, Black's then White's."""
+        bits = board_for(variant).bit
+        masks = [0, 0, 0, 0]
+        for square, colour, king in self.pieces:
+            masks[int(colour) * 2 + king] |= bits[square]
+        return masks[0], masks[1], masks[2], masks[3]
+
+
+_SQUARE_ITEM = re.compile(r"(K?)([0-9]+)(?:-([0-9]+))?", re.IGNORECASE)
+
+
+def parse_pattern(text: str) -> Pattern:
+    """``--fen-pattern``: ``TURN:W<squares>:B<squares>`` as in a FEN, where TURN may be ``?``
+    (either side) and either colour may be left out; only the squares given must match.
+
+    >>> p = parse_pattern("?:W18,K22:B15")
+    >>> p.turn, [(s, c.letter, k) for s, c, k in p.pieces]
+    (None, [(18, 'W', False), (22, 'W', True), (15, 'B', False)])
+    """
+    parts = [part.strip() for part in text.strip().split(":")]
+    if not parts or parts[0].upper() not in ("B", "W", "?"):
+        raise ValueError(f"{text!r}: a pattern starts with the side to move (B, W or ?)")
+    turn = {"B": Color.BLACK, "W": Color.WHITE}.get(parts[0].upper())
+    pieces: list[tuple[int, Color, bool]] = []
+    for part in parts[1:]:
+        if not part or part[0].upper() not in "BW":
+            raise ValueError(f"{text!r}: {part!r} must start with W or B")
+        colour = Color.WHITE if part[0].upper() == "W" else Color.BLACK
+        for item in filter(None, (i.strip() for i in part[1:].split(","))):
+            match = _SQUARE_ITEM.fullmatch(item)
+            if match is None:
+                raise ValueError(f"{text!r}: {item!r} is not a square, K square or range")
+            first = int(match.group(2))
+            last = int(match.group(3) or first)
+            if first < 1 or last < first:
+                raise ValueError(f"{text!r}: {item!r} is no square or range of squares")
+            pieces.extend((s, colour, bool(match.group(1))) for s in range(first, last + 1))
+    return Pattern(turn, tuple(pieces))
+
+
+# --------------------------------------------------------------------------- lazy replay
+
+
+def _rules(game: Game) -> Variant | None:
+    # The same choice validation makes for a game without a --variant override.
+    from .validation import _choose_variant
+
+    return _choose_variant(game, None)
+
+
+@functools.cache
+def _initial(variant: Variant) -> Position:
+    # Positions are immutable; building the start anew for each game was a tenth of --fen.
+    return Position.start(variant)
+
+
+def _start(game: Game, variant: Variant) -> Position | None:
+    fen = game.tags.get("FEN")
+    try:
+        return Position.from_fen(fen, variant) if fen else _initial(variant)
+    except FenError:
+        return None
+
+
+def mainline_positions(game: Game) -> Iterator[Position]:
+    """The start position, then the position after each mainline ply, lazily: replay stops
+    where the consumer stops, and at the first move that is not legal (or a bad setup).
+
+    Moves are matched as validation matches them (:func:`pdn.engine.diagnose`); variations
+    are never replayed.
+
+    >>> import pdn
+    >>> [p.turn.letter for p in mainline_positions(pdn.parse_game("1. 11-15 23-19 2. 15-11 *"))]
+    ['B', 'W', 'B']
+    """
+    variant = _rules(game)
+    if variant is None:
+        return
+    position = _start(game, variant)
+    if position is None:
+        return
+    yield position
+    for node in game.mainline():
+        if node.setup is not None:
+            try:
+                position = Position.from_fen(node.setup, variant)
+            except FenError:
+                return
+        else:
+            try:
+                written = parse_move(node.move or "")
+                squares = resolve_squares(written, variant)
+            except NotationError:
+                return
+            found = diagnose(position, squares, written.capture_written)
+            if found.fault is not None or found.move is None:
+                return
+            position = position.play(found.move)
+        yield position
+
+
+def opening_of(game: Game) -> Opening:
+    """The game's ACF ballot (or other opening kind) from its first three plies, replaying
+    no further (:func:`pdn.openings.classify` validates the whole game first).
+
+    >>> import pdn
+    >>> opening_of(pdn.parse_game("1. 11-15 22-17 2. 9-14 *")).label
+    'ACF 38: 9-14 22-17 11-15 (transposed)'
+    """
+    positions = mainline_positions(game)
+    start = next(positions, None)
+    if start is None:
+        return Opening("setup", fen=game.fen, note="no position to start from")
+    after = [p for _, p in zip(range(3), positions, strict=False)]
+    texts = game.mainline_moves()[:3]
+    illegal = len(after) + 1 if len(after) < min(3, len(texts)) else None
+    return classify_positions(start, after, texts, illegal)
+
+
+def _counts(position: Position) -> tuple[int, int, int, int]:
+    """Men and pieces of Black, then of White: none of them ever grows during a game."""
+    black_men = (position.black & ~position.kings).bit_count()
+    white_men = (position.white & ~position.kings).bit_count()
+    return black_men, position.black.bit_count(), white_men, position.white.bit_count()
+
+
+def _reachable(position: Position, need: tuple[int, int, int, int]) -> bool:
+    return all(have >= want for have, want in zip(_counts(position), need, strict=True))
+
+
+# ------------------------------------------------------------------------------- selection
+
+
+@dataclass(slots=True)
+class Selection:
+    """The conditions a game must meet (all of them; ``invert`` keeps those that do not).
+
+    Regular expressions are searched anywhere in the value (``re.search``); compile them as
+    you like (the command line makes them case-insensitive). A condition left ``None`` (or
+    empty) is not checked.
+    """
+
+    tags: list[tuple[str, re.Pattern[str]]] = field(default_factory=list)
+    player: re.Pattern[str] | None = None
+    black: re.Pattern[str] | None = None
+    white: re.Pattern[str] | None = None
+    event: re.Pattern[str] | None = None
+    date_from: DatePart | None = None
+    date_to: DatePart | None = None
+    results: frozenset[Outcome] | None = None
+    variant: str | None = None
+    min_plies: int | None = None
+    max_plies: int | None = None
+    ballot: int | None = None
+    fen: str | None = None
+    fen_pattern: Pattern | None = None
+    material: tuple[Material, Material, bool] | None = None
+    verdict: Verdict | None = None
+    invert: bool = False
+    first: int | None = None
+    cut_at_error: bool = False
+    _targets: dict[str, Position | None] = field(default_factory=dict, repr=False)
+
+    def has_tag_conditions(self) -> bool:
+        """Whether a condition reads tags (players, event, dates, result, variant)."""
+        return bool(self.tags) or any(
+            c is not None
+            for c in (
+                self.player,
+                self.black,
+                self.white,
+                self.event,
+                self.date_from,
+                self.date_to,
+                self.results,
+                self.variant,
+            )
+        )
+
+    def needs_game(self) -> bool:
+        """Whether a condition looks past the tags (then every game is parsed)."""
+        return (
+            self.min_plies is not None
+            or self.max_plies is not None
+            or self.needs_positions()
+            or self.verdict is not None
+            or self.cut_at_error
+        )
+
+    def needs_positions(self) -> bool:
+        """Whether a condition replays moves."""
+        return any(c is not None for c in (self.ballot, self.fen, self.fen_pattern, self.material))
+
+    # --- by tags -------------------------------------------------------------------------
+
+    def tags_match(self, tags: Tags) -> bool | None:
+        """The verdict of the tag conditions; ``None`` when one needs the game (no Result or
+        GameType tag to decide by)."""
+        if self.tags:
+            pairs = [(name.casefold(), value) for name, value in tags.items()]
+            for wanted, regex in self.tags:
+                folded = wanted.casefold()  # `--tag event=...` means the Event tag
+                if not any(regex.search(value) for name, value in pairs if name == folded):
+                    return False
+        black, white = tags.get("Black") or "", tags.get("White") or ""
+        if self.player is not None and not (self.player.search(black) or self.player.search(white)):
+            return False
+        if self.black is not None and not self.black.search(black):
+            return False
+        if self.white is not None and not self.white.search(white):
+            return False
+        if self.event is not None and not self.event.search(tags.get("Event") or ""):
+            return False
+        if (self.date_from or self.date_to) and not self._date_fits(tags.get("Date")):
+            return False
+        undecided = False
+        if self.results is not None:
+            result = tags.get("Result")
+            if result is None:
+                undecided = True
+            elif parse_result(result) not in self.results:
+                return False
+        if self.variant is not None:
+            game_type = game_type_of(tags.get("GameType"))
+            if game_type is None:
+                undecided = True
+            elif variant_name(game_type.number) != self.variant:
+                return False
+        return None if undecided else True
+
+    def _date_fits(self, text: str | None) -> bool:
+        span = date_span(text)
+        if span is None:
+            return False
+        first, last = span
+        if self.date_from is not None and last < self.date_from:
+            return False
+        return not (self.date_to is not None and first > self.date_to)
+
+    # --- by the game ---------------------------------------------------------------------
+
+    def game_matches(self, game: Game) -> bool:
+        """The conditions that need the parsed game, its replay or its verdict (the tag
+        conditions are :meth:`tags_match`'s)."""
+        if self.results is not None and parse_result(game.result) not in self.results:
+            return False
+        if self.variant is not None and game.variant != self.variant:
+            return False
+        if self.min_plies is not None or self.max_plies is not None:
+            plies = len(game.mainline_moves())
+            if self.min_plies is not None and plies < self.min_plies:
+                return False
+            if self.max_plies is not None and plies > self.max_plies:
+                return False
+        if self.ballot is not None and not self._ballot_fits(game):
+            return False
+        if self.fen is not None and not self._fen_found(game):
+            return False
+        if self.fen_pattern is not None and not self._pattern_found(game, self.fen_pattern):
+            return False
+        if self.material is not None and not self._material_fits(game, self.material):
+            return False
+        if self.verdict is not None:
+            from .batch import verdict_of
+
+            verdict = verdict_of(game, "")
+            if self.verdict == "broken" and not verdict.has_errors:
+                return False
+            if self.verdict == "clean" and verdict.status != "ok":
+                return False
+        return True
+
+    def _ballot_fits(self, game: Game) -> bool:
+        opening = opening_of(game)
+        return opening.kind == "ballot" and opening.number == self.ballot
+
+    def _target(self, variant: Variant) -> Position | None:
+        if variant.name not in self._targets:
+            try:
+                assert self.fen is not None
+                self._targets[variant.name] = Position.from_fen(self.fen, variant)
+            except FenError:
+                self._targets[variant.name] = None
+        return self._targets[variant.name]
+
+    def _fen_found(self, game: Game) -> bool:
+        variant = _rules(game)
+        target = None if variant is None else self._target(variant)
+        if target is None:
+            return False
+        key = target.key()
+        need = _counts(target)
+        for position in mainline_positions(game):
+            if position.key() == key:
+                return True
+            if not _reachable(position, need):
+                return False
+        return False
+
+    def _pattern_found(self, game: Game, pattern: Pattern) -> bool:
+        variant = _rules(game)
+        if variant is None:
+            return False
+        try:
+            black_men, black_kings, white_men, white_kings = pattern.masks(variant)
+        except IndexError:
+            return False  # a square this board does not have
+        need = (
+            black_men.bit_count(),
+            (black_men | black_kings).bit_count(),
+            white_men.bit_count(),
+            (white_men | white_kings).bit_count(),
+        )
+        for p in mainline_positions(game):
+            if (
+                (pattern.turn is None or p.turn is pattern.turn)
+                and p.black & ~p.kings & black_men == black_men
+                and p.black & p.kings & black_kings == black_kings
+                and p.white & ~p.kings & white_men == white_men
+                and p.white & p.kings & white_kings == white_kings
+            ):
+                return True
+            if not _reachable(p, need):
+                return False
+        return False
+
+    def _material_fits(self, game: Game, spec: tuple[Material, Material, bool]) -> bool:
+        final = None
+        for final in mainline_positions(game):  # noqa: B007 - the last one is wanted
+            pass
+        if final is None:
+            return False
+        first, second, by_colour = spec
+        black_men, black, white_men, white = _counts(final)
+        black_side = (black_men, black - black_men)
+        white_side = (white_men, white - white_men)
+        if not by_colour and final.variant.first_mover is Color.WHITE:
+            black_side, white_side = white_side, black_side
+        return first.fits(*black_side) and second.fits(*white_side)
+
+
+# ----------------------------------------------------------------------------- streaming
+
+
+@dataclass(slots=True)
+class Picked:
+    """A selected game: where it comes from and its text to write (as read, or cut)."""
+
+    file: str
+    index: int
+    line: int
+    text: str
+    cut: bool = False  # written up to its first error, the rest in a comment
+
+
+def cut_at_error(raw: RawGame, game: Game) -> str | None:
+    """The game's text up to its first mainline error (an illegal move or a reading error
+    in the movetext), the rest kept word for word in ``;`` comment lines, then the game's
+    terminator; ``None`` when the mainline has no error in the movetext.
+
+    Line comments are used because the rest may hold ``}``, which would end a ``{`` comment.
+    """
+    from .validation import validate
+
+    report = validate(game)
+    places = [
+        (p.line, p.column, p.code, p.message)
+        for p in [*game.errors, *report.problems]
+        if p.severity == "error" and not p.variation and p.line is not None
+    ]
+    if not places:
+        return None
+    line, column, code, message = min(places, key=lambda place: (place[0], place[1] or 1))
+    at = _offset(raw, line, column or 1)
+    body = raw.body_at if raw.body_at >= 0 else len(raw.text)
+    if at is None or at < body:
+        return None
+    # The move number written before the move goes with it, into the comment.
+    number = _MOVE_NUMBER.search(raw.text, body, at)
+    cut = number.start() if number is not None else at
+    head = raw.text[:cut].rstrip()
+    rest = raw.text[cut:].rstrip("\n").split("\n")
+    notes = [f"; pdn: cut at {line}:{column or 1}, {code}: {' '.join(message.split())}"]
+    notes += [f"; {part}" if part else ";" for part in rest]
+    return "\n".join([head, *notes, game.terminator or "*"]) + "\n"
+
+
+_MOVE_NUMBER = re.compile(r"[0-9]+\s*\.+\s*$")
+
+
+def _offset(raw: RawGame, line: int, column: int) -> int | None:
+    """Where an absolute (line, column) falls in ``raw.text``."""
+    if line < raw.line:
+        return None
+    at = 0
+    for _ in range(line - raw.line):
+        at = raw.text.find("\n", at) + 1
+        if at == 0:
+            return None
+    at += column - (raw.column if line == raw.line else 1)
+    return at if 0 <= at <= len(raw.text) else None
+
+
+def _with_newline(text: str) -> str:
+    return text if text.endswith("\n") else text + "\n"
+
+
+#: What a source gives per game: its text as read (PDN) or its model (a JSON record).
+AsRead = tuple[RawGame | None, Game | None]
+#: Told (file name, problem) when a source is not PDN at all.
+OnProblem = Callable[[str, Problem], None]
+
+
+def games_as_read(source: Input, on_problem: OnProblem | None = None) -> Iterator[AsRead]:
+    """Each game of a source as read, cheaply: ``(raw, None)`` for PDN (cut, not parsed),
+    ``(None, game)`` for a JSON record. A source that is not text at all gives no game, and
+    ``on_problem`` hears why."""
+    if is_json(source):
+        for game in iter_games(source):
+            yield None, game
+        return
+    for raw in split_games(source):
+        if raw.problem is not None:
+            if on_problem is not None:
+                on_problem(display_name(source), raw.problem)
+            continue
+        yield raw, None
+
+
+def select_games(
+    sources: Sequence[Input], selection: Selection, *, on_problem: OnProblem | None = None
+) -> Iterator[Picked]:
+    """The games of ``sources`` that meet ``selection``, streaming, in input order.
+
+    Only what the conditions need is done per game (see the module docstring). JSON inputs
+    are written back as PDN; PDN games are written as read, unless ``cut_at_error`` cuts
+    them.
+    """
+    chosen = 0
+    for source in sources:
+        name = display_name(source)
+        for raw, parsed in games_as_read(source, on_problem):
+            if selection.first is not None and chosen >= selection.first:
+                return
+            game = parsed
+            decided: bool | None = None
+            if raw is not None:
+                decided = (
+                    selection.tags_match(raw.accept(HeadersOnly()))
+                    if selection.has_tag_conditions()
+                    else True
+                )
+                if decided is True and selection.needs_game():
+                    decided = None
+            if decided is None:
+                if game is None:
+                    assert raw is not None
+                    game = raw.parse()
+                decided = selection.tags_match(game.tags) is not False and (
+                    selection.game_matches(game)
+                )
+            if decided == selection.invert:
+                continue
+            chosen += 1
+            yield _picked(name, raw, game, selection)
+
+
+def _picked(name: str, raw: RawGame | None, game: Game | None, selection: Selection) -> Picked:
+    if raw is None:
+        assert game is not None
+        return Picked(name, game.index, game.line, _with_newline(write_game(game)))
+    if selection.cut_at_error:
+        game = game or raw.parse()
+        cut = cut_at_error(raw, game)
+        if cut is not None:
+            return Picked(name, raw.index, raw.line, cut, cut=True)
+    return Picked(name, raw.index, raw.line, _with_newline(raw.text))

@@ -1,0 +1,304 @@
+"""Splitting a collection into files, one per event, round, ballot, variant, player or N games.
+
+File names come from tag values, so they are made safe (:func:`safe_name`): no path separator,
+no ``..``, no control character, no name Windows reserves (``CON``, ``LPT1``...), no leading
+dot (nor ``-``, ``=``, ``+``, ``@``), at most :data:`NAME_BYTES` bytes of UTF-8, and unique
+even on a file system that ignores
+case. Every file is written inside the output folder: an existing symbolic link, folder or
+other non-regular file, and the inputs themselves, are never written through; the next free
+name is taken instead.
+
+The games are written as read (their :class:`~pdn.cutting.RawGame` text). They are gathered in
+private temporary files while the input streams by (memory stays constant whatever the number
+of groups), then each output file is written atomically (:func:`pdn.atomic.atomic_writer`),
+and last an index, ``index.csv``: one row per game and file it went to.
+
+>>> safe_name("../../etc/passwd"), safe_name("CON"), safe_name("Nemets D.\\x1b[2J")
+('etc_passwd', '_CON', 'Nemets_D._[2J')
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+import tempfile
+import unicodedata
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from .atomic import atomic_writer
+from .batch import Input, display_name
+from .cutting import RawGame
+from .model import Game, Tags
+from .safe_text import UNSAFE, csv_cell
+from .selection import OnProblem, games_as_read, opening_of
+from .visitor import HeadersOnly
+from .writer import write_game
+
+__all__ = [
+    "GROUPINGS",
+    "INDEX_NAME",
+    "NAME_BYTES",
+    "Names",
+    "SplitResult",
+    "safe_name",
+    "split_files",
+]
+
+#: What ``--by`` accepts besides a number of games per file.
+GROUPINGS = ("event", "round", "ballot", "variant", "player")
+#: The index written beside the games (never a game file's name: those end in ``.pdn``).
+INDEX_NAME = "index.csv"
+#: The longest name stem, in bytes of UTF-8 (file systems allow 255; room for a suffix).
+NAME_BYTES = 100
+
+_RESERVED = {"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"} | {
+    f"{kind}{n}" for kind in ("COM", "LPT") for n in [*"0123456789", "¹", "²", "³"]
+}
+# Separators, what Windows forbids in a name, and everything pdn.safe_text will not print.
+_FORBIDDEN = re.compile(r'[/\\<>:"|?*]|' + UNSAFE.pattern)
+
+
+def safe_name(label: str, limit: int = NAME_BYTES) -> str:
+    """A file name stem made from a tag value: safe on Linux, macOS and Windows alike.
+
+    >>> safe_name(" .hidden "), safe_name("a/../b"), safe_name(""), safe_name("lpt1.txt")
+    ('hidden', 'a_._b', 'unnamed', '_lpt1.txt')
+    """
+    text = unicodedata.normalize("NFC", label)
+    text = _FORBIDDEN.sub("_", text)
+    text = re.sub(r"\s+", "_", text.strip())
+    text = re.sub(r"_+", "_", re.sub(r"\.{2,}", ".", text))
+    text = text.strip("._ ")
+    encoded = text.encode("utf-8")
+    if len(encoded) > limit:
+        text = encoded[:limit].decode("utf-8", "ignore").rstrip("._ ")
+    if not text:
+        return "unnamed"
+    # A leading "-" reads as an option on command lines, "=" "+" "@" as a formula in the index.
+    if text[0] in "-=+@":
+        text = "_" + text[1:]
+    if text.split(".")[0].upper() in _RESERVED:
+        text = "_" + text
+    return text
+
+
+@dataclass(slots=True)
+class Names:
+    """Hands out one unique, safe file name per group label, inside ``folder``."""
+
+    folder: Path
+    avoid: set[Path] = field(default_factory=set)  # resolved inputs: never written over
+    _by_label: dict[str, str] = field(default_factory=dict)
+    _taken: set[str] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self._taken.add(INDEX_NAME.casefold())
+
+    def name(self, label: str) -> str:
+        """The file name for ``label``: the same label always gets the same name."""
+        known = self._by_label.get(label)
+        if known is not None:
+            return known
+        stem = safe_name(label)
+        number = 1
+        while True:
+            candidate = f"{stem}.pdn" if number == 1 else f"{stem}-{number}.pdn"
+            if candidate.casefold() not in self._taken and self.writable(candidate):
+                break
+            number += 1
+        self._taken.add(candidate.casefold())
+        self._by_label[label] = candidate
+        return candidate
+
+    def writable(self, name: str) -> bool:
+        """Whether ``folder/name`` is ours to write: absent, or a regular file that is no
+        input (a symbolic link would be written through, out of the folder maybe)."""
+        path = self.folder / name
+        if path.parent != self.folder:
+            return False
+        if not os.path.lexists(path):
+            return True
+        return not path.is_symlink() and path.is_file() and path.resolve() not in self.avoid
+
+
+@dataclass(slots=True)
+class Row:
+    """One line of the index: a game and the file it went to."""
+
+    output: str
+    group: str
+    source: str
+    game: int
+    line: int
+    tags: Tags
+
+
+@dataclass(slots=True)
+class SplitResult:
+    """What :func:`split_files` wrote: the files (name to games) and the index rows."""
+
+    folder: Path
+    files: dict[str, int] = field(default_factory=dict)
+    games: int = 0
+    index_rows: int = 0
+
+
+class _Lazy:
+    """One game as read, its tags and its model made only when first asked for."""
+
+    __slots__ = ("_game", "_tags", "raw")
+
+    def __init__(self, raw: RawGame | None, game: Game | None) -> None:
+        self.raw = raw
+        self._game = game
+        self._tags: Tags | None = game.tags if game is not None else None
+
+    @property
+    def tags(self) -> Tags:
+        if self._tags is None:
+            assert self.raw is not None
+            self._tags = self.raw.accept(HeadersOnly())
+        return self._tags
+
+    @property
+    def game(self) -> Game:
+        if self._game is None:
+            assert self.raw is not None
+            self._game = self.raw.parse()
+        return self._game
+
+    def text(self) -> str:
+        text = self.raw.text if self.raw is not None else write_game(self.game)
+        return text if text.endswith("\n") else text + "\n"
+
+    def place(self) -> tuple[int, int]:
+        if self.raw is not None:
+            return self.raw.index, self.raw.line
+        return self.game.index, self.game.line
+
+
+def _labels(item: _Lazy, by: str | int, number: int) -> list[str]:
+    """The groups a game goes to (two for ``player``: its Black's and its White's)."""
+    if isinstance(by, int):
+        first = (number - 1) // by * by + 1
+        return [f"games-{first:06d}-{first + by - 1:06d}"]
+    if by == "player":
+        names = [item.tags.get(side) or f"no {side}" for side in ("Black", "White")]
+        return list(dict.fromkeys(names))
+    if by in ("event", "round"):
+        tag = "Event" if by == "event" else "Round"
+        return [item.tags.get(tag) or f"no {tag}"]
+    if by == "variant":
+        return [item.game.variant or "unknown variant"]
+    opening = opening_of(item.game)
+    if opening.kind == "ballot":
+        return [f"ACF {opening.number:03d}"]
+    return [opening.kind]
+
+
+class _Spool:
+    """Private temporary files, one per group, a few open at a time."""
+
+    OPEN = 32
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+        self.paths: dict[str, str] = {}
+        self._open: OrderedDict[str, IO[str]] = OrderedDict()
+
+    def write(self, name: str, text: str) -> None:
+        handle = self._open.pop(name, None)
+        if handle is None:
+            path = self.paths.setdefault(name, os.path.join(self.folder, f"{len(self.paths)}"))
+            handle = open(path, "a", encoding="utf-8", newline="")  # noqa: SIM115
+            if len(self._open) >= self.OPEN:
+                self._open.popitem(last=False)[1].close()
+        self._open[name] = handle
+        handle.write(text)
+
+    def close(self) -> None:
+        for handle in self._open.values():
+            handle.close()
+        self._open.clear()
+
+
+def split_files(
+    sources: Sequence[Input],
+    folder: str | os.PathLike[str],
+    by: str | int,
+    *,
+    on_problem: OnProblem | None = None,
+) -> SplitResult:
+    """Write the games of ``sources`` into ``folder`` (made if missing), one file per group
+    (``by`` is one of :data:`GROUPINGS` or a number of games per file), and the index.
+
+    Files already in the folder with the names chosen are replaced, each atomically; an input
+    file is never among them.
+    """
+    if isinstance(by, int) and by < 1:
+        raise ValueError("a number of games per file is at least 1")
+    if isinstance(by, str) and by not in GROUPINGS:
+        raise ValueError(f"{by!r}: split by one of {', '.join(GROUPINGS)} or a number")
+    target = Path(folder)
+    target.mkdir(parents=True, exist_ok=True)
+    target = target.resolve()
+    inputs = {Path(s).resolve() for s in sources if isinstance(s, (str, os.PathLike))}
+    names = Names(target, inputs)
+    if not names.writable(INDEX_NAME):
+        raise ValueError(
+            f"{target / INDEX_NAME} is a link, an input or no regular file: "
+            "refusing to write the index through it"
+        )
+    result = SplitResult(target)
+    with tempfile.TemporaryDirectory(prefix="pdn-split-") as scratch:
+        spool = _Spool(scratch)
+        index_path = os.path.join(scratch, "index")
+        # The index goes to the scratch folder too: memory stays constant.
+        with open(index_path, "w", encoding="utf-8", newline="") as index:
+            rows = _index_writer(index)
+            try:
+                for source in sources:
+                    file = display_name(source)
+                    for raw, game in games_as_read(source, on_problem):
+                        result.games += 1
+                        item = _Lazy(raw, game)
+                        labels = _labels(item, by, result.games)
+                        text = item.text()
+                        index_no, line = item.place()
+                        for label in labels:
+                            name = names.name(label)
+                            count = result.files.get(name, 0)
+                            spool.write(name, ("\n" if count else "") + text)
+                            result.files[name] = count + 1
+                            rows(Row(name, label, file, index_no, line, item.tags))
+                            result.index_rows += 1
+            finally:
+                spool.close()
+        for name, path in [*spool.paths.items(), (INDEX_NAME, index_path)]:
+            if not names.writable(name):  # a link made while the input was read
+                raise ValueError(f"{target / name} changed while splitting; not written through")
+            with atomic_writer(target / name) as out, open(path, encoding="utf-8", newline="") as f:
+                for block in iter(lambda: f.read(1 << 16), ""):
+                    out.write(block)
+    return result
+
+
+_INDEX_TAGS = ("Event", "Round", "Date", "Black", "White", "Result")
+
+
+def _index_writer(out: IO[str]) -> Callable[[Row], None]:
+    """A function that writes one index row (the header is written now)."""
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["file", "group", "source", "game", "line", *(t.lower() for t in _INDEX_TAGS)])
+
+    def write(row: Row) -> None:
+        cells: list[object] = [row.output, row.group, row.source, row.game, row.line]
+        cells += [row.tags.get(name) or "" for name in _INDEX_TAGS]
+        writer.writerow([csv_cell(cell) for cell in cells])
+
+    return write

@@ -8,7 +8,8 @@ Run from the repository root::
 Three measurements over the same games:
 
 * baseline: a plain regular expression that pulls the move texts out of the movetext, no rules;
-* pdn: ``pdn.validate`` on games already read (replay + matching + problem checks);
+* pdn: ``pdn.validate`` on games already read (replay + matching + problem checks), then
+  again with the fast path off (every move through ``engine.diagnose``), verdicts compared;
 * pydraughts: ``Move(board, pdn_move=...)`` + ``push`` for each ply, the way its users replay.
 
 pydraughts also serves as an oracle: for every game both replay, the final positions must agree.
@@ -26,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import pdn
-from pdn.validation import validate
+from pdn.validation import Report, validate
 
 OCA = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus" / "mzuluaga__checkers"
 MOVE = re.compile(r"\d+(?:[-x]\d+)+")
@@ -39,6 +40,12 @@ def squares_of(fen: str) -> tuple[str, frozenset[str], frozenset[str]]:
     for side in sides:
         found[side[0]] = frozenset(s for s in side[1:].split(",") if s)
     return turn, found.get("W", frozenset()), found.get("B", frozenset())
+
+
+def _kept(report: Report) -> tuple[str, list[tuple[str, str]], str | None]:
+    """The status, the problems and the final position's FEN of a report."""
+    final = None if report.final is None else report.final.fen()
+    return report.status, [(p.code, p.message) for p in report.problems], final
 
 
 def peer_replay(moves: list[str]) -> str | None:
@@ -74,12 +81,32 @@ def main() -> None:
     print(f"  baseline regex   {baseline:8.3f} s  {found / baseline:>12,.0f} moves/s  (no rules)")
 
     start = time.perf_counter()
-    reports = [validate(g) for g in games]
+    # What a command keeps of each report (the verdict, the final position), not the reports
+    # themselves: holding every step of every game would time the garbage collector instead.
+    reports = [_kept(validate(g)) for g in games]
     ours = time.perf_counter() - start
-    clean = sum(r.status == "ok" for r in reports)
+    clean = sum(status == "ok" for status, _, _ in reports)
     print(
         f"  pdn.validate     {ours:8.3f} s  {plies / ours:>12,.0f} plies/s  "
         f"({clean:,} clean; {ours / baseline:.1f}x the baseline's time)"
+    )
+
+    # The same replay with the fast path declining every move: every move through diagnose,
+    # as before issue 12. The verdicts must not change.
+    from pdn.fastpath import FastPath
+
+    fast_match = FastPath.match
+    FastPath.match = lambda self, position, text: None  # type: ignore[method-assign]
+    try:
+        start = time.perf_counter()
+        full = [_kept(validate(g)) for g in games]
+        slow = time.perf_counter() - start
+    finally:
+        FastPath.match = fast_match  # type: ignore[method-assign]
+    same = reports == full
+    print(
+        f"  diagnose only    {slow:8.3f} s  {plies / slow:>12,.0f} plies/s  "
+        f"(fast path {slow / ours:.2f}x faster; same verdicts: {same})"
     )
 
     if args.peer_games <= 0:
@@ -101,10 +128,14 @@ def main() -> None:
     )
     print(f"  ratio pdn / pydraughts (plies per second): {plies / ours / peer_rate:,.0f}x")
     agree = disagree = 0
-    for game_report, peer_fen in zip(reports, finals, strict=False):
-        if peer_fen is None or game_report.final is None:
+    for (
+        _,
+        _,
+        final,
+    ), peer_fen in zip(reports, finals, strict=False):
+        if peer_fen is None or final is None:
             continue
-        if squares_of(peer_fen) == squares_of(game_report.final.fen()):
+        if squares_of(peer_fen) == squares_of(final):
             agree += 1
         else:
             disagree += 1

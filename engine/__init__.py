@@ -7,31 +7,84 @@
 1469
 """
 
-from .board import Board, board_for
-from .diagnose import Diagnosis, Fault, diagnose
-from .fen import FenError
-from .movegen import Move, perft
-from .picture import svg_diagram
-from .position import Piece, Position, parse_fen
-from .variants import (
-    BRAZILIAN,
-    CANADIAN,
-    CZECH,
-    ENGLISH,
-    FRISIAN,
-    INTERNATIONAL,
-    ITALIAN,
-    POOL,
-    RUSSIAN,
-    SPANISH,
-    THAI,
-    TURKISH,
-    VARIANTS,
-    Color,
-    Variant,
-    get_variant,
-    variant_for_game_type,
-)
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .board import Board, board_for
+    from .diagnose import Diagnosis, Fault, diagnose
+    from .fen import FenError
+    from .movegen import Move, perft
+    from .picture import svg_diagram
+    from .position import Piece, Position, parse_fen
+    from .variants import (
+        BRAZILIAN,
+        CANADIAN,
+        CZECH,
+        ENGLISH,
+        FRISIAN,
+        INTERNATIONAL,
+        ITALIAN,
+        POOL,
+        RUSSIAN,
+        SPANISH,
+        THAI,
+        TURKISH,
+        VARIANTS,
+        Color,
+        Variant,
+        get_variant,
+        variant_for_game_type,
+    )
+
+# Imported on first use (PEP 562): the command line needs the variants' names at start-up,
+# not the move generator. Each public name and the module that defines it.
+_HOMES = {
+    **dict.fromkeys(("Board", "board_for"), ".board"),
+    **dict.fromkeys(("Diagnosis", "Fault", "diagnose"), ".diagnose"),
+    "FenError": ".fen",
+    **dict.fromkeys(("Move", "perft"), ".movegen"),
+    "svg_diagram": ".picture",
+    **dict.fromkeys(("Piece", "Position", "parse_fen"), ".position"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The public names, imported when first asked for (then kept as plain attributes)."""
+    home = _HOMES.get(name)
+    if home is None:
+        if name not in __all__:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        home = ".variants"
+    value = getattr(importlib.import_module(home, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+class _Package(types.ModuleType):
+    """This package's module type: the function ``diagnose`` keeps its name.
+
+    Importing a submodule binds it on its package (``pdn.engine.diagnose = <module>``); with
+    names imported on first use, whichever came first would win, so an engine module importing
+    ``.diagnose`` could hide the function. The submodule stays in ``sys.modules``.
+    """
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "diagnose" and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
 
 __all__ = [
     "BRAZILIAN",

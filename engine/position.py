@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -54,9 +55,18 @@ class Position:
     king_moves: tuple[int, int, int, int] = (0, 0, 0, 0)
 
     # The generated hash would hash every field of the Variant each time; the name is enough.
+    # The turn goes in as a bool: an Enum member hashes through a Python-level __hash__, and a
+    # replay hashes several positions per ply.
     def __hash__(self) -> int:
         return hash(
-            (self.variant.name, self.turn, self.black, self.white, self.kings, self.king_moves)
+            (
+                self.variant.name,
+                self.turn is Color.WHITE,
+                self.black,
+                self.white,
+                self.kings,
+                self.king_moves,
+            )
         )
 
     # ------------------------------------------------------------------------- construction
@@ -64,6 +74,12 @@ class Position:
     @classmethod
     def start(cls, variant: Variant) -> Position:
         """The starting position of ``variant``, its first mover to move."""
+        if cls is Position:
+            return _start(variant)  # every game of an archive asks for it: made once
+        return cls._laid_out(variant)
+
+    @classmethod
+    def _laid_out(cls, variant: Variant) -> Position:
         board = board_for(variant)
         rows = variant.start_rows
         skip = variant.empty_back_rows  # Turkish leaves each side's back row empty
@@ -202,8 +218,13 @@ class Position:
         own, opp = self._own_opp()
         return rules_for(self.variant).has_capture(own, opp, self.kings, int(self.turn))
 
-    def legal_moves(self, *, merge_duplicates: bool = False) -> list[Move]:
+    def legal_moves(
+        self, *, merge_duplicates: bool = False, between: tuple[int, int] | None = None
+    ) -> list[Move]:
         """Every legal move, one per path, sorted by path.
+
+        ``between=(start, end)`` keeps only the moves from ``start`` to ``end``: what matching
+        a written move needs, without building the others.
 
         Several paths can lead to the same position: a king's circular capture made either way
         round, or a flying king that goes on straight after a capture and may stop on any empty
@@ -218,10 +239,15 @@ class Position:
         number = board.square_of_index
         bits = rules.bits
         moves: list[Move] = []
+        first, last = (
+            (-1, -1) if between is None else (board.index[between[0]], board.index[between[1]])
+        )
         if rules.has_capture(own, opp, kings, side):
             seen: set[tuple[int, int, tuple[int, ...], bool]] = set()
             raw = rules.captures(own, opp, kings, side, not merge_duplicates)
             for start, lands, caps, crowned in raw:
+                if first >= 0 and (start != first or lands[-1] != last):
+                    continue
                 if merge_duplicates:
                     signature = (start, lands[-1], tuple(sorted(caps)), crowned)
                     if signature in seen:
@@ -240,7 +266,7 @@ class Position:
             blocked = self.blocked_king() if self.variant.king_move_limit else None
             blocked_index = board.index[blocked] if blocked else -1
             for frm, to in rules.quiet(own, opp, kings, side):
-                if frm == blocked_index:
+                if frm == blocked_index or (first >= 0 and (frm != first or to != last)):
                     continue
                 king = bool(bits[frm] & kings)
                 moves.append(
@@ -337,6 +363,11 @@ class Position:
                 run = (0, 0)
             runs = (*run, *runs[2:]) if at == 0 else (*runs[:2], *run)
         return Position(variant, mover.opponent, black, white, kings, runs)
+
+
+@functools.cache
+def _start(variant: Variant) -> Position:
+    return Position._laid_out(variant)
 
 
 def parse_fen(text: str, variant: Variant) -> tuple[Position, tuple[str, ...]]:

@@ -107,6 +107,11 @@ class Variant:
     line_captures: bool = False
     king_move_limit: int = 0
 
+    # The generated hash would hash all 26 fields on every rules_for/board_for lookup (a replay
+    # makes several per ply); names are unique, and equal variants have equal names.
+    def __hash__(self) -> int:
+        return hash(self.name)
+
     @property
     def squares(self) -> int:
         """Number of playing squares (32 on 8x8, 50 on 10x10, 64 on the Turkish board)."""

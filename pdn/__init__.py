@@ -12,29 +12,81 @@ report is :class:`Report`).  The rules engine is :mod:`pdn.engine`; every walk o
 :class:`GameVisitor`.
 """
 
-from importlib.metadata import PackageNotFoundError, version
+from __future__ import annotations
 
-from pdn import engine
-from pdn.builder import GameBuilder
-from pdn.cutting import RawGame
-from pdn.model import Comment, Game, Node, Tags
-from pdn.problems import CODES, Problem
-from pdn.reader import (
-    parse_game,
-    parse_games,
-    read_game,
-    read_games,
-    read_headers,
-    split_games,
-)
-from pdn.validation import Report, validate
-from pdn.visitor import SKIP, GameVisitor, HeadersOnly
-from pdn.writer import PdnWriter, write_game, write_games
+import importlib
+from typing import TYPE_CHECKING, Any
 
-try:
-    __version__ = version("pdn")
-except PackageNotFoundError:  # running from a checkout that is not installed
-    __version__ = "0+unknown"
+if TYPE_CHECKING:
+    from pdn import engine
+    from pdn.builder import GameBuilder
+    from pdn.cutting import RawGame
+    from pdn.model import Comment, Game, Node, Tags
+    from pdn.problems import CODES, Problem
+    from pdn.reader import (
+        parse_game,
+        parse_games,
+        read_game,
+        read_games,
+        read_headers,
+        split_games,
+    )
+    from pdn.validation import Report, validate
+    from pdn.visitor import SKIP, GameVisitor, HeadersOnly
+    from pdn.writer import PdnWriter, write_game, write_games
+
+    __version__: str
+
+# Imported on first use (PEP 562), so that ``pdn --help`` or one small file does not pay for
+# the grammar, the engine and every writer: each public name and the module that defines it.
+_HOMES = {
+    "engine": "pdn.engine",
+    "GameBuilder": "pdn.builder",
+    "RawGame": "pdn.cutting",
+    "Comment": "pdn.model",
+    "Game": "pdn.model",
+    "Node": "pdn.model",
+    "Tags": "pdn.model",
+    "CODES": "pdn.problems",
+    "Problem": "pdn.problems",
+    "parse_game": "pdn.reader",
+    "parse_games": "pdn.reader",
+    "read_game": "pdn.reader",
+    "read_games": "pdn.reader",
+    "read_headers": "pdn.reader",
+    "split_games": "pdn.reader",
+    "Report": "pdn.validation",
+    "validate": "pdn.validation",
+    "SKIP": "pdn.visitor",
+    "GameVisitor": "pdn.visitor",
+    "HeadersOnly": "pdn.visitor",
+    "PdnWriter": "pdn.writer",
+    "write_game": "pdn.writer",
+    "write_games": "pdn.writer",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The public names, imported when first asked for (then kept as plain attributes)."""
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            value: Any = version("pdn")
+        except PackageNotFoundError:  # running from a checkout that is not installed
+            value = "0+unknown"
+    elif name in _HOMES:
+        module = importlib.import_module(_HOMES[name])
+        value = module if name == "engine" else getattr(module, name)
+    else:
+        raise AttributeError(f"module 'pdn' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOMES, "__version__"})
+
 
 __all__ = [
     "CODES",

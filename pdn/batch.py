@@ -13,7 +13,6 @@ worker are in flight, so memory stays bounded whatever the size of the input.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import io
 import os
 import signal
@@ -176,6 +175,27 @@ def usable_cores() -> int:
     return os.cpu_count() or 1
 
 
+#: Inputs at least this large get one worker per core by default (see :func:`default_jobs`):
+#: below it, starting the workers costs about what they would save.
+PARALLEL_BYTES = 4 << 20
+
+
+def default_jobs(sources: Iterable[Input], cores: int | None = None) -> int:
+    """The ``jobs`` a command uses when not told: one per usable core when the files add up to
+    :data:`PARALLEL_BYTES` or more, else 1 (open files and standard input count as small).
+
+    >>> default_jobs(["examples/illegal-moves.pdn"], cores=8)
+    1
+    """
+    size = 0
+    for source in sources:
+        if isinstance(source, (str, os.PathLike)) and os.path.isfile(source):
+            size += os.path.getsize(source)
+    if size < PARALLEL_BYTES:
+        return 1
+    return usable_cores() if cores is None else cores
+
+
 def worker_count(jobs: int, batches: int, cores: int | None = None) -> int:
     """How many worker processes to start for ``jobs`` requested and ``batches`` of games:
     never more than the usable cores (more would only compete for them and cost memory), nor
@@ -201,6 +221,8 @@ def _die_with_parent(parent: int) -> None:
     armed = False
     if sys.platform.startswith("linux"):
         # The kernel sends the signal when the parent exits, however it exits (even SIGKILL).
+        import ctypes  # here: only workers need it, and it costs a small run's start-up
+
         with contextlib.suppress(OSError, AttributeError):
             libc = ctypes.CDLL(None, use_errno=True)
             armed = libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0

@@ -27,6 +27,7 @@ from .safe_text import printable
 if TYPE_CHECKING:
     from .names import Aliases
     from .problems import Problem
+    from .progress import Progress
 
 # Exit statuses: 0 all clean, 1 a game has an error, 2 usage errors (click's own convention).
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
@@ -131,6 +132,20 @@ def _names_option(func: click.decorators.FC) -> click.decorators.FC:
         help="Alias list to apply (CSV: old,new[,tags[,why]]): player and event renames, "
         "as pdn fix --suggest-names writes it.",
     )(func)
+
+
+def _remember_quiet(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    ctx.meta["pdn.quiet"] = value
+
+
+_quiet_option = click.option(
+    "-q",
+    "--quiet",
+    is_flag=True,
+    expose_value=False,  # read by _progress through the context, not by each command
+    callback=_remember_quiet,
+    help="No progress bar (one is shown only on a terminal, for inputs over 2 MB).",
+)
 
 
 @contextlib.contextmanager
@@ -308,17 +323,18 @@ def _sources(files: tuple[str, ...]) -> list[str | BinaryIO]:
     "-j",
     "--jobs",
     type=click.IntRange(0),
-    default=1,
-    show_default=True,
-    help="Worker processes (0: one per core). Output order is the same.",
+    default=None,
+    help="Worker processes (0: one per core). Default: one per core for inputs over 4 MB, "
+    "else 1. Output and its order are the same.",
 )
 @click.option("--notices", is_flag=True, help="Also show notices (draw claims, numbering).")
+@_quiet_option
 @_output_option
 def validate(
     files: tuple[str, ...],
     fmt: str,
     variant: str | None,
-    jobs: int,
+    jobs: int | None,
     notices: bool,
     output: str,
 ) -> None:
@@ -329,19 +345,19 @@ def validate(
     """
     import json
 
-    from .batch import Summary, validate_files, verdict_text
+    from .batch import Summary, default_jobs, usable_cores, validate_files, verdict_text
     from .jsonio import SCHEMA
 
-    jobs = jobs or os.cpu_count() or 1
+    sources = _sources(files)
+    jobs = default_jobs(sources) if jobs is None else (jobs or usable_cores())
     summary = Summary()
-    progress = _Progress(files)
-    with open_output(output, files) as out:
+    with _progress(files) as progress, open_output(output, files) as out:
         if fmt == "json":
             out.write(f'{{"schema": "{SCHEMA}", "type": "verdicts", "games": [\n')
         first = True
-        for verdict in validate_files(_sources(files), variant=variant, jobs=jobs):
+        for verdict in validate_files(progress.sources(sources), variant=variant, jobs=jobs):
             summary.add(verdict)
-            progress.tick(summary.games)
+            progress.tick()
             if fmt == "text":
                 text = verdict_text(verdict, least="notice" if notices else "warning")
                 if text:
@@ -353,7 +369,7 @@ def validate(
                     ("" if first else ",\n") + json.dumps(verdict.to_dict(), ensure_ascii=False)
                 )
             first = False
-        progress.done()
+        progress.close()  # before the summary, which stays on screen
         if fmt == "text":
             least = "notice" if notices else "warning"
             out.write(("\n" if summary.games else "") + summary.text(least=least) + "\n")
@@ -364,22 +380,13 @@ def validate(
     sys.exit(EXIT_PROBLEMS if summary.with_errors else EXIT_CLEAN)
 
 
-class _Progress:
-    """A games counter on standard error, only for a terminal and large inputs."""
+def _progress(files: tuple[str, ...]) -> Progress:
+    """The progress bar of this command over FILES (silenced by its ``--quiet``)."""
+    from .progress import Progress
 
-    LARGE = 2 << 20  # bytes
-
-    def __init__(self, files: tuple[str, ...]) -> None:
-        size = sum(Path(f).stat().st_size for f in files if f != "-" and Path(f).is_file())
-        self.enabled = sys.stderr.isatty() and size >= self.LARGE
-
-    def tick(self, games: int) -> None:
-        if self.enabled and games % 500 == 0:
-            click.echo(f"\r{games:,} games...", nl=False, err=True)
-
-    def done(self) -> None:
-        if self.enabled:
-            click.echo("\r" + " " * 30 + "\r", nl=False, err=True)
+    context = click.get_current_context(silent=True)
+    quiet = bool(context is not None and context.meta.get("pdn.quiet"))
+    return Progress(files, quiet=quiet)
 
 
 def _reported(
@@ -409,7 +416,9 @@ def _games_of(files: tuple[str, ...]) -> Iterator[tuple[str, Game]]:
     """(file name, game) for every game of FILES, streaming."""
     from .batch import named_games
 
-    return named_games(_sources(files))
+    sources = _sources(files)
+    progress = _progress(files)
+    return progress.count(named_games(progress.sources(sources)))
 
 
 @main.command()
@@ -462,6 +471,7 @@ def _games_of(files: tuple[str, ...]) -> Iterator[tuple[str, Game]]:
 )
 @_variant_option
 @_in_place_option
+@_quiet_option
 @_output_option
 def convert(
     files: tuple[str, ...],
@@ -670,6 +680,7 @@ def show(
     show_default=True,
     help="Order of the --stats rows: by ballot number, or most played first.",
 )
+@_quiet_option
 @_output_option
 def openings(
     files: tuple[str, ...], stats: bool, ballot: int | None, fmt: str, sort: str, output: str
@@ -739,6 +750,7 @@ def openings(
     help="Count a repeated game once (same moves, players, event and round).",
 )
 @_variant_option
+@_quiet_option
 @_output_option
 def report(
     files: tuple[str, ...],
@@ -803,6 +815,7 @@ def report(
 )
 @_variant_option
 @_in_place_option
+@_quiet_option
 @_output_option
 def annotate(
     files: tuple[str, ...],

@@ -149,8 +149,9 @@ def _blocks(handle: IO[Any]) -> Iterator[str]:
 
 
 def scan_file(source: str | os.PathLike[str] | IO[Any]) -> FileEvidence | None:
-    """The evidence of a file (a path, or an open file that can be sought back to where it
-    was); ``None`` for a stream that cannot be read twice, such as a pipe.
+    """The evidence of a file (a path, an open file of a file on disk, or a stream that can be
+    sought back to where it was); ``None`` for a stream that cannot be read twice, such as a
+    pipe.
 
     The digits, letters and brackets it looks at are ASCII, so the bytes are read as Latin-1
     whatever their encoding (a UTF-16 file gives no evidence; its games are decided alone).
@@ -160,6 +161,11 @@ def scan_file(source: str | os.PathLike[str] | IO[Any]) -> FileEvidence | None:
             return None  # a FIFO or a device: reading it here would eat what it gives
         with open(source, "rb") as handle:
             return _scan(handle)
+    name = getattr(source, "name", None)
+    if isinstance(name, str) and os.path.isfile(name):
+        # An open file on disk (a progress bar's byte counter, which cannot seek, among
+        # them): its file is scanned on its own, and the stream is left where it is.
+        return scan_file(name)
     try:
         if not source.seekable():
             return None

@@ -8,9 +8,12 @@ result strings come from :data:`pdn.results.TERMINATORS`.
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 import threading
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from lark import Lark, Token, Transformer
@@ -55,19 +58,62 @@ _local = threading.local()
 
 
 def parser() -> Lark:
-    """The Lark parser of this thread (built on first use)."""
+    """The Lark parser of this thread (built on first use).
+
+    Building the LALR tables takes most of a small file's run, so they are kept in the user's
+    cache folder (see :func:`cache_file`) and read back by later runs; Lark checks that the
+    cached tables belong to this grammar, these options and this Lark version, and rebuilds
+    them when they do not.
+    """
     built: Lark | None = getattr(_local, "parser", None)
     if built is None:
-        built = Lark(
-            grammar_text(),
-            parser="lalr",
-            lexer="contextual",
-            start=["start", "pieces"],
-            transformer=_Collect(),
-            maybe_placeholders=False,
-        )
+        built = _build(grammar_text())
         _local.parser = built
     return built
+
+
+def _build(text: str) -> Lark:
+    options: dict[str, Any] = {
+        "parser": "lalr",
+        "lexer": "contextual",
+        "start": ["start", "pieces"],
+        "transformer": _Collect(),
+        "maybe_placeholders": False,
+    }
+    target = cache_file(text)
+    if target is None:
+        return Lark(text, **options)
+    # Lark reads the file back only if its first line is the digest of this grammar, these
+    # options and its own version, and rebuilds (rewriting the file) when it is not or when the
+    # file is damaged, e.g. half-written by another process starting at the same moment.
+    return Lark(text, cache=str(target), **options)
+
+
+def cache_file(text: str | None = None) -> Path | None:
+    """Where the parse tables of the grammar ``text`` are cached, or ``None`` for no cache.
+
+    ``$PDN_CACHE_DIR`` if set (empty: no cache), else ``$XDG_CACHE_HOME/pdn`` or
+    ``~/.cache/pdn``; the name carries a digest of the grammar, so versions never collide.
+    A folder that cannot be made or is not the user's own (the cache is a pickle, and is
+    only ever read from a private folder) means no cache.
+    """
+    text = grammar_text() if text is None else text
+    chosen = os.environ.get("PDN_CACHE_DIR")
+    if chosen == "":
+        return None
+    if chosen is None:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        chosen = os.path.join(base, "pdn")
+    folder = Path(chosen)
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = folder.stat()
+    except OSError:
+        return None
+    if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o022):
+        return None
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return folder / f"grammar-{digest}.lark-cache"
 
 
 def _terminal(name: str) -> str:

@@ -28,6 +28,7 @@ from pdn.engine import (
 )
 
 from .draws import DrawWatch, draw_rules
+from .fastpath import fast_path
 from .gametype import FULL_VALUES, detect_variant
 from .model import Game, Node
 from .notation import NotationError, move_texts, parse_move, resolve_squares
@@ -367,6 +368,7 @@ class _Replayer:
     def __init__(self, report: Report, variant: Variant) -> None:
         self.report = report
         self.variant = variant
+        self.fast = fast_path(variant)
 
     def run(self, start: Position) -> None:
         root = self.report.game.root
@@ -467,6 +469,9 @@ class _Replayer:
         self, node: Node, position: Position, ply: int, path: tuple[int, ...]
     ) -> tuple[Problem | None, Move | None, Position | None]:
         text = node.move or ""
+        played = self.fast.match(position, text)
+        if played is not None:  # the common case; anything else gets the full diagnosis
+            return None, played[0], played[1]
 
         def problem(code: str, message: str, legal: tuple[str, ...] = ()) -> Problem:
             return Problem(

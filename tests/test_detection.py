@@ -214,3 +214,18 @@ def test_a_game_without_squares_in_an_algebraic_file_takes_the_files_board() -> 
     games = list(pdn.parse_games(text))
     assert [g.variant for g in games] == ["russian", "russian", "russian"]
     assert games[2].variant_source == "file" and "algebraic" in games[2].variant_evidence
+
+
+def test_a_file_read_through_the_progress_bar_is_still_scanned(tmp_path: Path) -> None:
+    # On a terminal the bar reads each file through a byte counter that cannot seek: the
+    # verdicts must not depend on whether a bar is shown.
+    from pdn.progress import Progress
+
+    path = tmp_path / "ten.pdn"
+    path.write_text(TEN)
+    with Progress((str(path),), stream=io.StringIO(), large=0) as progress:
+        progress.enabled = True  # as on a terminal
+        opened = progress.sources([str(path)])  # the handle lives as long as the generator
+        handle = next(opened)
+        assert not handle.seekable()
+        assert [g.variant_source for g in pdn.read_games(handle)] == ["squares", "squares", "file"]

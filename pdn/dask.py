@@ -1,0 +1,280 @@
+"""pdn on Dask: bags of games or of verdicts, ballot statistics and a per-game table, for
+collections that outgrow one machine (``pip install "pdn[dask]"``).
+
+The input is cut into :class:`Piece` s, each a byte range of one file that starts where a game
+starts, and each piece becomes one partition: the workers open the files themselves (so they
+must see the same paths, e.g. on a shared file system) and only the small results travel. A file
+no larger than ``piece_bytes`` is one piece; a larger one is cut at game starts found by one
+cutting pass on the client (the cheap half of reading: no parsing, no replay). A file whose text
+is not plain UTF-8 with ``\\n`` line ends (a guessed code page, damaged bytes, CR line ends) is
+not cut, since a piece read on its own might then be decoded otherwise: it stays one piece, and
+the answers are those of one process either way.
+
+Everything runs on whatever scheduler is active (``dask.config``, or a
+``distributed.Client``); see the README for a real cluster. (No doctest here: this module
+imports without dask, and its examples need it; ``tests/test_dask.py`` runs them.) ::
+
+    with distributed.Client("tcp://scheduler:8786"):
+        statuses = pdn.dask.verdicts(paths).map(lambda v: v.status).frequencies().compute()
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .batch import Verdict, verdict_of
+from .cutting import RawGame
+from .model import Game
+from .reader import split_games
+
+if TYPE_CHECKING:
+    import dask.bag
+    import dask.dataframe
+
+    from .openings import BallotStats
+
+__all__ = [
+    "PIECE_BYTES",
+    "Piece",
+    "ballot_stats",
+    "game_table",
+    "games",
+    "pieces",
+    "verdicts",
+]
+
+#: Bytes per partition: large enough that a task's overhead (tens of milliseconds on a
+#: cluster) is small beside its work, small enough that a few hundred megabytes spread.
+PIECE_BYTES = 16 << 20
+
+#: The columns of :func:`game_table`, in order, with their dtypes.
+TABLE_COLUMNS: dict[str, str] = {
+    "file": "object",
+    "index": "int64",
+    "line": "int64",
+    "event": "object",
+    "date": "object",
+    "black": "object",
+    "white": "object",
+    "result": "object",
+    "variant": "object",
+    "plies": "int64",
+    "status": "object",
+    "errors": "int64",
+    "warnings": "int64",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A byte range of one file, from a game start: ``[start, end)`` (``end`` None: to the end).
+
+    ``line`` is the file's line number at ``start`` and ``games`` the number of games before
+    it, so the games of a piece carry the lines and numbers they have in the whole file.
+    """
+
+    path: str
+    start: int = 0
+    end: int | None = None
+    line: int = 1
+    games: int = 0
+
+    @property
+    def whole(self) -> bool:
+        """Whether the piece is its whole file (read exactly as the reader reads a path)."""
+        return self.start == 0 and self.end is None
+
+    def raw_games(self) -> Iterator[RawGame]:
+        """The games of this piece, cut but not parsed, placed as they are in the file."""
+        if self.whole:
+            yield from split_games(self.path)
+            return
+        with open(self.path, "rb") as handle:
+            handle.seek(self.start)
+            data = handle.read(-1 if self.end is None else self.end - self.start)
+        for raw in split_games(io.BytesIO(data)):
+            raw.line += self.line - 1
+            raw.index += self.games
+            yield raw
+
+    def games_of(self) -> list[Game]:
+        """The games of this piece, parsed."""
+        return [raw.parse() for raw in self.raw_games()]
+
+
+def pieces(
+    paths: Iterable[str | os.PathLike[str]], *, piece_bytes: int = PIECE_BYTES
+) -> list[Piece]:
+    """The pieces of ``paths``, in order: one per file, or several for a file larger than
+    ``piece_bytes`` whose text allows it (see the module docstring)."""
+    out: list[Piece] = []
+    for source in paths:
+        path = os.fspath(source)
+        size = os.path.getsize(path)
+        out.extend(_cut(path, size, piece_bytes) if size > piece_bytes else [Piece(path)])
+    return out
+
+
+def _cut(path: str, size: int, piece_bytes: int) -> list[Piece]:
+    # Game starts at line starts, about piece_bytes apart, from one pass of the cutter.
+    starts: list[tuple[int, int]] = []  # (line, games before)
+    due = piece_bytes
+    previous_end = ""
+    for raw in split_games(path):
+        if raw.problem is not None or raw.damage or raw.encoding != "utf-8" or raw.encoding_guessed:
+            return [Piece(path)]
+        # Only after a game that ended on its result: one ended by the next game's tags, or
+        # cut for its size, would end otherwise (at the piece's end) when read on its own.
+        if raw.offset >= due and raw.column == 1 and previous_end == "result":
+            starts.append((raw.line, raw.index - 1))
+            due = raw.offset + piece_bytes
+        previous_end = raw.end
+    if not starts:
+        return [Piece(path)]
+    offsets = _line_offsets(path, [line for line, _ in starts])
+    if offsets is None:
+        return [Piece(path)]
+    bounds = [*offsets, None]
+    out = [Piece(path, 0, offsets[0])]
+    for (line, before), start, end in zip(starts, offsets, bounds[1:], strict=True):
+        out.append(Piece(path, start, end, line, before))
+    return out
+
+
+def _line_offsets(path: str, lines: Sequence[int]) -> list[int] | None:
+    """The byte offsets where ``lines`` (ascending, 1-based) begin; ``None`` when the file has
+    a CR or a literal backslash-r, which the reader's line-end normalisation may count as a
+    line end where a count of LF bytes would not."""
+    found: list[int] = []
+    line, base, last = 1, 0, b""
+    with open(path, "rb") as handle:
+        while len(found) < len(lines) and (block := handle.read(1 << 20)):
+            if b"\r" in block or b"\\r" in last + block[:1] or b"\\r" in block:
+                return None
+            at = 0  # where this block's next line starts
+            while len(found) < len(lines):
+                need = lines[len(found)] - line  # line ends before the wanted line starts
+                if need == 0:
+                    found.append(base + at)
+                    continue
+                ends = block.count(b"\n", at)
+                if ends < need:
+                    line += ends
+                    break
+                for _ in range(need):
+                    at = block.index(b"\n", at) + 1
+                line += need
+            base += len(block)
+            last = block[-1:]
+    return found if len(found) == len(lines) else None
+
+
+def _bag(paths: Iterable[str | os.PathLike[str]], piece_bytes: int) -> dask.bag.Bag:
+    import dask.bag
+
+    return dask.bag.from_sequence(pieces(paths, piece_bytes=piece_bytes), partition_size=1)
+
+
+def games(
+    paths: Iterable[str | os.PathLike[str]], *, piece_bytes: int = PIECE_BYTES
+) -> dask.bag.Bag:
+    """A bag of the :class:`~pdn.model.Game` s of ``paths``, in file order within each
+    partition (``select`` is ``games(...).filter(predicate)``)."""
+    return _bag(paths, piece_bytes).map_partitions(_games_of_pieces)
+
+
+def _games_of_pieces(part: Iterable[Piece]) -> list[Game]:
+    return [game for piece in part for game in piece.games_of()]
+
+
+def verdicts(
+    paths: Iterable[str | os.PathLike[str]],
+    *,
+    variant: str | None = None,
+    piece_bytes: int = PIECE_BYTES,
+) -> dask.bag.Bag:
+    """A bag of :class:`~pdn.batch.Verdict` s, the records ``pdn validate`` prints, in input
+    order: the games are parsed and replayed on the workers."""
+    return _bag(paths, piece_bytes).map_partitions(_verdicts_of_pieces, variant)
+
+
+def _verdicts_of_pieces(part: Iterable[Piece], variant: str | None) -> list[Verdict]:
+    return [
+        verdict_of(raw.parse(), piece.path, variant) for piece in part for raw in piece.raw_games()
+    ]
+
+
+def ballot_stats(
+    paths: Iterable[str | os.PathLike[str]], *, piece_bytes: int = PIECE_BYTES
+) -> list[BallotStats]:
+    """``pdn openings --stats``: per ACF ballot, the games and their results (computed now).
+
+    The workers classify the games; only (ballot, result) pairs travel back.
+    """
+    from . import openings
+
+    pairs = _bag(paths, piece_bytes).map_partitions(_openings_of_pieces).compute()
+    return openings.ballot_stats(pairs)
+
+
+def _openings_of_pieces(part: Iterable[Piece]) -> list[tuple[Any, str | None]]:
+    from .openings import classify
+
+    out = []
+    for piece in part:
+        for game in piece.games_of():
+            opening = classify(game)
+            if opening.kind == "ballot":
+                out.append((opening, game.result))
+    return out
+
+
+def game_table(
+    paths: Iterable[str | os.PathLike[str]],
+    *,
+    variant: str | None = None,
+    piece_bytes: int = PIECE_BYTES,
+) -> dask.dataframe.DataFrame:
+    """A dask dataframe with one row per game (:data:`TABLE_COLUMNS`): where it is, its main
+    tags, its variant, mainline plies and its verdict with counts of errors and warnings."""
+    import pandas
+
+    meta = pandas.DataFrame(
+        {name: pandas.Series(dtype=kind) for name, kind in TABLE_COLUMNS.items()}
+    )
+    bag = _bag(paths, piece_bytes).map_partitions(_rows_of_pieces, variant)
+    return bag.to_dataframe(meta=meta)
+
+
+def _rows_of_pieces(part: Iterable[Piece], variant: str | None) -> list[dict[str, object]]:
+    from .validation import validate
+
+    rows: list[dict[str, object]] = []
+    for piece in part:
+        for raw in piece.raw_games():
+            game = raw.parse()
+            report = validate(game, variant)
+            problems = report.all_problems
+            tags = game.tags
+            rows.append(
+                {
+                    "file": piece.path,
+                    "index": game.index,
+                    "line": game.line,
+                    "event": tags.get("Event"),
+                    "date": tags.get("Date"),
+                    "black": tags.get("Black"),
+                    "white": tags.get("White"),
+                    "result": game.result,
+                    "variant": None if report.variant is None else report.variant.name,
+                    "plies": len(game.mainline_moves()),
+                    "status": report.status,
+                    "errors": sum(p.severity == "error" for p in problems),
+                    "warnings": sum(p.severity == "warning" for p in problems),
+                }
+            )
+    return rows

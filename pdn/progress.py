@@ -1,0 +1,142 @@
+"""A progress bar for the long commands: percent of the input's bytes, rate and time left.
+
+Shown on standard error only when it is a terminal and the input is large (a pipe or a log gets
+nothing, so output captured from ``pdn ... 2>log`` stays clean); ``quiet`` silences it. The bar is
+`tqdm <https://tqdm.github.io/>`_'s, imported only when one is shown. Progress is measured in
+bytes read from the input files, so it moves at the same pace whatever a command does per game;
+files are read through a counter only while a bar is shown, and otherwise passed on untouched.
+
+>>> with Progress(["examples/illegal-moves.pdn"]) as progress:  # small, and not a terminal
+...     progress.enabled, list(progress.sources(["examples/illegal-moves.pdn"]))
+(False, ['examples/illegal-moves.pdn'])
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from types import TracebackType
+from typing import IO, TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
+
+T = TypeVar("T")
+
+#: Inputs smaller than this finish before a bar would be worth drawing.
+LARGE = 2 << 20  # bytes
+
+
+class _Counted(io.RawIOBase):
+    """A file read through, each chunk added to the bar."""
+
+    def __init__(self, path: str, bar: tqdm[Any]) -> None:
+        self._file = open(path, "rb", buffering=0)  # noqa: SIM115 - closed with this object
+        self._bar = bar
+        self.name = path  # messages name the file as the user wrote it
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        count = self._file.readinto(buffer) or 0
+        self._bar.update(count)
+        return count
+
+    def close(self) -> None:
+        self._file.close()
+        super().close()
+
+
+class Progress:
+    """The bar of one command over ``files`` (paths as given, ``-`` for standard input).
+
+    Use as a context manager (the bar is closed and erased at the end); pass the command's
+    sources through :meth:`sources` and, optionally, its games through :meth:`count` for a
+    games counter beside the bytes.
+    """
+
+    def __init__(
+        self,
+        files: Sequence[str],
+        *,
+        quiet: bool = False,
+        stream: IO[str] | None = None,
+        large: int = LARGE,
+    ) -> None:
+        self.stream = sys.stderr if stream is None else stream
+        sizes = [os.path.getsize(f) for f in files if f != "-" and os.path.isfile(f)]
+        #: Bytes of the files (standard input is read, but has no size to count against).
+        self.total = sum(sizes)
+        self.enabled = not quiet and 0 < self.total >= large and _is_terminal(self.stream)
+        self.games = 0
+        self._bar: tqdm[Any] | None = None
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _the_bar(self) -> tqdm[Any]:
+        if self._bar is None:
+            from tqdm import tqdm
+
+            self._bar = tqdm(
+                total=self.total,
+                unit="B",
+                unit_scale=True,
+                unit_divisor=1024,
+                file=self.stream,
+                leave=False,  # the command's own summary is what stays on screen
+                dynamic_ncols=True,
+                mininterval=0.25,
+            )
+        return self._bar
+
+    def sources(self, sources: Iterable[str | IO[bytes]]) -> Iterator[str | IO[bytes]]:
+        """The sources to read, in order: unchanged without a bar; with one, each path opened
+        through a byte counter when the reader gets to it and closed when it moves on (a
+        binary file, which the reader treats exactly as it treats the path)."""
+        for source in sources:
+            if self.enabled and isinstance(source, str) and os.path.isfile(source):
+                with io.BufferedReader(_Counted(source, self._the_bar())) as handle:
+                    yield handle
+            else:
+                yield source
+
+    def count(self, items: Iterable[T]) -> Iterator[T]:
+        """``items`` passed on, each counted as a game; the bar is closed when they end."""
+        try:
+            for item in items:
+                self.tick()
+                yield item
+        finally:
+            self.close()
+
+    def tick(self) -> None:
+        """One more game done (shown beside the bytes every few hundred games)."""
+        self.games += 1
+        if self.enabled and self.games % 200 == 0:
+            self._the_bar().set_postfix_str(f"{self.games:,} games", refresh=False)
+
+    def close(self) -> None:
+        """Close the bar, erasing it."""
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
+
+def _is_terminal(stream: IO[str]) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except (OSError, ValueError):
+        return False  # a closed stream is no terminal

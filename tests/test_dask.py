@@ -1,0 +1,110 @@
+"""pdn.dask on a LocalCluster of 2 workers gives what one process gives, piece for piece.
+
+Skipped when dask (``pip install "pdn[dask]"``) is not installed; the ``test`` extra has it.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+dask = pytest.importorskip("dask")
+distributed = pytest.importorskip("distributed")
+pytest.importorskip("pandas")
+
+from pdn import dask as pdn_dask  # noqa: E402
+from pdn import read_games, write_game  # noqa: E402
+from pdn.batch import validate_files  # noqa: E402
+from pdn.openings import ballot_stats, classify  # noqa: E402
+from pdn.validation import validate  # noqa: E402
+
+SAMPLE = Path(__file__).resolve().parent / "fixtures" / "corpus"
+OCA_PIECES = sorted((SAMPLE / "mzuluaga__checkers").glob("OCA_2.0.bytes-*.pdn"))
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+SMALL = 3000  # bytes per piece: the sample's files are cut into several
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[distributed.Client]:
+    # Two workers in this process (threads): the machine's cores are shared.
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as connected,
+    ):
+        yield connected
+
+
+def all_files() -> list[str]:
+    return [str(p) for p in [*OCA_PIECES, *sorted(SAMPLE.rglob("*.pdn"))]]
+
+
+def test_large_files_are_cut_at_game_starts() -> None:
+    path = str(OCA_PIECES[0])
+    pieces = pdn_dask.pieces([path], piece_bytes=SMALL)
+    assert len(pieces) > 5
+    data = Path(path).read_bytes()
+    assert pieces[0].start == 0 and pieces[-1].end is None
+    for before, after in itertools.pairwise(pieces):
+        assert before.end == after.start  # no byte lost or read twice
+        assert data[after.start : after.start + 7] == b"[Event "  # a game starts there
+        assert after.line == data[: after.start].count(b"\n") + 1
+    games = [g for p in pieces for g in p.games_of()]
+    whole = list(read_games(path))
+    assert [(g.index, g.line, write_game(g)) for g in games] == [
+        (g.index, g.line, write_game(g)) for g in whole
+    ]
+
+
+def test_files_that_may_not_be_cut_stay_whole(tmp_path: Path) -> None:
+    crlf = tmp_path / "crlf.pdn"
+    crlf.write_bytes(b'[Event "a"]\r\n\r\n1. 11-15 *\r\n\r\n' * 400)
+    cp1252 = tmp_path / "cp1252.pdn"
+    cp1252.write_bytes('[Event "Café"]\n\n1. 11-15 *\n\n'.encode("cp1252") * 400)
+    for path in (crlf, cp1252):
+        assert pdn_dask.pieces([path], piece_bytes=100) == [pdn_dask.Piece(str(path))]
+
+
+def test_verdicts_on_the_cluster_are_those_of_one_process(client: distributed.Client) -> None:
+    files = all_files()
+    bag = pdn_dask.verdicts(files, piece_bytes=SMALL)
+    assert bag.npartitions > len(files)  # some files really were cut
+    got = [v.to_dict() for v in bag.compute()]
+    assert got == [v.to_dict() for v in validate_files(files)]
+    assert sum(v["status"] != "ok" for v in got) > 0  # the sample has faults to report
+
+
+def test_games_and_selection_on_the_cluster(client: distributed.Client) -> None:
+    files = [str(p) for p in OCA_PIECES] + [str(EXAMPLES / "illegal-moves.pdn")]
+    whole = [g for f in files for g in read_games(f)]
+    bag = pdn_dask.games(files, piece_bytes=SMALL)
+    assert [write_game(g) for g in bag.compute()] == [write_game(g) for g in whole]
+    wins = bag.filter(lambda game: game.result == "1-0").map(write_game).compute()
+    assert wins == [write_game(g) for g in whole if g.result == "1-0"]
+    assert 0 < len(wins) < len(whole)
+
+
+def test_ballot_stats_on_the_cluster(client: distributed.Client) -> None:
+    files = [str(p) for p in OCA_PIECES]
+    expected = ballot_stats((classify(g), g.result) for f in files for g in read_games(f))
+    assert expected  # the OCA sample opens with ballots
+    assert pdn_dask.ballot_stats(files, piece_bytes=SMALL) == expected
+
+
+def test_game_table_on_the_cluster(client: distributed.Client) -> None:
+    files = [str(p) for p in OCA_PIECES] + [str(EXAMPLES / "illegal-moves.pdn")]
+    frame = pdn_dask.game_table(files, piece_bytes=SMALL)
+    assert list(frame.columns) == list(pdn_dask.TABLE_COLUMNS)
+    table = frame.compute()
+    games = [(f, g) for f in files for g in read_games(f)]
+    assert len(table) == len(games)
+    reports = [validate(g) for _, g in games]
+    assert list(table["status"]) == [r.status for r in reports]
+    assert list(table["plies"]) == [len(g.mainline_moves()) for _, g in games]
+    assert list(table["line"]) == [g.line for _, g in games]
+    by_status = frame.groupby("status")["plies"].sum().compute().to_dict()
+    assert sum(by_status.values()) == sum(len(g.mainline_moves()) for _, g in games)

@@ -1,0 +1,174 @@
+"""The replay's fast path gives the verdicts of the full diagnosis, move for move.
+
+``pdn.validate`` asks :class:`pdn.fastpath.FastPath` first and runs ``engine.diagnose`` only when
+the fast path declines. These tests replay every game twice, once with the fast path declining
+everything (so every move goes through ``diagnose``), and compare the whole reports: status,
+every problem with its position and listed moves, every step's move and position, the final
+position. Always on the vendored sample; on the whole shared corpus when it is present (slow).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pdn import read_games
+from pdn.engine import ENGLISH, INTERNATIONAL, Position, diagnose
+from pdn.engine.lookup import MoveLookup
+from pdn.fastpath import FastPath
+from pdn.validation import Report, validate
+
+SAMPLE = Path(__file__).resolve().parent / "fixtures" / "corpus"
+CORPUS = (Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus").resolve()
+
+
+def fingerprint(report: Report) -> tuple[Any, ...]:
+    """Everything a report says, in comparable form."""
+    problems = [
+        (p.code, p.severity, p.message, p.line, p.column, p.ply, p.move, p.legal, p.variation)
+        for p in report.problems
+    ]
+    steps = [
+        (
+            s.ply,
+            s.mainline,
+            None if s.move is None else (s.move.path, s.move.captures, s.move.king, s.move.crowns),
+            None if s.after is None else (s.after.fen(), s.after.king_moves),
+        )
+        for s in report.steps
+    ]
+    final = None if report.final is None else report.final.fen()
+    variant = None if report.variant is None else report.variant.name
+    return report.status, variant, report.complete, final, problems, steps
+
+
+def compare_file(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
+    """Replay every game of ``path`` both ways; the number of games and of fast-path answers."""
+    games = list(read_games(path))
+    answered = 0
+    original = FastPath.match
+
+    def counting(self: FastPath, position: Position, text: str) -> Any:
+        nonlocal answered
+        played = original(self, position, text)
+        answered += played is not None
+        return played
+
+    with monkeypatch.context() as patch:
+        patch.setattr(FastPath, "match", counting)
+        fast = [fingerprint(validate(game)) for game in games]
+    with monkeypatch.context() as patch:
+        patch.setattr(FastPath, "match", lambda self, position, text: None)
+        full = [fingerprint(validate(game)) for game in games]
+    for index, (mine, theirs) in enumerate(zip(fast, full, strict=True)):
+        assert mine == theirs, f"{path.name}: game {index + 1} differs"
+    return len(games), answered
+
+
+SAMPLE_FILES = sorted(SAMPLE.rglob("*.pdn"))
+
+
+@pytest.mark.parametrize("path", SAMPLE_FILES, ids=lambda p: p.relative_to(SAMPLE).as_posix())
+def test_fast_path_matches_full_diagnosis_on_the_sample(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    compare_file(path, monkeypatch)
+
+
+def test_the_fast_path_answers_most_moves_of_the_sample(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Equal verdicts would also hold if the fast path never answered; it must carry the load.
+    total = answered = 0
+    for path in SAMPLE_FILES:
+        _, count = compare_file(path, monkeypatch)
+        answered += count
+    for path in SAMPLE_FILES:
+        total += sum(len(game.mainline_moves()) for game in read_games(path))
+    assert len(SAMPLE_FILES) >= 25
+    assert answered > 0.8 * total
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "path",
+    sorted(CORPUS.rglob("*.pdn")) if CORPUS.is_dir() else [],
+    ids=lambda p: p.relative_to(CORPUS).as_posix(),
+)
+def test_fast_path_matches_full_diagnosis_on_the_corpus(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    compare_file(path, monkeypatch)
+
+
+def test_the_corpus_check_skips_cleanly_when_absent() -> None:
+    if not CORPUS.is_dir():
+        pytest.skip(f"the shared corpus is not at {CORPUS}")
+    assert any(CORPUS.rglob("*.pdn"))
+
+
+def test_lookup_declines_what_diagnose_remarks_on_or_rejects() -> None:
+    start = Position.start(ENGLISH)
+    lookup = MoveLookup(ENGLISH)
+    # Legal, but written with a capture sign: diagnose accepts it with a remark.
+    assert diagnose(start, (11, 15), True).message
+    assert lookup.match(start, (11, 15), True) is None
+    # Not a step, an empty square, the other side's piece, an occupied target.
+    for squares in [(11, 18), (15, 19), (22, 18), (8, 12)]:
+        assert not diagnose(start, squares, False).ok
+        assert lookup.match(start, squares, False) is None
+    # An ambiguous short capture (two paths taking different pieces).
+    pos = Position.from_fen("W:W27:B15,16,23,24", ENGLISH)
+    assert diagnose(pos, (27, 11), True).fault is not None
+    assert lookup.match(pos, (27, 11), True) is None
+    # ... and the full path of one of them is the move diagnose finds.
+    move, after = lookup.match(pos, (27, 18, 11), True) or (None, None)
+    assert move == diagnose(pos, (27, 18, 11), True).move
+    assert after == pos.play(move)
+
+
+def test_lookup_remembers_and_stays_bounded() -> None:
+    lookup = MoveLookup(INTERNATIONAL, capacity=8)
+    start = Position.start(INTERNATIONAL)
+    for move in start.legal_moves():  # quiet steps: checked each time, never stored
+        assert lookup.match(start, move.path, False) == (move, start.play(move))
+    assert not lookup._recent and not lookup._older
+    # Captures are stored: a second ask gives the very same answer objects.
+    for fen in ["W:W27:B15,16,23,24", "W:W28:B23,24", "B:W22,23:B17,18"]:
+        position = Position.from_fen(fen, ENGLISH)
+        english = MoveLookup(ENGLISH, capacity=2)
+        for move in position.legal_moves():
+            played = english.match(position, move.path, True)
+            assert played is not None and played == (move, position.play(move))
+            assert english.match(position, move.path, True) is played
+            assert len(english._recent) + len(english._older) <= 2
+
+
+def test_move_texts_are_parsed_once_and_the_table_stays_bounded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import pdn.fastpath
+
+    monkeypatch.setattr(pdn.fastpath, "_TEXTS", 4)
+    fast = FastPath(ENGLISH)
+    start = Position.start(ENGLISH)
+    written = {
+        "11-15": (11, 15, False),
+        "11 - 15": (11, 15, False),
+        "11x15": (11, 15, True),  # legal, with a remark on the separator: declined
+        "09-13": (9, 13, False),
+        "9-13": (9, 13, False),
+        "12-16": (12, 16, False),
+        "11-16": (11, 16, False),
+        "21-17": (21, 17, False),  # White's man, Black to move: declined
+    }
+    for text, (a, b, capture) in [*written.items(), *written.items()]:
+        played = fast.match(start, text)
+        full = diagnose(start, (a, b), capture)
+        if played is None:
+            assert full.message or not full.ok
+        else:
+            assert full.ok and not full.message
+            assert played == (full.move, start.play(full.move))
+        assert len(fast._texts) <= 4
+    assert fast.match(start, "not a move") is None

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from .batch import Verdict, verdict_of
 from .cutting import RawGame
+from .detection import FileEvidence
 from .model import Game
 from .reader import split_games
 
@@ -74,7 +75,9 @@ class Piece:
     """A byte range of one file, from a game start: ``[start, end)`` (``end`` None: to the end).
 
     ``line`` is the file's line number at ``start`` and ``games`` the number of games before
-    it, so the games of a piece carry the lines and numbers they have in the whole file.
+    it, so the games of a piece carry the lines and numbers they have in the whole file;
+    ``evidence`` is what the whole file's games agree on (:mod:`pdn.detection`), so that a
+    game is read under the same rules as when the file is read whole.
     """
 
     path: str
@@ -82,6 +85,7 @@ class Piece:
     end: int | None = None
     line: int = 1
     games: int = 0
+    evidence: FileEvidence | None = None
 
     @property
     def whole(self) -> bool:
@@ -96,9 +100,10 @@ class Piece:
         with open(self.path, "rb") as handle:
             handle.seek(self.start)
             data = handle.read(-1 if self.end is None else self.end - self.start)
-        for raw in split_games(io.BytesIO(data)):
+        for raw in split_games(io.BytesIO(data), scan=False):
             raw.line += self.line - 1
             raw.index += self.games
+            raw.evidence = self.evidence
             yield raw
 
     def games_of(self) -> list[Game]:
@@ -124,7 +129,9 @@ def _cut(path: str, size: int, piece_bytes: int) -> list[Piece]:
     starts: list[tuple[int, int]] = []  # (line, games before)
     due = piece_bytes
     previous_end = ""
+    evidence = None
     for raw in split_games(path):
+        evidence = raw.evidence
         if raw.problem is not None or raw.damage or raw.encoding != "utf-8" or raw.encoding_guessed:
             return [Piece(path)]
         # Only after a game that ended on its result: one ended by the next game's tags, or
@@ -139,9 +146,9 @@ def _cut(path: str, size: int, piece_bytes: int) -> list[Piece]:
     if offsets is None:
         return [Piece(path)]
     bounds = [*offsets, None]
-    out = [Piece(path, 0, offsets[0])]
+    out = [Piece(path, 0, offsets[0], evidence=evidence)]
     for (line, before), start, end in zip(starts, offsets, bounds[1:], strict=True):
-        out.append(Piece(path, start, end, line, before))
+        out.append(Piece(path, start, end, line, before, evidence))
     return out
 
 

@@ -60,6 +60,22 @@ def test_large_files_are_cut_at_game_starts() -> None:
     ]
 
 
+def test_a_piece_reads_its_games_with_the_whole_files_evidence(tmp_path: Path) -> None:
+    # The last piece holds only a 10x10 opening fragment whose squares are all low: read on
+    # its own it would look English, read with its file it is International.
+    ten = '[Event "g"]\n1. 32-28 18-23 2. 38-32 12-18 3. 43-38 7-12 *\n\n' * 60
+    path = tmp_path / "ten.pdn"
+    path.write_text(ten + '[Event "fragment"]\n1. 32-28 19-23 *\n')
+    pieces = pdn_dask.pieces([path], piece_bytes=400)
+    assert len(pieces) > 3 and pieces[-1].games_of()[-1].tags["Event"] == "fragment"
+    games = [g for p in pieces for g in p.games_of()]
+    whole = list(read_games(path))
+    assert [(g.variant, g.variant_source) for g in games] == [
+        (g.variant, g.variant_source) for g in whole
+    ]
+    assert games[-1].variant_source == "file"
+
+
 def test_files_that_may_not_be_cut_stay_whole(tmp_path: Path) -> None:
     crlf = tmp_path / "crlf.pdn"
     crlf.write_bytes(b'[Event "a"]\r\n\r\n1. 11-15 *\r\n\r\n' * 400)

@@ -163,7 +163,7 @@ def _check_opening_turn(game: Game, report: Report) -> None:
             f"no GameType, and the FEN is an opening position with {start.turn.label} to "
             f"move although {variant.first_mover.label}, who moves first in {variant.title}, "
             f"has not moved more ({game.variant_evidence}): the game may be of a variant "
-            "where White starts; add a GameType tag",
+            f"where {start.turn.label} starts; add a GameType tag",
         ),
     )
 

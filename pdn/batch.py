@@ -309,8 +309,7 @@ class Verdict:
     rules_evidence: str = ""
 
     def rules_text(self) -> str:
-        """The rules and where they came from, in one line: ``"Czech draughts (GameType
-        "29")"``."""
+        """The rules and where they came from, in one line: ``Czech draughts (GameType '29')``."""
         why = self.rules_evidence or source_sentence(self.rules_source)
         return f"{self.rules_title or 'no rules'} ({why})"
 

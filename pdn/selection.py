@@ -413,6 +413,11 @@ class Selection:
             or self.cut_at_error
         )
 
+    def may_parse(self) -> bool:
+        """Whether some game may be parsed: a condition past the tags, or one on the result
+        or the variant, which a game without the tag answers from its moves."""
+        return self.needs_game() or self.results is not None or self.variant is not None
+
     def needs_positions(self) -> bool:
         """Whether a condition replays moves."""
         return any(c is not None for c in (self.ballot, self.fen, self.fen_pattern, self.material))
@@ -637,15 +642,18 @@ AsRead = tuple[RawGame | None, Game | None]
 OnProblem = Callable[[str, Problem], None]
 
 
-def games_as_read(source: Input, on_problem: OnProblem | None = None) -> Iterator[AsRead]:
+def games_as_read(
+    source: Input, on_problem: OnProblem | None = None, *, scan: bool = True
+) -> Iterator[AsRead]:
     """Each game of a source as read, cheaply: ``(raw, None)`` for PDN (cut, not parsed),
     ``(None, game)`` for a JSON record. A source that is not text at all gives no game, and
-    ``on_problem`` hears why."""
+    ``on_problem`` hears why. ``scan=False`` skips the file's scan for the board its games
+    agree on (:mod:`pdn.detection`), for callers that never parse a game."""
     if is_json(source):
         for game in iter_games(source):
             yield None, game
         return
-    for raw in split_games(source):
+    for raw in split_games(source, scan=scan):
         if raw.problem is not None:
             if on_problem is not None:
                 on_problem(display_name(source), raw.problem)
@@ -665,7 +673,7 @@ def select_games(
     chosen = 0
     for source in sources:
         name = display_name(source)
-        for raw, parsed in games_as_read(source, on_problem):
+        for raw, parsed in games_as_read(source, on_problem, scan=selection.may_parse()):
             if selection.first is not None and chosen >= selection.first:
                 return
             game = parsed

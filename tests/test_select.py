@@ -195,6 +195,19 @@ def test_tag_selection_never_parses_the_moves(
     ]
 
 
+def test_selection_by_players_does_not_scan_the_file(
+    collection: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The scan for the board the games agree on only serves games that are parsed.
+    import pdn.reader
+
+    def refuse(source: object) -> None:
+        raise AssertionError("the file was scanned")
+
+    monkeypatch.setattr(pdn.reader, "scan_file", refuse)
+    assert picked(collection, player=re.compile("ann", re.I)) == [1, 2, 5]
+
+
 def test_games_are_written_as_read(tmp_path: Path) -> None:
     odd = '[Event  "x"]\n{ a comment }\n1.  11-15   23-19 {odd spacing}  *\n'
     path = tmp_path / "odd.pdn"

@@ -194,6 +194,7 @@ _SOURCES = {
     "fen": "a guess from the squares of the FEN",
     "default": "nothing to go on: English, the original PDN's game",
     "replay": "a guess: the only rules that replay the game",
+    "record": "the variant a JSON record names",
 }
 
 

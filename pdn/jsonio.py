@@ -239,6 +239,9 @@ def game_to_dict(game: Game, report: Report | None = None) -> JsonDict:
     # (The reader's problems are listed only with a report, with the replay's.)
     record = game.accept(JsonBuilder(steps, report))
     record["variant"] = game.variant
+    # Why the reader took the game for that variant: the file it came from is not read again.
+    record["variant_source"] = game.variant_source
+    record["variant_evidence"] = game.variant_evidence
     if report is not None:
         record["status"] = report.status
         record["problems"] = [p.to_dict() for p in report.all_problems]
@@ -364,6 +367,13 @@ def game_from_dict(data: JsonDict) -> Game:
     game = accept_dict(data, GameBuilder())
     variant = data.get("variant")
     if isinstance(variant, str):
+        source, evidence = data.get("variant_source"), data.get("variant_evidence")
+        if isinstance(source, str) and isinstance(evidence, str):
+            game.variant_source, game.variant_evidence = source, evidence
+        elif variant != game.variant:
+            # A record without them: it names a variant the moves alone did not give.
+            game.variant_source = "record"
+            game.variant_evidence = f"the record's variant field ({variant})"
         game.variant = variant
     return game
 

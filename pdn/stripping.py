@@ -168,6 +168,7 @@ def strip_game(game: Game, options: StripOptions) -> Game:
     stripped = game.accept(Stripper(GameBuilder(), options))
     stripped.variant = game.variant
     stripped.variant_source = game.variant_source
+    stripped.variant_evidence = game.variant_evidence
     stripped.game_type = game.game_type
     stripped.errors = list(game.errors)
     return stripped

@@ -229,3 +229,32 @@ def test_a_file_read_through_the_progress_bar_is_still_scanned(tmp_path: Path) -
         handle = next(opened)
         assert not handle.seekable()
         assert [g.variant_source for g in pdn.read_games(handle)] == ["squares", "squares", "file"]
+
+
+def test_json_keeps_why_a_game_has_its_variant(tmp_path: Path) -> None:
+    from pdn.jsonio import game_from_dict, game_to_dict
+
+    path = tmp_path / "ten.pdn"
+    path.write_text(TEN)
+    fragment = list(pdn.read_games(path))[2]
+    record = json.loads(json.dumps(game_to_dict(fragment)))
+    again = game_from_dict(record)
+    assert (again.variant, again.variant_source, again.variant_evidence) == (
+        "international",
+        "file",
+        fragment.variant_evidence,
+    )
+    # A record written before these fields: the variant it names is said to come from it,
+    # not from the guess the moves alone would give (English here).
+    del record["variant_source"], record["variant_evidence"]
+    old = game_from_dict(record)
+    assert (old.variant, old.variant_source) == ("international", "record")
+    assert pdn.validate(old).rules_evidence == "the record's variant field (international)"
+    # A stripped copy replays under the same rules, for the same stated reason.
+    from pdn.stripping import StripOptions, strip_game
+
+    stripped = strip_game(fragment, StripOptions(comments=False))
+    assert (stripped.variant_source, stripped.variant_evidence) == (
+        "file",
+        fragment.variant_evidence,
+    )

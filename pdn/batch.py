@@ -382,8 +382,7 @@ class Summary:
     clean: int = 0
     with_errors: int = 0
     unchecked: int = 0
-    by_code: Counter[str] = field(default_factory=Counter)
-    by_severity: Counter[str] = field(default_factory=Counter)
+    #: Problems per (code, severity): a code's severity can differ from problem to problem.
     by_code_severity: Counter[tuple[str, str]] = field(default_factory=Counter)
     #: Games per (rules title, source): what the run was checked under.
     by_rules: Counter[tuple[str, str]] = field(default_factory=Counter)
@@ -397,10 +396,24 @@ class Summary:
             self.unchecked += 1
         else:
             self.clean += 1
-        self.by_code.update(p.code for p in verdict.problems)
-        self.by_severity.update(p.severity for p in verdict.problems)
         self.by_code_severity.update((p.code, p.severity) for p in verdict.problems)
         self.by_rules[(verdict.rules_title, verdict.rules_source)] += 1
+
+    @property
+    def by_code(self) -> Counter[str]:
+        """Problems per code, whatever their severity."""
+        return self._counted(lambda code, severity: code)
+
+    @property
+    def by_severity(self) -> Counter[str]:
+        """Problems per severity."""
+        return self._counted(lambda code, severity: severity)
+
+    def _counted(self, key: Callable[[str, str], str]) -> Counter[str]:
+        counts: Counter[str] = Counter()
+        for (code, severity), n in self.by_code_severity.items():
+            counts[key(code, severity)] += n
+        return counts
 
     def to_dict(self) -> dict[str, object]:
         """The JSON record of the counts."""

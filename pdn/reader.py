@@ -112,9 +112,7 @@ def split_games(
     (:mod:`pdn.detection`), so that each game's variant is decided in the light of the others;
     ``scan=False`` leaves each game to itself.
     """
-    evidence = None
-    if scan and not isinstance(source, (bytes, bytearray, memoryview)):
-        evidence = scan_file(source)
+    evidence = scan_file(source) if scan else None
     decoded, handle = _decoded(source, encoding)
     try:
         for raw in _cut(decoded):

@@ -8,6 +8,9 @@ it without a remark, and returns ``None`` for everything else so that the caller
 
 * a quiet step written ``a-b`` by bit tests (``has_capture`` is a handful of shifts; no list of
   moves is built for the common quiet position);
+* a man's capture written hop by hop (``a x b`` for one jump), where the rules make it the
+  only move between its squares (no majority or priority rule, men jump forward only, a man
+  on its crowning row is done): each hop, then "nothing more to jump", by bit tests;
 * anything else through the legal moves of the position, generated once, indexed by
   ``(from, to)``, and matched the way ``diagnose`` matches them (the same helpers);
 * a position seen before with the same written move (the openings of an archive repeat
@@ -53,7 +56,16 @@ class MoveLookup:
     nothing but speed.
     """
 
-    __slots__ = ("_bit", "_older", "_recent", "_rules", "_steps", "capacity", "variant")
+    __slots__ = (
+        "_bit",
+        "_hops",
+        "_older",
+        "_recent",
+        "_rules",
+        "_steps",
+        "capacity",
+        "variant",
+    )
 
     def __init__(self, variant: Variant, capacity: int = DEFAULT_CAPACITY) -> None:
         self.variant = variant
@@ -71,6 +83,21 @@ class MoveLookup:
         self._steps: tuple[dict[tuple[int, int], Move], ...] = ()
         if not variant.king_move_limit:
             self._steps = (*(_man_steps(rules, side) for side in (0, 1)), _king_steps(rules))
+        # A man's jumps per side, where a complete jump sequence is the one legal move between
+        # its squares: any capture may be chosen, men jump forward only (so no other sequence
+        # of a man ends on the same square), and a jumped piece stays until the move is done.
+        self._hops: tuple[dict[tuple[int, int], tuple[int, int]], ...] = ()
+        if not (
+            variant.majority_capture
+            or variant.capture_priority
+            or variant.men_capture_backward
+            or variant.crown_mid_capture
+            or variant.pieces_removed_at_once
+            or variant.line_captures
+            or variant.men_move_sideways
+            or not variant.men_capture_kings
+        ):
+            self._hops = tuple(_man_hops(rules, side) for side in (0, 1))
 
     def match(
         self, position: Position, squares: tuple[int, ...], capture_written: bool
@@ -87,6 +114,10 @@ class MoveLookup:
             step = self._step(position, squares)
             if step is not None:
                 return step
+        if capture_written and self._hops:
+            jump = self._man_jump(position, squares)
+            if jump is not None:
+                return jump
         # Plain ints and tuples hash in C; the variant is the lookup's own.
         key = (
             position.black,
@@ -141,6 +172,53 @@ class MoveLookup:
         )
         return move, after
 
+    def _man_jump(self, position: Position, squares: tuple[int, ...]) -> Played | None:
+        # A man's capture written hop by hop: each hop over an opponent's piece onto an empty
+        # square, then none left to make (none from the crowning row: men jump forward only).
+        # The generator would give it as the only move between these squares.
+        black, white, kings = position.black, position.white, position.kings
+        side = 1 if position.turn is Color.WHITE else 0
+        own, opp = (white, black) if side else (black, white)
+        bit = self._bit
+        start = bit[squares[0]]
+        if not start & own or start & kings:
+            return None
+        rules = self._rules
+        hops = self._hops[side]
+        empty = rules.mask & ~(own | opp) | start
+        taken = 0
+        captured: list[int] = []
+        at = squares[0]
+        for to in squares[1:]:
+            hop = hops.get((at, to))
+            if hop is None:
+                return None
+            middle, middle_bit = hop
+            if not middle_bit & opp or not bit[to] & empty:
+                return None
+            taken |= middle_bit
+            captured.append(middle)
+            at = to
+        for _, _, middle_bit, _, land_bit in rules.man_jumps[side][rules.board.index[at]]:
+            if middle_bit & opp and land_bit & empty:
+                return None  # stopped short: diagnose says so
+        end = bit[at]
+        crowns = bool(end & rules.crown[side])
+        moved = start | end
+        kings &= ~taken
+        if crowns:
+            kings |= end
+        if side:
+            white ^= moved
+            black &= ~taken
+        else:
+            black ^= moved
+            white &= ~taken
+        after = Position(
+            position.variant, position.turn.opponent, black, white, kings, position.king_moves
+        )
+        return Move(squares, tuple(captured), False, crowns), after
+
 
 def _man_steps(rules: Rules, side: int) -> dict[tuple[int, int], Move]:
     board = rules.board
@@ -155,6 +233,17 @@ def _man_steps(rules: Rules, side: int) -> dict[tuple[int, int], Move]:
                 b = number[q]
                 steps[a, b] = Move((a, b), (), False, bool(board.bit[b] & crown))
     return steps
+
+
+def _man_hops(rules: Rules, side: int) -> dict[tuple[int, int], tuple[int, int]]:
+    # (from, to) of each jump a man of ``side`` can make: (jumped square, its bit).
+    board = rules.board
+    number = board.square_of_index
+    hops: dict[tuple[int, int], tuple[int, int]] = {}
+    for a in range(1, board.squares + 1):
+        for _, middle, middle_bit, land, _ in rules.man_jumps[side][board.index[a]]:
+            hops[a, number[land]] = (number[middle], middle_bit)
+    return hops
 
 
 def _king_steps(rules: Rules) -> dict[tuple[int, int], Move]:

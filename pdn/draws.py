@@ -132,43 +132,84 @@ def _material(position: Position, color: Color) -> Material:
 
 @dataclass(slots=True)
 class DrawWatch:
-    """Follows one line of play for the draws of ``rules``; :meth:`update` after each ply."""
+    """Follows one line of play for the draws of ``rules``; :meth:`update` after each ply.
+
+    It runs on every ply of every main line, so it does only what a ply can change. A legal man
+    move or capture can never be undone (men only go forward, pieces only leave the board), so
+    no position before it can occur again: positions are hashed only within the current run of
+    king moves, and the far more common irreversible plies hash nothing. The material, and so
+    the ending, changes only with a capture or a crowning. After a move that was not checked
+    (an illegal one the replay went on past), every position counts, as nothing is then sure.
+    """
 
     rules: DrawRules
     start: Position
     quiet: int = 0  # plies since the last capture or man move (while the rule counts)
+    #: Occurrences of the positions of the current run of reversible plies (with its first).
     seen: dict[Position, int] = field(default_factory=dict)
+    #: The first position of the current run, not yet counted while the run has no other.
+    run_start: Position | None = None
+    #: The counts of the runs before (kept unhashed, for an unchecked move to come).
+    earlier: list[dict[Position, int] | Position] = field(default_factory=list)
+    exact: bool = False  # True after an unchecked move: every position since the start counts
     said: set[str] = field(default_factory=set)
     ending: Ending | None = None
     ending_plies: int = 0
 
     def __post_init__(self) -> None:
-        self.seen[self.start] = 1
+        self.run_start = self.start
         self.ending = self._ending_of(self.start)
 
-    def update(self, move: Move | None, after: Position, ply: int) -> list[str]:
-        """The messages for the draws this ply brings (each said once per line)."""
+    def update(
+        self, move: Move | None, after: Position, ply: int, checked: bool = True
+    ) -> list[str]:
+        """The messages for the draws this ply brings (each said once per line).
+
+        ``checked`` is False for a move the rules did not accept (``move`` is then what the
+        replay made of it, or ``None``).
+        """
         rules = self.rules
         messages: list[str] = []
-        verb = "can be claimed" if rules.claim else "is drawn"
-        if move is None or move.is_capture or move.is_man_move:
+        irreversible = move is None or bool(move.captures) or not move.king
+        if irreversible:
             self.quiet = 0
         else:
             self.quiet += 1
-        if self.quiet >= 2 * rules.quiet_moves:
-            messages += self._once(
-                "quiet",
-                f"{rules.name} {rules.quiet_moves}-move rule: no man has moved and nothing has "
-                f"been captured for {rules.quiet_moves} moves each; the game {verb} from ply {ply}",
-            )
-        count = self.seen[after] = self.seen.get(after, 0) + 1
-        if count >= rules.repetition:
-            messages += self._once(
-                "repetition",
-                f"{rules.name} repetition rule: the position after ply {ply} (same side to "
-                f"move) has occurred {count} times; the game {verb}",
-            )
-        ending = self._ending_of(after)
+            if self.quiet >= 2 * rules.quiet_moves:
+                messages += self._once(
+                    "quiet",
+                    f"{rules.name} {rules.quiet_moves}-move rule: no man has moved and nothing "
+                    f"has been captured for {rules.quiet_moves} moves each; the game "
+                    f"{self._verb()} from ply {ply}",
+                )
+        if not checked and not self.exact:
+            self._count_everything()
+        if irreversible and not self.exact:
+            # A new run starts here; nothing before it can come back.
+            if self.seen:
+                self.earlier.append(self.seen)
+                self.seen = {}
+            elif self.run_start is not None:
+                self.earlier.append(self.run_start)
+            self.run_start = after
+        else:
+            seen = self.seen
+            if self.run_start is not None:
+                seen[self.run_start] = seen.get(self.run_start, 0) + 1
+                self.run_start = None
+            count = seen[after] = seen.get(after, 0) + 1
+            if count >= rules.repetition:
+                messages += self._once(
+                    "repetition",
+                    f"{rules.name} repetition rule: the position after ply {ply} (same side to "
+                    f"move) has occurred {count} times; the game {self._verb()}",
+                )
+        if not rules.endings:
+            return messages
+        if move is None or move.captures or move.crowns or not checked:
+            ending = self._ending_of(after)
+        else:
+            ending = self.ending
         if ending is not self.ending:
             self.ending, self.ending_plies = ending, 0
         elif ending is not None:
@@ -177,9 +218,27 @@ class DrawWatch:
                 messages += self._once(
                     ending.label,
                     f"{rules.name} {ending.label}: {ending.moves} moves each played in this "
-                    f"ending; the game {verb} from ply {ply}",
+                    f"ending; the game {self._verb()} from ply {ply}",
                 )
         return messages
+
+    def _verb(self) -> str:
+        return "can be claimed" if self.rules.claim else "is drawn"
+
+    def _count_everything(self) -> None:
+        # Fold the earlier runs into the counts: from now on nothing is ever forgotten.
+        seen = self.seen
+        if self.run_start is not None:
+            seen[self.run_start] = seen.get(self.run_start, 0) + 1
+            self.run_start = None
+        for run in self.earlier:
+            if isinstance(run, dict):
+                for position, count in run.items():
+                    seen[position] = seen.get(position, 0) + count
+            else:
+                seen[run] = seen.get(run, 0) + 1
+        self.earlier = []
+        self.exact = True
 
     def _once(self, key: str, message: str) -> list[str]:
         if key in self.said:

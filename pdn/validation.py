@@ -397,30 +397,49 @@ class _Replayer:
         # Each federation's own draw rules, on the main line (pdn.draws).
         rules = draw_rules(self.variant) if mainline else None
         watch = DrawWatch(rules, position) if rules is not None else None
+        report = self.report
+        problems, steps = report.problems, report.steps
+        fast = self.fast.match
         while parent.variations:
-            main, *alternatives = parent.variations
-            for number, alt in enumerate(alternatives, start=1):
-                yield self._line_from(alt, position, ply, (*path, number))
-            after = self._step(main, position, ply, mainline, path)
-            if after is None:
-                # The line stops here; what it reached still decides whether the game was over.
-                if mainline:
-                    self.report.complete = False
-                return position
-            if main.move is not None:
+            variations = parent.variations
+            main = variations[0]
+            for number in range(1, len(variations)):
+                yield self._line_from(variations[number], position, ply, (*path, number))
+            text = main.move
+            played = fast(position, text) if text is not None and main.setup is None else None
+            move: Move | None
+            if played is not None:
+                # The common case, a legal move as the engine writes it, inline: it runs on
+                # every ply of an archive.
+                move, after = played
+                steps.append(Step(main, ply, mainline, position, move, after))
+                checked = True
+            else:
+                before = len(problems)
+                found = self._step(main, position, ply, mainline, path)
+                if found is None:
+                    # The line stops here; what it reached still decides whether the game
+                    # was over.
+                    if mainline:
+                        report.complete = False
+                    return position
+                after, move, checked = found, steps[-1].move, len(problems) == before
+            if text is not None:
                 if watch is not None:
-                    code = "draw-claimable" if watch.rules.claim else "draw-rule"
-                    for message in watch.update(self.report.steps[-1].move, after, ply):
-                        self.report.problems.append(
-                            Problem(
-                                code,
-                                message,
-                                line=main.line,
-                                column=main.column,
-                                ply=ply,
-                                move=main.move,
+                    messages = watch.update(move, after, ply, checked)
+                    if messages:
+                        code = "draw-claimable" if watch.rules.claim else "draw-rule"
+                        for message in messages:
+                            problems.append(
+                                Problem(
+                                    code,
+                                    message,
+                                    line=main.line,
+                                    column=main.column,
+                                    ply=ply,
+                                    move=text,
+                                )
                             )
-                        )
                 ply += 1
             elif watch is not None:
                 watch = DrawWatch(watch.rules, after)  # a setup starts the counts afresh

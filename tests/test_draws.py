@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
+import random
+
 import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
 import pdn
-from pdn.engine import Position, get_variant
+from pdn.draws import DrawRules, DrawWatch, Ending, draw_rules
+from pdn.engine import Color, Move, Position, Variant, board_for, get_variant
 from pdn.notation import move_text
 from pdn.validation import validate
 
@@ -98,3 +104,153 @@ def test_variants_without_watched_draw_rules_say_nothing(game_type: int) -> None
     text = move_text(position.legal_moves()[0], rules)
     report = validate(pdn.parse_game(f'[GameType "{game_type}"]\n1. {text} *'))
     assert not [p for p in report.problems if p.code.startswith("draw")]
+
+
+# ---------------------------------------------------------------------------------------------
+# The watch skips work a ply cannot need (issue 12): it must say what counting every position
+# and every ending on every ply says. The oracle below is that plain counting.
+
+
+def plain_watch(
+    rules: DrawRules, start: Position, plies: list[tuple[Move | None, Position, bool]]
+) -> list[tuple[str, int]]:
+    """(rule, ply) of each draw, found by counting everything on every ply."""
+    seen = {start: 1}
+    quiet = 0
+    found: list[tuple[str, int]] = []
+    said: set[str] = set()
+
+    def ending_of(position: Position) -> Ending | None:
+        black = (
+            (position.black & ~position.kings).bit_count(),
+            (position.black & position.kings).bit_count(),
+        )
+        white = (
+            (position.white & ~position.kings).bit_count(),
+            (position.white & position.kings).bit_count(),
+        )
+        return next(
+            (e for e in rules.endings if e.applies(black, white) or e.applies(white, black)), None
+        )
+
+    def say(key: str, ply: int) -> None:
+        if key not in said:
+            said.add(key)
+            found.append((key, ply))
+
+    ending, ending_plies = ending_of(start), 0
+    for ply, (move, after, _checked) in enumerate(plies, start=1):
+        quiet = 0 if move is None or move.captures or not move.king else quiet + 1
+        if quiet >= 2 * rules.quiet_moves:
+            say("quiet", ply)
+        seen[after] = seen.get(after, 0) + 1
+        if seen[after] >= rules.repetition:
+            say("repetition", ply)
+        now = ending_of(after)
+        if now is not ending:
+            ending, ending_plies = now, 0
+        elif now is not None:
+            ending_plies += 1
+            if ending_plies >= 2 * now.moves:
+                say(now.label, ply)
+    return found
+
+
+def watched(
+    rules: DrawRules, start: Position, plies: list[tuple[Move | None, Position, bool]]
+) -> list[tuple[str, int]]:
+    watch = DrawWatch(rules, start)
+    found = []
+    for ply, (move, after, checked) in enumerate(plies, start=1):
+        for message in watch.update(move, after, ply, checked):
+            if "repetition rule" in message:
+                key = "repetition"
+            elif "no man has moved" in message:
+                key = "quiet"
+            else:
+                key = next(e.label for e in rules.endings if e.label in message)
+            found.append((key, ply))
+    return found
+
+
+# Few pieces, kings on both sides: king runs, repetitions, captures into the endings all happen.
+WATCH_STARTS = {
+    "english": ("W:WK29,K32,21:BK1,K4,12", "W:WK29,K32:BK1,12"),
+    "international": ("W:WK46,K47,36:BK4,K3,15", "W:WK46,K47,K48:BK3", "W:WK46,K47:BK3,15"),
+    "russian": ("W:WKa1,Kc1,g3:BKh8,Kf8,b6", "W:WKa1,Kc1,Ke1:BKh8"),
+    "czech": ("W:WKa1,Kc1,g3:BKh8,Kf8,b6", "W:WKa1,Kc1:BKh8,b6"),
+}
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    name=st.sampled_from(sorted(WATCH_STARTS)),
+    seed=st.integers(0, 2**32),
+    twice=st.booleans(),
+)
+def test_the_watch_says_what_counting_everything_says(name: str, seed: int, twice: bool) -> None:
+    # Long random lines from a seed (hypothesis's own draws favour short ones). ``twice``: a
+    # draw at the second occurrence, so that any position counted wrongly shows.
+    rng = random.Random(seed)
+    variant = get_variant(name)
+    rules = draw_rules(variant)
+    assert rules is not None
+    if twice:
+        rules = dataclasses.replace(rules, repetition=2)
+    position = start = Position.from_fen(rng.choice(WATCH_STARTS[name]), variant)
+    plies: list[tuple[Move | None, Position, bool]] = []
+    last: dict[bool, Move] = {}  # each side's last move, to undo it and so repeat positions
+    for _ in range(200):
+        legal = position.legal_moves()
+        if not legal:
+            break
+        kind = rng.choices(["back", "legal", "unchecked", "unknown"], [10, 8, 3, 2])[0]
+        side = position.turn is Color.WHITE
+        undo = last.get(side)
+        back = [m for m in legal if undo and m.path == undo.path[::-1] and not m.captures]
+        # Mostly moves that leave nothing to capture, or flying kings end the line at once.
+        safe = [m for m in legal if not position.play(m).has_capture()] or legal
+        choice = back[0] if kind == "back" and back else None
+        move: Move | None = choice or rng.choice(safe if rng.random() < 0.9 else legal)
+        assert move is not None
+        if kind in ("back", "legal"):
+            after = position.play(move)
+        else:
+            # An illegal move the replay went past: any piece of the side to move, one step
+            # any way (a man backwards too), so positions of before a man move can come back.
+            steps = []
+            for square in range(1, board_for(variant).squares + 1):
+                piece = position.piece_at(square)
+                if piece is None or piece.color is not position.turn:
+                    continue
+                for target in neighbours(variant, square):
+                    if position.piece_at(target) is None:
+                        steps.append((square, target, piece.king))
+            if not steps:
+                break
+            a, b, king = rng.choice(steps)
+            # Most often the side's last move taken back, a man's too: the surest way for a
+            # position of before a man move to come back.
+            taken_back = undo is not None and not undo.captures and position.piece_at(undo.end)
+            if undo is not None and taken_back and rng.random() < 0.7:
+                a, b, king = undo.end, undo.start, undo.king
+            after = position.apply_unchecked((a, b), ())
+            move = Move((a, b), (), king) if kind == "unchecked" else None
+        if move is not None:
+            last[side] = move
+        plies.append((move, after, kind in ("back", "legal")))
+        position = after
+    expected = plain_watch(rules, start, plies)
+    event(f"{name}: {sorted({key.split(' ')[0] for key, _ in expected})}")
+    assert watched(rules, start, plies) == expected
+
+
+def neighbours(variant: Variant, square: int) -> list[int]:
+    board = board_for(variant)
+    x, y = board.coordinates(square)
+    out = []
+    for dx, dy in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+        found = board.square_at(x + dx, y + dy)
+        if found is not None:
+            out.append(found)
+    return out

@@ -9,13 +9,26 @@ position. Always on the vendored sample; on the whole shared corpus when it is p
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pdn import read_games
-from pdn.engine import ENGLISH, INTERNATIONAL, Position, diagnose
+from pdn.engine import (
+    ENGLISH,
+    INTERNATIONAL,
+    Color,
+    Piece,
+    Position,
+    Variant,
+    board_for,
+    diagnose,
+    get_variant,
+)
 from pdn.engine.lookup import MoveLookup
 from pdn.fastpath import FastPath
 from pdn.validation import Report, validate
@@ -133,8 +146,8 @@ def test_lookup_remembers_and_stays_bounded() -> None:
     for move in start.legal_moves():  # quiet steps: checked each time, never stored
         assert lookup.match(start, move.path, False) == (move, start.play(move))
     assert not lookup._recent and not lookup._older
-    # Captures are stored: a second ask gives the very same answer objects.
-    for fen in ["W:W27:B15,16,23,24", "W:W28:B23,24", "B:W22,23:B17,18"]:
+    # Captures other than a man's hops are stored: a second ask gives the very same answers.
+    for fen in ["W:WK27:B15,16,23,24", "W:WK28:B23,24", "B:W22,23:BK17,K18"]:
         position = Position.from_fen(fen, ENGLISH)
         english = MoveLookup(ENGLISH, capacity=2)
         for move in position.legal_moves():
@@ -172,3 +185,61 @@ def test_move_texts_are_parsed_once_and_the_table_stays_bounded(
             assert played == (full.move, start.play(full.move))
         assert len(fast._texts) <= 4
     assert fast.match(start, "not a move") is None
+
+
+def test_a_mans_hops_are_answered_without_the_table() -> None:
+    lookup = MoveLookup(ENGLISH)
+    position = Position.from_fen("B:W14,15,22,23:B9,10,18", ENGLISH)
+    for move in position.legal_moves():
+        assert lookup.match(position, move.path, True) == (move, position.play(move))
+    assert not lookup._recent and not lookup._older
+
+
+def _random_position(rng: random.Random, variant: Variant) -> Position:
+    squares = rng.sample(range(1, board_for(variant).squares + 1), rng.randint(3, 14))
+    pieces = {}
+    for square in squares:
+        color = rng.choice([Color.BLACK, Color.WHITE])
+        crown = board_for(variant).bit[square] & (
+            board_for(variant).bottom_row if color is Color.BLACK else board_for(variant).top_row
+        )
+        pieces[square] = Piece(color, king=bool(crown) or rng.random() < 0.2)
+    return Position.from_pieces(variant, rng.choice([Color.BLACK, Color.WHITE]), pieces)
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**32), name=st.sampled_from(["english", "italian", "russian"]))
+def test_the_lookup_never_answers_what_diagnose_would_not(seed: int, name: str) -> None:
+    # Random positions, every legal move written hop by hop and by its ends, and written
+    # hops that are not legal: an answer is always diagnose's own move, without a remark.
+    rng = random.Random(seed)
+    variant = get_variant(name)
+    position = _random_position(rng, variant)
+    lookup = MoveLookup(variant)
+    legal = position.legal_moves()
+    written = {(m.path, bool(m.captures)) for m in legal}
+    written |= {((m.path[0], m.path[-1]), bool(m.captures)) for m in legal}
+    board = board_for(variant)
+    for _ in range(10):  # hops that may be illegal: any square two diagonals away
+        path = [rng.randint(1, board.squares)]
+        for _ in range(rng.randint(1, 3)):
+            x, y = board.coordinates(path[-1])
+            dx, dy = rng.choice([(2, 2), (2, -2), (-2, 2), (-2, -2)])
+            found = board.square_at(x + dx, y + dy)
+            if found is None:
+                break
+            path.append(found)
+        if len(path) > 1:
+            written.add((tuple(path), True))
+    answered = 0
+    for squares, capture in sorted(written):
+        played = lookup.match(position, squares, capture)
+        if played is None:
+            continue
+        answered += 1
+        diagnosis = diagnose(position, squares, capture)
+        assert diagnosis.ok and not diagnosis.message, (position.fen(), squares)
+        assert played == (diagnosis.move, position.play(played[0]))
+    if name == "english":
+        # Every legal move has an answer here (no ambiguity in English but a king's).
+        assert answered >= sum(1 for m in legal if not m.king)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from .diagnose import _fits, _quick_match
 from .movegen import Move, Rules, rules_for
-from .position import Position
+from .position import Position, next_position
 from .variants import Color, Variant
 
 #: A written move as the lookup sees it: its squares and whether a capture sign was written.
@@ -167,9 +167,7 @@ class MoveLookup:
             white ^= moved
         else:
             black ^= moved
-        after = Position(
-            position.variant, position.turn.opponent, black, white, kings, position.king_moves
-        )
+        after = next_position(position.variant, side, black, white, kings, position.king_moves)
         return move, after
 
     def _man_jump(self, position: Position, squares: tuple[int, ...]) -> Played | None:
@@ -214,9 +212,7 @@ class MoveLookup:
         else:
             black ^= moved
             white &= ~taken
-        after = Position(
-            position.variant, position.turn.opponent, black, white, kings, position.king_moves
-        )
+        after = next_position(position.variant, side, black, white, kings, position.king_moves)
         return Move(squares, tuple(captured), False, crowns), after
 
 

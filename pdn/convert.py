@@ -46,6 +46,13 @@ class ConvertOptions:
     strip: StripOptions = field(default_factory=StripOptions)
 
     @property
+    def replays(self) -> bool:
+        """Whether the games must be replayed: to rewrite moves, or for a format that carries
+        what the replay finds (positions, verdicts). A faithful PDN copy needs none."""
+        rewrites = (self.squares, self.captures, self.separator) != (None, None, None)
+        return self.fmt != "pdn" or rewrites or self.normalize
+
+    @property
     def game_columns(self) -> tuple[str, ...]:
         """The tag columns of ``csv-games``: those ``strip`` keeps of the usual ones, or the
         ones it keeps when it names them."""
@@ -70,6 +77,10 @@ def convert_games(games: Iterable[tuple[str, Game]], options: ConvertOptions) ->
     first = True
     for name, game in games:
         game = strip_game(game, options.strip)
+        if not options.replays:
+            yield Piece(_one(game, None, options, first))
+            first = False
+            continue
         report = validate(game, options.variant)
         # Rewriting changes move texts only: the replayed steps and positions still hold.
         skipped = rewrite_moves(
@@ -91,12 +102,13 @@ def convert_games(games: Iterable[tuple[str, Game]], options: ConvertOptions) ->
         yield Piece("\n]}\n")
 
 
-def _one(game: Game, report: Report, options: ConvertOptions, first: bool) -> str:
+def _one(game: Game, report: Report | None, options: ConvertOptions, first: bool) -> str:
     fmt = options.fmt
     if fmt == "pdn":
         # The moves and positions are already rewritten: the writer only lays the game out.
         writer = PdnWriter(normalize=options.normalize, variant=game.variant)
         return ("" if first else "\n") + game.accept(writer)
+    assert report is not None  # every other format replays (ConvertOptions.replays)
     if fmt == "json":
         return ("" if first else ",\n") + dumps(game_to_dict(game, report))
     if fmt == "ndjson":

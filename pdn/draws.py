@@ -138,8 +138,8 @@ class DrawWatch:
     move or capture can never be undone (men only go forward, pieces only leave the board), so
     no position before it can occur again: positions are hashed only within the current run of
     king moves, and the far more common irreversible plies hash nothing. The material, and so
-    the ending, changes only with a capture or a crowning. After a move that was not checked
-    (an illegal one the replay went on past), every position counts, as nothing is then sure.
+    the ending, changes only with a capture or a crowning. After an illegal move (``None``: the
+    replay went on past it as written), every position counts, as nothing is then sure.
     """
 
     rules: DrawRules
@@ -149,9 +149,9 @@ class DrawWatch:
     seen: dict[Position, int] = field(default_factory=dict)
     #: The first position of the current run, not yet counted while the run has no other.
     run_start: Position | None = None
-    #: The counts of the runs before (kept unhashed, for an unchecked move to come).
+    #: The counts of the runs before (kept unhashed, for an illegal move to come).
     earlier: list[dict[Position, int] | Position] = field(default_factory=list)
-    exact: bool = False  # True after an unchecked move: every position since the start counts
+    exact: bool = False  # True after an illegal move: every position since the start counts
     said: set[str] = field(default_factory=set)
     ending: Ending | None = None
     ending_plies: int = 0
@@ -160,14 +160,9 @@ class DrawWatch:
         self.run_start = self.start
         self.ending = self._ending_of(self.start)
 
-    def update(
-        self, move: Move | None, after: Position, ply: int, checked: bool = True
-    ) -> list[str]:
-        """The messages for the draws this ply brings (each said once per line).
-
-        ``checked`` is False for a move the rules did not accept (``move`` is then what the
-        replay made of it, or ``None``).
-        """
+    def update(self, move: Move | None, after: Position, ply: int) -> list[str]:
+        """The messages for the draws this ply brings (each said once per line); ``move`` is
+        ``None`` for an illegal one."""
         rules = self.rules
         messages: list[str] = []
         irreversible = move is None or bool(move.captures) or not move.king
@@ -182,7 +177,7 @@ class DrawWatch:
                     f"has been captured for {rules.quiet_moves} moves each; the game "
                     f"{self._verb()} from ply {ply}",
                 )
-        if not checked and not self.exact:
+        if move is None and not self.exact:
             self._count_everything()
         if irreversible and not self.exact:
             # A new run starts here; nothing before it can come back.
@@ -206,7 +201,7 @@ class DrawWatch:
                 )
         if not rules.endings:
             return messages
-        if move is None or move.captures or move.crowns or not checked:
+        if move is None or move.captures or move.crowns:
             ending = self._ending_of(after)
         else:
             ending = self.ending

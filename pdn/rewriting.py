@@ -20,8 +20,10 @@ normalised form, ``--captures`` and ``--squares`` never disagree on it.
 
 from __future__ import annotations
 
+import functools
+
 from .model import Game
-from .notation import capture_separator, move_text, move_texts, parse_move
+from .notation import capture_separator, move_text, parse_move
 from .validation import Report, validate
 
 __all__ = ["normalize_positions", "rewrite_moves"]
@@ -58,28 +60,48 @@ def rewrite_moves(
         # suggest Russian) and misread the game.
         game.tags.add("GameType", str(variant.game_type))
     sep = capture_separator(variant, separator)
+    # Where men capture forward only (diagonally), a man's one jump is the only capture
+    # between its two squares: every other sequence of a man lands further on.
+    single_hops = not (
+        variant.men_capture_backward or variant.men_move_sideways or variant.line_captures
+    )
     skipped = 0
     for step in report.steps:
         node = step.node
         if node.move is None:
             continue
-        if step.move is None:  # illegal: it has no single meaning to rewrite
+        move = step.move
+        if move is None:  # illegal: it has no single meaning to rewrite
             skipped += 1
             continue
-        written = parse_move(node.move)
-        algebraic = written.algebraic if squares is None else squares == "algebraic"
-        if captures == "full" or (captures is None and len(written.squares) > 2):
-            node.move = move_text(step.move, variant, full=True, algebraic=algebraic, separator=sep)
-            continue
-        legal = step.before.legal_moves()
-        texts = move_texts(legal, variant, algebraic=algebraic, separator=sep)
-        node.move = texts[legal.index(step.move)] if step.move in legal else node.move
+        algebraic, written_full = _written_form(node.move)
+        if squares is not None:
+            algebraic = squares == "algebraic"
+        full = captures == "full" or (captures is None and written_full)
+        if (
+            move.captures
+            and not full
+            and not (single_hops and len(move.path) == 2 and not move.king)
+        ):
+            # The short form names one capture only when no other legal capture between the
+            # same squares takes other pieces (PDN 3.0); else the full path is written.
+            rivals = step.before.legal_moves(between=(move.start, move.end))
+            full = len({frozenset(m.captures) for m in rivals}) > 1
+        node.move = move_text(move, variant, full=full, algebraic=algebraic, separator=sep)
     if normalize or squares is not None:
         # A FEN names squares too: left numeric beside algebraic moves, a reader has to guess
         # its numbering (pydraughts guesses wrong).
         algebraic = variant.notation == "algebraic" if squares is None else squares == "algebraic"
         normalize_positions(game, report, algebraic=algebraic)
     return skipped
+
+
+@functools.lru_cache(maxsize=4096)
+def _written_form(text: str) -> tuple[bool, bool]:
+    # (algebraic squares, more than two squares) of a move text; an archive writes a few
+    # hundred distinct texts millions of times.
+    written = parse_move(text)
+    return written.algebraic, len(written.squares) > 2
 
 
 def normalize_positions(game: Game, report: Report, *, algebraic: bool = False) -> None:

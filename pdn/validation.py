@@ -40,7 +40,8 @@ Status = Literal["ok", "illegal", "illegal-variation", "syntax-error", "unchecke
 
 @dataclass(slots=True)
 class Step:
-    """One replayed move (or setup command) of some line of play."""
+    """One replayed move (or setup command) of some line of play; ``move`` is ``None`` for a
+    move that is not legal."""
 
     node: Node
     ply: int
@@ -413,9 +414,7 @@ class _Replayer:
                 # every ply of an archive.
                 move, after = played
                 steps.append(Step(main, ply, mainline, position, move, after))
-                checked = True
             else:
-                before = len(problems)
                 found = self._step(main, position, ply, mainline, path)
                 if found is None:
                     # The line stops here; what it reached still decides whether the game
@@ -423,10 +422,10 @@ class _Replayer:
                     if mainline:
                         report.complete = False
                     return position
-                after, move, checked = found, steps[-1].move, len(problems) == before
+                after, move = found, steps[-1].move
             if text is not None:
                 if watch is not None:
-                    messages = watch.update(move, after, ply, checked)
+                    messages = watch.update(move, after, ply)
                     if messages:
                         code = "draw-claimable" if watch.rules.claim else "draw-rule"
                         for message in messages:

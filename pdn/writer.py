@@ -133,21 +133,31 @@ class _Layout:
         self.lines: list[str] = []
         self.units: list[tuple[str, bool]] = []  # the current line: (word, glued to previous)
         self.glue = False  # the next word sticks to the previous one (after "(")
+        # The width of the current line's last row, kept as words come: measuring the line
+        # again for each word made laying out a long movetext quadratic.
+        self.width = 0
 
     def _line(self, units: list[tuple[str, bool]]) -> str:
         return "".join(
             word if glued or not i else " " + word for i, (word, glued) in enumerate(units)
         )
 
-    def _width(self) -> int:
-        line = self._line(self.units)
-        return len(line) - line.rfind("\n") - 1
+    def _add(self, text: str, glued: bool) -> None:
+        units = self.units
+        spaced = bool(units) and not glued
+        units.append((text, glued and bool(units)))
+        last = text.rfind("\n")
+        if last >= 0:
+            self.width = len(text) - last - 1
+        else:
+            self.width += len(text) + spaced
 
     def newline(self) -> None:
         """End the current line (if anything is on it)."""
         if self.units:
             self.lines.append(self._line(self.units))
             self.units = []
+        self.width = 0
         self.glue = False
 
     def word(self, text: str, *, stick: bool = False) -> None:
@@ -158,9 +168,9 @@ class _Layout:
         first = text.find("\n")
         length = len(text) if first < 0 else first
         if not units:
-            units.append((text, False))
+            self._add(text, False)
         elif glued:
-            if self._width() + length > self.columns:
+            if self.width + length > self.columns:
                 # Too long for this line: carry the glued group it joins over with it.
                 start = len(units) - 1
                 while start > 0 and units[start][1]:
@@ -169,20 +179,21 @@ class _Layout:
                 if start > 0 and not any("\n" in word for word, _ in group):
                     del units[start:]
                     self.newline()
-                    self.units = [(group[0][0], False), *group[1:]]
-            self.units.append((text, True))
-        elif self._width() + 1 + length > self.columns:
+                    for index, (word, _) in enumerate(group):
+                        self._add(word, index > 0)
+            self._add(text, True)
+        elif self.width + 1 + length > self.columns:
             self.newline()
-            self.units.append((text, False))
+            self._add(text, False)
         else:
-            units.append((text, False))
+            self._add(text, False)
 
     def comment(self, comment: Comment) -> None:
         """A comment: line comments end their line, ``%`` lines also start one."""
         text = _comment_text(comment)
         if comment.kind == "percent":
             self.newline()
-            self.units.append((text, False))
+            self._add(text, False)
             self.newline()
             return
         self.word(text)

@@ -22,6 +22,7 @@ Anything else raises :class:`FenError` with a sentence saying what is wrong.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from .board import board_for
@@ -180,14 +181,40 @@ def format_fen(
     variant: Variant, turn: Color, black: int, white: int, kings: int, *, algebraic: bool = False
 ) -> str:
     """``"B:W21,22,...:B1,2,..."``: White's section first, squares ascending, ``K`` for kings."""
+    white_part = _section(variant, "W", white, white & kings, algebraic)
+    black_part = _section(variant, "B", black, black & kings, algebraic)
+    return f"{turn.letter}:{white_part}:{black_part}"
+
+
+# A replay writes a FEN per ply, and one side's pieces stay as they were while the other moves
+# (and the openings of an archive repeat): each side's section is remembered.
+@functools.lru_cache(maxsize=1 << 14)
+def _section(variant: Variant, letter: str, pieces: int, kings: int, algebraic: bool) -> str:
+    names, king_names, ascending = _square_names(variant, algebraic)
+    items: list[tuple[int, str]] = []
+    while pieces:  # the occupied squares only, lowest bit first
+        low = pieces & -pieces
+        pieces ^= low
+        index = low.bit_length() - 1
+        items.append(king_names[index] if low & kings else names[index])
+    if not ascending:  # bits not in square order (Spanish numbers from White's side)
+        items.sort()
+    return letter + ",".join(name for _, name in items)
+
+
+@functools.cache
+def _square_names(
+    variant: Variant, algebraic: bool
+) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[int, str], ...], bool]:
+    # Per padded index: (square, its name), the same with "K", and whether the bits run in
+    # the order of the square numbers.
     board = board_for(variant)
-    sections = []
-    for letter, pieces in (("W", white), ("B", black)):
-        items = []
-        for square in range(1, board.squares + 1):
-            bit = board.bit[square]
-            if bit & pieces:
-                name = board.algebraic(square) if algebraic else str(square)
-                items.append(("K" if bit & kings else "") + name)
-        sections.append(letter + ",".join(items))
-    return f"{turn.letter}:{sections[0]}:{sections[1]}"
+    size = len(board.square_of_index)
+    plain: list[tuple[int, str]] = [(0, "")] * size
+    crowned: list[tuple[int, str]] = [(0, "")] * size
+    for square in range(1, board.squares + 1):
+        name = board.algebraic(square) if algebraic else str(square)
+        plain[board.index[square]] = (square, name)
+        crowned[board.index[square]] = (square, "K" + name)
+    indices = [board.index[square] for square in range(1, board.squares + 1)]
+    return tuple(plain), tuple(crowned), indices == sorted(indices)

@@ -397,6 +397,13 @@ def dumps(value: object) -> str:
     >>> dumps({"a": [1, {"b": None}], "c": "é"})
     '{"a": [1, {"b": null}], "c": "é"}'
     """
+    try:
+        return json.dumps(value, ensure_ascii=False)  # in C; fails only on very deep nesting
+    except RecursionError:
+        return _dumps_deep(value)
+
+
+def _dumps_deep(value: object) -> str:
     out: list[str] = []
     stack: list[Iterator[object] | str] = [iter([value])]
     while stack:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import csv
+import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pdn.engine import (
     CANADIAN,
@@ -23,6 +26,7 @@ from pdn.engine import (
     parse_fen,
     variant_for_game_type,
 )
+from pdn.engine.fen import format_fen
 
 DATA = Path(__file__).resolve().parents[1] / "engine" / "data"
 START = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
@@ -233,3 +237,37 @@ def test_variant_flags() -> None:
     assert (ENGLISH.start_rows, INTERNATIONAL.start_rows, CANADIAN.start_rows) == (3, 4, 5)
     assert Color.BLACK.opponent is Color.WHITE and Color.WHITE.letter == "W"
     assert Color.BLACK.label == "Black"
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    name=st.sampled_from(sorted(VARIANTS)),
+    seed=st.integers(0, 2**32),
+    algebraic=st.booleans(),
+)
+def test_fen_out_lists_each_side_by_square_number(name: str, seed: int, algebraic: bool) -> None:
+    # format_fen walks the bits and remembers sections (it writes a FEN per ply of a replay):
+    # what it writes must be the plain reading of the board, square by square.
+    rng = random.Random(seed)
+    variant = get_variant(name)
+    board = board_for(variant)
+    black = white = kings = 0
+    for square in rng.sample(range(1, board.squares + 1), rng.randint(0, board.squares)):
+        if rng.random() < 0.5:
+            black |= board.bit[square]
+        else:
+            white |= board.bit[square]
+        if rng.random() < 0.3:
+            kings |= board.bit[square]
+    turn = rng.choice([Color.BLACK, Color.WHITE])
+
+    def section(letter: str, pieces: int) -> str:
+        names = [
+            ("K" if board.bit[s] & kings else "") + (board.algebraic(s) if algebraic else str(s))
+            for s in range(1, board.squares + 1)
+            if board.bit[s] & pieces
+        ]
+        return letter + ",".join(names)
+
+    expected = f"{turn.letter}:{section('W', white)}:{section('B', black)}"
+    assert format_fen(variant, turn, black, white, kings, algebraic=algebraic) == expected

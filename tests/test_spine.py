@@ -229,7 +229,7 @@ def test_deep_variations_are_walked_without_recursion() -> None:
 
 
 def test_json_of_variations_nested_thousands_deep() -> None:
-    from pdn.jsonio import _loads_deep, dumps, loads
+    from pdn.jsonio import _dumps_deep, _loads_deep, dumps, loads
 
     depth = 3 * sys.getrecursionlimit()
     text = "1. 11-15 23-19 " + "(9-13 24-20 " * depth + ")" * depth + " *"
@@ -237,9 +237,9 @@ def test_json_of_variations_nested_thousands_deep() -> None:
     record = game_to_dict(game, pdn.validate(game))
     written = dumps(record)  # json.dumps would raise RecursionError here
     assert game_from_dict(loads(written)) == game
-    # The stack-based reader and json.loads agree wherever json.loads can go.
+    # The stack-based writer and reader agree with the json module wherever it can go.
     shallow = game_to_dict(pdn.parse_game(RICH))
-    assert dumps(shallow) == json.dumps(shallow, ensure_ascii=False)
+    assert dumps(shallow) == _dumps_deep(shallow) == json.dumps(shallow, ensure_ascii=False)
     assert _loads_deep(dumps(shallow)) == json.loads(dumps(shallow)) == shallow
     for broken in ('{"a": [1, 2}', "[1, 2", "[1] 2", "]"):
         with pytest.raises(json.JSONDecodeError):

@@ -21,6 +21,8 @@ from .notation import NotationError, parse_move, resolve_squares
 
 #: Distinct texts remembered per variant; far above what real collections write.
 _TEXTS = 4096
+#: A text not parsed yet (None in the table means "parsed: not for the fast path").
+_UNSEEN: Written = ((), False)
 
 
 class FastPath:
@@ -37,9 +39,8 @@ class FastPath:
         """The legal move ``text`` names in ``position`` and the position after it, or
         ``None`` when the full diagnosis must decide (illegal, a remark, odd notation)."""
         texts = self._texts
-        if text in texts:
-            written = texts[text]
-        else:
+        written = texts.get(text, _UNSEEN)
+        if written is _UNSEEN:
             written = self._parse(text)
             if len(texts) >= _TEXTS:
                 # Started afresh rather than trimmed: threads (a dask worker's) share this

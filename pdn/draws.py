@@ -160,10 +160,26 @@ class DrawWatch:
         self.run_start = self.start
         self.ending = self._ending_of(self.start)
 
-    def update(self, move: Move | None, after: Position, ply: int) -> list[str]:
+    def update(self, move: Move | None, after: Position, ply: int) -> tuple[str, ...]:
         """The messages for the draws this ply brings (each said once per line); ``move`` is
         ``None`` for an illegal one."""
         rules = self.rules
+        if (
+            move is not None
+            and not self.exact
+            and (move.captures or not move.king)
+            and not (rules.endings and (self.ending or move.captures or move.crowns))
+        ):
+            # Most plies: a man move or a capture that leaves the ending as it was. A new run
+            # starts, and nothing else can change.
+            self.quiet = 0
+            if self.seen:
+                self.earlier.append(self.seen)
+                self.seen = {}
+            elif self.run_start is not None:
+                self.earlier.append(self.run_start)
+            self.run_start = after
+            return ()
         messages: list[str] = []
         irreversible = move is None or bool(move.captures) or not move.king
         if irreversible:
@@ -200,7 +216,7 @@ class DrawWatch:
                     f"move) has occurred {count} times; the game {self._verb()}",
                 )
         if not rules.endings:
-            return messages
+            return tuple(messages)
         if move is None or move.captures or move.crowns:
             ending = self._ending_of(after)
         else:
@@ -215,7 +231,7 @@ class DrawWatch:
                     f"{rules.name} {ending.label}: {ending.moves} moves each played in this "
                     f"ending; the game {self._verb()} from ply {ply}",
                 )
-        return messages
+        return tuple(messages)
 
     def _verb(self) -> str:
         return "can be claimed" if self.rules.claim else "is drawn"

@@ -176,8 +176,15 @@ def watched(
 # Few pieces, kings on both sides: king runs, repetitions, captures into the endings all happen.
 WATCH_STARTS = {
     "english": ("W:WK29,K32,21:BK1,K4,12", "W:WK29,K32:BK1,12"),
-    "international": ("W:WK46,K47,36:BK4,K3,15", "W:WK46,K47,K48:BK3", "W:WK46,K47:BK3,15"),
-    "russian": ("W:WKa1,Kc1,g3:BKh8,Kf8,b6", "W:WKa1,Kc1,Ke1:BKh8"),
+    # ... and endings with men in them, or about to crown into one.
+    "international": (
+        "W:WK46,K47,36:BK4,K3,15",
+        "W:WK46,K47,K48:BK3",
+        "W:WK46,K47:BK3,15",
+        "W:WK46,36,37:BK4",
+        "W:WK46,8,9:BK40",
+    ),
+    "russian": ("W:WKa1,Kc1,g3:BKh8,Kf8,b6", "W:WKa1,Kc1,Ke1:BKh8", "W:WKa1,Kc1,g7:BKh2"),
     "czech": ("W:WKa1,Kc1,g3:BKh8,Kf8,b6", "W:WKa1,Kc1:BKh8,b6"),
 }
 

@@ -22,7 +22,6 @@ Anything else raises :class:`FenError` with a sentence saying what is wrong.
 
 from __future__ import annotations
 
-import functools
 import re
 
 from .board import board_for
@@ -181,40 +180,61 @@ def format_fen(
     variant: Variant, turn: Color, black: int, white: int, kings: int, *, algebraic: bool = False
 ) -> str:
     """``"B:W21,22,...:B1,2,..."``: White's section first, squares ascending, ``K`` for kings."""
-    white_part = _section(variant, "W", white, white & kings, algebraic)
-    black_part = _section(variant, "B", black, black & kings, algebraic)
-    return f"{turn.letter}:{white_part}:{black_part}"
+    names = _NAMES.get((variant.name, algebraic))
+    if names is None or names.variant is not variant:
+        names = _NAMES[variant.name, algebraic] = _Names(variant, algebraic)
+    white_part = names.section(white, white & kings)
+    black_part = names.section(black, black & kings)
+    return f"{turn.letter}:W{white_part}:B{black_part}"
 
 
-# A replay writes a FEN per ply, and one side's pieces stay as they were while the other moves
-# (and the openings of an archive repeat): each side's section is remembered.
-@functools.lru_cache(maxsize=1 << 14)
-def _section(variant: Variant, letter: str, pieces: int, kings: int, algebraic: bool) -> str:
-    names, king_names, ascending = _square_names(variant, algebraic)
-    items: list[tuple[int, str]] = []
-    while pieces:  # the occupied squares only, lowest bit first
-        low = pieces & -pieces
-        pieces ^= low
-        index = low.bit_length() - 1
-        items.append(king_names[index] if low & kings else names[index])
-    if not ascending:  # bits not in square order (Spanish numbers from White's side)
-        items.sort()
-    return letter + ",".join(name for _, name in items)
+class _Names:
+    """The square names of one board and notation, and the sections written lately.
+
+    A replay writes a FEN per ply, and one side's pieces stay as they were while the other
+    moves (and the openings of an archive repeat): sections are remembered, a bounded number.
+    """
+
+    __slots__ = ("ascending", "crowned", "plain", "variant", "written")
+
+    def __init__(self, variant: Variant, algebraic: bool) -> None:
+        board = board_for(variant)
+        size = len(board.square_of_index)
+        #: Per padded index: (square, its name), and the same with "K".
+        plain: list[tuple[int, str]] = [(0, "")] * size
+        crowned: list[tuple[int, str]] = [(0, "")] * size
+        for square in range(1, board.squares + 1):
+            name = board.algebraic(square) if algebraic else str(square)
+            plain[board.index[square]] = (square, name)
+            crowned[board.index[square]] = (square, "K" + name)
+        indices = [board.index[square] for square in range(1, board.squares + 1)]
+        self.variant = variant
+        self.plain, self.crowned = tuple(plain), tuple(crowned)
+        self.ascending = indices == sorted(indices)  # False in Spanish, numbered from White
+        self.written: dict[tuple[int, int], str] = {}
+
+    def section(self, pieces: int, kings: int) -> str:
+        """The squares of ``pieces`` (``kings`` among them with a ``K``), ascending."""
+        key = (pieces, kings)
+        text = self.written.get(key)
+        if text is not None:
+            return text
+        items: list[tuple[int, str]] = []
+        plain, crowned = self.plain, self.crowned
+        while pieces:  # the occupied squares only, lowest bit first
+            low = pieces & -pieces
+            pieces ^= low
+            index = low.bit_length() - 1
+            items.append(crowned[index] if low & kings else plain[index])
+        if not self.ascending:
+            items.sort()
+        text = ",".join(name for _, name in items)
+        if len(self.written) >= _SECTIONS:
+            self.written = {}  # started afresh: a rebinding, safe when threads share it
+        self.written[key] = text
+        return text
 
 
-@functools.cache
-def _square_names(
-    variant: Variant, algebraic: bool
-) -> tuple[tuple[tuple[int, str], ...], tuple[tuple[int, str], ...], bool]:
-    # Per padded index: (square, its name), the same with "K", and whether the bits run in
-    # the order of the square numbers.
-    board = board_for(variant)
-    size = len(board.square_of_index)
-    plain: list[tuple[int, str]] = [(0, "")] * size
-    crowned: list[tuple[int, str]] = [(0, "")] * size
-    for square in range(1, board.squares + 1):
-        name = board.algebraic(square) if algebraic else str(square)
-        plain[board.index[square]] = (square, name)
-        crowned[board.index[square]] = (square, "K" + name)
-    indices = [board.index[square] for square in range(1, board.squares + 1)]
-    return tuple(plain), tuple(crowned), indices == sorted(indices)
+#: Sections remembered per board and notation.
+_SECTIONS = 1 << 14
+_NAMES: dict[tuple[str, bool], _Names] = {}

@@ -27,12 +27,14 @@ True
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterator, Sequence
 from typing import IO, Any, TypeVar, cast
 
 from pdn.builder import GameBuilder
+from pdn.engine import Color, Move, Variant
 from pdn.model import Comment, Game
 from pdn.problems import Problem
 from pdn.validation import Report, Step
@@ -144,17 +146,15 @@ class JsonBuilder(GameVisitor[JsonDict]):
         variant = self.report.variant if self.report is not None else None
         if variant is None:
             return
-        from pdn.notation import move_text
-
         data["ply"] = step.ply
         if step.node.move is not None:
-            data["side"] = step.before.turn.name.lower()
+            data["side"] = _SIDES[step.before.turn]
         move = step.move
         if move is not None:
-            data["from"] = move.start
-            data["to"] = move.end
+            data["from"] = move.path[0]
+            data["to"] = move.path[-1]
             data["captured"] = list(move.captures)
-            data["path"] = move_text(move, variant, full=True)
+            data["path"] = _path_text(move, variant)
         if step.after is not None:
             data["fen"] = step.after.fen()
 
@@ -389,6 +389,17 @@ _TOKEN = re.compile(
     r'\s*(?:(?P<open>[\[{])|(?P<close>[\]}])|(?P<sep>[:,])|(?P<string>"(?:[^"\\]|\\.)*")'
     r"|(?P<scalar>-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null))"
 )
+
+
+_SIDES = {Color.BLACK: "black", Color.WHITE: "white"}
+
+
+@functools.lru_cache(maxsize=4096)
+def _path_text(move: Move, variant: Variant) -> str:
+    # The full path of a move; the same few thousand moves come back in every game.
+    from pdn.notation import move_text
+
+    return move_text(move, variant, full=True)
 
 
 def dumps(value: object) -> str:

@@ -1,0 +1,108 @@
+"""CPU time and peak memory of each long command over one collection, beside a regex baseline.
+
+Run from the repository root (pdn installed, e.g. ``pip install -e .``)::
+
+    python benchmarks/bench_commands.py                      # OCA 2.0, each command once
+    python benchmarks/bench_commands.py --scale 10           # also on the file 10 times over
+    python benchmarks/bench_commands.py FILE --only validate openings
+
+Every command runs in its own process on one core (``--jobs 1`` where it has the option), its
+output thrown away, and is measured by the kernel (``os.wait4``: user + system CPU, peak
+resident memory). Beside each figure is its ratio to a plain regular expression that pulls
+the move texts out of the same bytes in the same run (no rules, nothing built), so figures
+from a loaded shared machine can still be compared. Issue 12's targets on OCA 2.0: at most
+5 s of CPU for validate, openings, report, annotate and convert to PDN, 8 s for JSON, and
+the same peak memory (at most 60 MB) at 1x and 10x the input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+OCA = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus" / "mzuluaga__checkers"
+
+#: name -> arguments after ``pdn`` (the input file is appended; ``{out}`` is a scratch file).
+COMMANDS: dict[str, list[str]] = {
+    "validate": ["validate", "-q", "--jobs", "1"],
+    "openings": ["openings", "--stats", "-q"],
+    "report": ["report", "-q"],
+    "annotate": ["annotate", "-q", "-o", "{out}"],
+    "convert": ["convert", "-q", "-o", "{out}"],
+    "convert --normalize": ["convert", "--normalize", "-q", "-o", "{out}"],
+    "convert --to json": ["convert", "--to", "json", "-q", "-o", "{out}"],
+}
+
+
+def measured(command: list[str]) -> tuple[float, float, int]:
+    """(CPU seconds, wall seconds, peak resident kB) of one run of ``command``."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode not in (0, 1):  # 1: the input has illegal games; that is fine here
+        sys.exit(f"{' '.join(command)} exited with {process.returncode}")
+    return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss
+
+
+#: The baseline, run as a process of its own like the commands (this process stays small: a
+#: child's peak memory counts the parent's pages it was forked from).
+BASELINE = (
+    "import re, sys; print(len(re.findall(rb'\\d+(?:[-x]\\d+)+', open(sys.argv[1], 'rb').read())))"
+)
+
+
+def baseline(path: Path) -> float:
+    """CPU seconds of the regex baseline over ``path`` (start-up included, as for pdn)."""
+    cpu, _, _ = measured([sys.executable, "-c", BASELINE, str(path)])
+    return cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("file", nargs="?", default=str(OCA / "OCA_2.0.pdn"))
+    parser.add_argument("--scale", type=int, default=1, help="also run on N copies of the file")
+    parser.add_argument("--only", nargs="*", choices=sorted(COMMANDS), default=None)
+    args = parser.parse_args()
+    source = Path(args.file)
+    if not source.exists():
+        sys.exit(f"{source} not found (the shared corpus is needed)")
+    pdn = shutil.which("pdn")
+    if pdn is None:
+        sys.exit("the pdn command is not installed (pip install -e .)")
+    names = args.only or list(COMMANDS)
+    print(f"load average {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores)")
+    with tempfile.TemporaryDirectory() as folder:
+        inputs = [(1, source)]
+        if args.scale > 1:
+            big = Path(folder) / f"x{args.scale}.pdn"
+            with big.open("wb") as out:
+                for _ in range(args.scale):
+                    with source.open("rb") as copied:
+                        shutil.copyfileobj(copied, out)
+                    out.write(b"\n")
+            inputs.append((args.scale, big))
+        out = str(Path(folder) / "out")
+        for scale, path in inputs:
+            base = baseline(path)
+            size = path.stat().st_size / 1e6
+            print(f"\n{path.name} x{scale}: {size:.1f} MB")
+            print(f"  {'regex baseline':22s} {base:7.2f} s CPU")
+            for name in names:
+                command = [pdn, *(a.replace("{out}", out) for a in COMMANDS[name]), str(path)]
+                cpu, wall, peak = measured(command)
+                print(
+                    f"  {name:22s} {cpu:7.2f} s CPU ({cpu / base:5.0f}x the baseline), "
+                    f"{wall:6.2f} s wall, peak {peak / 1024:5.0f} MB"
+                )
+
+
+if __name__ == "__main__":
+    main()

@@ -816,13 +816,14 @@ class _Walker:
         """A run of words separated by white space, each a move number or a whole move.
 
         This is where almost all the moves of a large archive are read, so it is kept tight:
+        the moves of each line of the run go to the visitor in one ``visit_moves`` event, and
         when the only white space is " " and "\\n", str.split gives the words and their
         columns follow from their lengths.
         """
         assert token.line is not None and token.column is not None
         line = self.line0 + token.line - 1
         offset = self.col0 + token.column if token.line == 1 else token.column
-        visit = self.visitor.visit_move
+        visit = self.visitor.visit_moves
         before: Sequence[Comment] = state.before or _NO_COMMENTS
         number = state.number
         number_line, number_column = state.number_at
@@ -832,23 +833,39 @@ class _Walker:
         for text in run.split("\n"):
             if odd or "  " in text or text[:1] == " ":
                 # Several spaces: find each word's column with the regex, for this line only.
-                words = [(m.group(), offset + m.start()) for m in _WORD.finditer(text)]
+                spaced = list(_WORD.finditer(text))
+                words = [m.group() for m in spaced]
+                starts = [offset + m.start() for m in spaced]
             else:
-                words = []
+                # One space between words: each starts one after the end of the one before.
+                words = text.split()
+                starts = []
                 column = offset
-                for word in text.split():
-                    words.append((word, column))
+                for word in words:
+                    starts.append(column)
                     column += len(word) + 1
-            for word, column in words:
+            found: list[str] = []
+            numbers: list[str | None] = []
+            columns: list[int] = []
+            for word, column in zip(words, starts, strict=True):
                 if word[-1] == ".":
                     if number is not None:
+                        if found:  # the moves before it first, so that events keep text order
+                            visit(found, numbers, before, line, columns)
+                            before = _NO_COMMENTS
+                            moves += len(found)
+                            found, numbers, columns = [], [], []
                         self.dangling(number, (number_line, number_column))
                     number, number_line, number_column = word, line, column
                 else:
-                    visit(word, number, before, line, column)
-                    before = _NO_COMMENTS
+                    found.append(word)
+                    numbers.append(number)
+                    columns.append(column)
                     number = None
-                    moves += 1
+            if found:
+                visit(found, numbers, before, line, columns)
+                before = _NO_COMMENTS
+                moves += len(found)
             line += 1
             offset = 1
         if moves:

@@ -269,6 +269,8 @@ _GLUED_RE = re.compile(r"(?<![0-9.])([0-9]{2})([0-9]{2})(?![0-9.])")
 _ALONE = re.compile(r"[^-xX:\s](?:\S*[^-xX:\s])?")
 _Evidence = tuple[bool, bool, bool, int]
 _TEXT_EVIDENCE: dict[str, _Evidence] = {}
+# The texts among them with numeric squares, none above 32, and no algebraic one.
+_LOW_TEXTS: set[str] = set()
 _TEXTS_KNOWN = 1 << 14
 
 
@@ -285,6 +287,8 @@ def moves_evidence(moves: Iterable[str]) -> tuple[bool, int]:
     texts = moves if isinstance(moves, (set, frozenset, list, tuple)) else list(moves)
     if not texts:
         return False, 0
+    if _LOW_TEXTS.issuperset(texts):
+        return False, 32  # the common case, an English game: one test in C
     known = _TEXT_EVIDENCE
     found: list[_Evidence | None] = list(map(known.get, texts))
     if None in found:
@@ -294,7 +298,10 @@ def moves_evidence(moves: Iterable[str]) -> tuple[bool, int]:
                     return _joined_evidence(" ".join(texts))
                 if len(known) >= _TEXTS_KNOWN:
                     known.clear()  # afresh rather than trimmed (see pdn.fastpath)
-                found[k] = known[text] = _text_evidence(text)
+                    _LOW_TEXTS.clear()
+                found[k] = known[text] = evidence = _text_evidence(text)
+                if evidence[:3] == (False, False, True):
+                    _LOW_TEXTS.add(text)
     algebraic, high, numeric, highest = zip(*cast("list[_Evidence]", found), strict=True)
     if any(algebraic):
         return True, 0

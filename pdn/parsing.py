@@ -40,6 +40,7 @@ from pdn.gametype import GameTypeError, parse_game_type
 from pdn.grammar import SETUP_PARTS, TAG_PARTS, Variation, parser, patterns
 from pdn.model import Comment
 from pdn.problems import Problem, Severity
+from pdn.results import TERMINATORS
 from pdn.visitor import SKIP, GameStart, GameVisitor
 
 __all__ = ["MAX_LISTED_PROBLEMS", "parse_raw"]
@@ -61,6 +62,7 @@ _UNESCAPE = re.compile(r"\\([\"\\])")
 _ODD_SPACE = re.compile(r"[\t\x0b\x0c\x1c-\x1f]")  # after an isascii() check
 _WORD = re.compile(r"\S+")
 _NO_COMMENTS: tuple[Comment, ...] = ()
+_RESULTS = frozenset(TERMINATORS)
 _MARKABLE = frozenset(["MOVES", "LOOSEMOVES", "STRENGTH", "STAR"])
 _COMMENT_KINDS = frozenset(["COMMENT", "LINECOMMENT", "UNCLOSED", "JUNK", "BADTAG"])
 # What turns a held "*" into a strength: more movetext after it.
@@ -132,18 +134,55 @@ def _simple_items(text: str) -> list[Token] | None:
     They are the tokens the grammar's lexer makes of such a text (the same terminals, tried
     in the same order), so the parser, which could only accept them, is not needed.
     """
-    found = patterns().simple.match(text)
-    if found is None:
-        return None
+    spans = _plain_spans(text)
+    if spans is None:
+        found = patterns().simple.match(text)
+        if found is None:
+            return None
+        spans = (found.span(1), found.span(2), found.span(3))
     items: list[Token] = []
-    for group, kind in ((1, "TAGS"), (2, "MOVES"), (3, "RESULT")):
-        start = found.start(group)
+    for (start, end), kind in zip(spans, ("TAGS", "MOVES", "RESULT"), strict=True):
         if start < 0:
             continue
         newlines = text.count("\n", 0, start)
         column = start - text.rfind("\n", 0, start)
-        items.append(Token(kind, found.group(group), start, 1 + newlines, column))
+        items.append(Token(kind, text[start:end], start, 1 + newlines, column))
     return items
+
+
+# Runs longer than this are left to the regular expression (the grammar bounds a run too).
+_PLAIN_RUN_WORDS = 1000
+_NO_SPAN = (-1, -1)
+
+
+def _plain_spans(text: str) -> tuple[tuple[int, int], ...] | None:
+    """The spans of the groups of ``patterns().simple`` in ``text`` (tags, moves, result;
+    (-1, -1) for none), found without that regular expression when the movetext is words
+    that each are a word of a MOVES run, ending in a result or not; else ``None``.
+
+    The regular expression costs more than the rest of reading such a game: here the tag
+    pairs are its own first group, and the movetext is str.split's words, each checked once
+    per file (:meth:`~pdn.grammar.Patterns.run_words`).  A run word starts with a digit or
+    a letter, so it is one whole word of the run, and the result (never a run word) is the
+    last word.
+    """
+    grammar = patterns()
+    tags = grammar.tags.match(text)
+    at = tags.end() if tags is not None else 0
+    if text[at : at + 1].isspace():
+        return None  # (text blanked out before the first tag pair)
+    words = text[at:].split()
+    end = len(text)
+    result = _NO_SPAN
+    if words and words[-1] in _RESULTS:
+        stop = len(text.rstrip())
+        end = stop - len(words.pop())
+        result = (end, stop)
+    if not words or len(words) > _PLAIN_RUN_WORDS or words[-1][-1] == ".":
+        return None  # (after a number with nothing after it, the look-ahead needs a space)
+    if not grammar.run_words(words):
+        return None
+    return ((0, at) if tags is not None else _NO_SPAN), (at, end), result
 
 
 class _Recovery:

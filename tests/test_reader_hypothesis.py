@@ -197,3 +197,33 @@ def test_files_of_generated_games(texts: list[str]) -> None:
     joined = "".join(f'[Index "{i}"]\n{text}\n' for i, text in enumerate(texts))
     games = list(parse_games(joined))
     assert [g.tags.get("Index") for g in games] == [str(i) for i in range(len(texts))]
+
+
+# --- the reader's shortcuts give what the grammar gives -----------------------------------------
+
+RUN_PIECES = st.sampled_from(
+    [
+        *["1.", "12.", "3...", "11-15", "24x15", "9x14x23", "05-09", "1-10", "3228", "c3-d4"],
+        *["a1b2", "h8", "l12", "m1", "1-1", "1-0", "0-1", "2-0", "0-0", "*", "1/2-1/2", "11-15*"],
+        *["x", "-", ":", ".", "..", "1.2", "5x", "!", "$1", "{c}", "(", ")", '[Event "a"]'],
+    ]
+)
+RUN_SPACES = st.sampled_from([" ", "\n", "  ", " \n ", "", "\t", "\u00a0", "\x1c"])
+
+
+@SETTINGS
+@given(st.lists(st.tuples(RUN_PIECES, RUN_SPACES), max_size=12), st.booleans())
+def test_plain_movetext_shortcut_agrees_with_the_grammar(
+    pieces: list[tuple[str, str]], tagged: bool
+) -> None:
+    # A game of plain words is cut into tags, moves and result without the grammar's regular
+    # expression; wherever the shortcut answers, the expression must give the same spans.
+    from pdn.grammar import patterns
+    from pdn.parsing import _plain_spans
+
+    text = ('[Event "x"]\n' if tagged else "") + "".join(a + b for a, b in pieces)
+    spans = _plain_spans(text)
+    if spans is not None:
+        found = patterns().simple.match(text)
+        assert found is not None, text
+        assert spans == (found.span(1), found.span(2), found.span(3)), text

@@ -60,7 +60,7 @@ _TAG_NAMES_SEEN: dict[str, tuple[str, bool]] = {}
 _UNESCAPE = re.compile(r"\\([\"\\])")
 # White space other than " " and a line end inside a run (tabs, NO-BREAK SPACE...).
 _ODD_SPACE = re.compile(r"[\t\x0b\x0c\x1c-\x1f]")  # after an isascii() check
-_WORD = re.compile(r"\S+")
+_SPACE_IN_LINE = re.compile(r"[^\S\n]")
 _NO_COMMENTS: tuple[Comment, ...] = ()
 _RESULTS = frozenset(TERMINATORS)
 _MARKABLE = frozenset(["MOVES", "LOOSEMOVES", "STRENGTH", "STAR"])
@@ -856,37 +856,27 @@ class _Walker:
 
         This is where almost all the moves of a large archive are read, so it is kept tight:
         the moves of each line of the run go to the visitor in one ``visit_moves`` event, and
-        when the only white space is " " and "\\n", str.split gives the words and their
-        columns follow from their lengths.
+        the words of a line are cut at each " " (after any other white space but line ends
+        became spaces, one for one), so that their columns follow from their lengths.
         """
         assert token.line is not None and token.column is not None
         line = self.line0 + token.line - 1
-        offset = self.col0 + token.column if token.line == 1 else token.column
+        column = self.col0 + token.column if token.line == 1 else token.column
         visit = self.visitor.visit_moves
         before: Sequence[Comment] = state.before or _NO_COMMENTS
         number = state.number
         number_line, number_column = state.number_at
         moves = 0
-        # Tabs or other odd white space anywhere: every line the slow way.
-        odd = not run.isascii() or _ODD_SPACE.search(run) is not None
+        if not run.isascii() or _ODD_SPACE.search(run) is not None:
+            run = _SPACE_IN_LINE.sub(" ", run)  # tabs, NO-BREAK SPACE...: each one a space
         for text in run.split("\n"):
-            if odd or "  " in text or text[:1] == " ":
-                # Several spaces: find each word's column with the regex, for this line only.
-                spaced = list(_WORD.finditer(text))
-                words = [m.group() for m in spaced]
-                starts = [offset + m.start() for m in spaced]
-            else:
-                # One space between words: each starts one after the end of the one before.
-                words = text.split()
-                starts = []
-                column = offset
-                for word in words:
-                    starts.append(column)
-                    column += len(word) + 1
             found: list[str] = []
             numbers: list[str | None] = []
             columns: list[int] = []
-            for word, column in zip(words, starts, strict=True):
+            for word in text.split(" "):
+                if not word:
+                    column += 1  # a space after another (or at the start of the line)
+                    continue
                 if word[-1] == ".":
                     if number is not None:
                         if found:  # the moves before it first, so that events keep text order
@@ -901,12 +891,13 @@ class _Walker:
                     numbers.append(number)
                     columns.append(column)
                     number = None
+                column += len(word) + 1
             if found:
                 visit(found, numbers, before, line, columns)
                 before = _NO_COMMENTS
                 moves += len(found)
             line += 1
-            offset = 1
+            column = 1
         if moves:
             state.before = []
             state.started = state.content = state.last_is_move = True

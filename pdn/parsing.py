@@ -106,7 +106,7 @@ def _broken_tags(text: str, body_at: int) -> list[tuple[int, int]]:
     if "[" not in text:
         return []
     found: list[tuple[int, int]] = []
-    for line in _OPEN_TAG_LINE.finditer(text, 0, body_at if body_at >= 0 else len(text)):
+    for line in _OPEN_TAG_LINE.finditer(text, 0, body_at):
         start = text.index("[", line.start())
         end = broken_tag_end(text, start, line.end())
         if end > line.end():
@@ -128,13 +128,14 @@ def _set_aside(text: str, spans: list[tuple[int, int]]) -> tuple[str, list[Token
     return "".join(chars), tokens
 
 
-def _simple_items(text: str) -> list[Token] | None:
-    """The tokens of a game of the common shape (tags, plain moves, result), or ``None``.
+def _simple_items(text: str, tags: re.Match[str] | None) -> list[Token] | None:
+    """The tokens of a game of the common shape (tags, plain moves, result), or ``None``;
+    ``tags`` is the match of the TAGS terminal at the start of ``text``.
 
     They are the tokens the grammar's lexer makes of such a text (the same terminals, tried
     in the same order), so the parser, which could only accept them, is not needed.
     """
-    spans = _plain_spans(text)
+    spans = _plain_spans(text, tags)
     if spans is None:
         found = patterns().simple.match(text)
         if found is None:
@@ -155,19 +156,17 @@ _PLAIN_RUN_WORDS = 1000
 _NO_SPAN = (-1, -1)
 
 
-def _plain_spans(text: str) -> tuple[tuple[int, int], ...] | None:
+def _plain_spans(text: str, tags: re.Match[str] | None) -> tuple[tuple[int, int], ...] | None:
     """The spans of the groups of ``patterns().simple`` in ``text`` (tags, moves, result;
     (-1, -1) for none), found without that regular expression when the movetext is words
     that each are a word of a MOVES run, ending in a result or not; else ``None``.
 
     The regular expression costs more than the rest of reading such a game: here the tag
-    pairs are its own first group, and the movetext is str.split's words, each checked once
-    per file (:meth:`~pdn.grammar.Patterns.run_words`).  A run word starts with a digit or
-    a letter, so it is one whole word of the run, and the result (never a run word) is the
-    last word.
+    pairs are its own first group (``tags``), and the movetext is str.split's words, each
+    checked once per file (:meth:`~pdn.grammar.Patterns.run_words`).  A run word starts with
+    a digit or a letter, so it is one whole word of the run, and the result (never a run
+    word) is the last word.
     """
-    grammar = patterns()
-    tags = grammar.tags.match(text)
     at = tags.end() if tags is not None else 0
     if text[at : at + 1].isspace():
         return None  # (text blanked out before the first tag pair)
@@ -180,7 +179,7 @@ def _plain_spans(text: str) -> tuple[tuple[int, int], ...] | None:
         result = (end, stop)
     if not words or len(words) > _PLAIN_RUN_WORDS or words[-1][-1] == ".":
         return None  # (after a number with nothing after it, the look-ahead needs a space)
-    if not grammar.run_words(words):
+    if not patterns().run_words(words):
         return None
     return ((0, at) if tags is not None else _NO_SPAN), (at, end), result
 
@@ -352,13 +351,18 @@ class _Walker:
         text = chunk.text
         if not visitor.reads_movetext and chunk.body_at >= 0:
             text = text[: chunk.body_at]
-        broken = _broken_tags(text, chunk.body_at)
+        tags = patterns().tags.match(text)
+        body_at = chunk.body_at if chunk.body_at >= 0 else len(text)
+        # Tag pairs and nothing else before the movetext (the common case): each is whole on
+        # its line, so none is broken; else the lines of the tag section are looked at.
+        broken = [] if tags is not None and tags.end() == body_at else _broken_tags(text, body_at)
         if broken:
             # Each is read whole below; the parser sees white space in its place (line ends
             # kept, so every position after it stays true), never the words of its next line.
             text, broken_tokens = _set_aside(text, broken)
+            tags = patterns().tags.match(text)
         try:
-            items = _simple_items(text) or cast(
+            items = _simple_items(text, tags) or cast(
                 list[Any], parser().parse(text, start="start", on_error=_Recovery(self))
             )
         except UnexpectedInput as exc:

@@ -222,7 +222,7 @@ def test_plain_movetext_shortcut_agrees_with_the_grammar(
     from pdn.parsing import _plain_spans
 
     text = ('[Event "x"]\n' if tagged else "") + "".join(a + b for a, b in pieces)
-    spans = _plain_spans(text)
+    spans = _plain_spans(text, patterns().tags.match(text))
     if spans is not None:
         found = patterns().simple.match(text)
         assert found is not None, text

@@ -128,14 +128,20 @@ def _set_aside(text: str, spans: list[tuple[int, int]]) -> tuple[str, list[Token
     return "".join(chars), tokens
 
 
-def _simple_items(text: str, tags: re.Match[str] | None) -> list[Token] | None:
+def _tags_end(text: str) -> int:
+    """Where the TAGS terminal that ``text`` starts with ends (-1: it starts otherwise)."""
+    tags = patterns().tags.match(text)
+    return -1 if tags is None else tags.end()
+
+
+def _simple_items(text: str, tags_end: int) -> list[Token] | None:
     """The tokens of a game of the common shape (tags, plain moves, result), or ``None``;
-    ``tags`` is the match of the TAGS terminal at the start of ``text``.
+    ``tags_end`` is where the TAGS terminal it starts with ends (see :func:`_tags_end`).
 
     They are the tokens the grammar's lexer makes of such a text (the same terminals, tried
     in the same order), so the parser, which could only accept them, is not needed.
     """
-    spans = _plain_spans(text, tags)
+    spans = _plain_spans(text, tags_end)
     if spans is None:
         found = patterns().simple.match(text)
         if found is None:
@@ -156,18 +162,18 @@ _PLAIN_RUN_WORDS = 1000
 _NO_SPAN = (-1, -1)
 
 
-def _plain_spans(text: str, tags: re.Match[str] | None) -> tuple[tuple[int, int], ...] | None:
+def _plain_spans(text: str, tags_end: int) -> tuple[tuple[int, int], ...] | None:
     """The spans of the groups of ``patterns().simple`` in ``text`` (tags, moves, result;
     (-1, -1) for none), found without that regular expression when the movetext is words
     that each are a word of a MOVES run, ending in a result or not; else ``None``.
 
     The regular expression costs more than the rest of reading such a game: here the tag
-    pairs are its own first group (``tags``), and the movetext is str.split's words, each
+    pairs are its own first group (``tags_end``), and the movetext is str.split's words, each
     checked once per file (:meth:`~pdn.grammar.Patterns.run_words`).  A run word starts with
     a digit or a letter, so it is one whole word of the run, and the result (never a run
     word) is the last word.
     """
-    at = tags.end() if tags is not None else 0
+    at = max(tags_end, 0)
     if text[at : at + 1].isspace():
         return None  # (text blanked out before the first tag pair)
     words = text[at:].split()
@@ -181,7 +187,7 @@ def _plain_spans(text: str, tags: re.Match[str] | None) -> tuple[tuple[int, int]
         return None  # (after a number with nothing after it, the look-ahead needs a space)
     if not patterns().run_words(words):
         return None
-    return ((0, at) if tags is not None else _NO_SPAN), (at, end), result
+    return ((0, at) if tags_end >= 0 else _NO_SPAN), (at, end), result
 
 
 class _Recovery:
@@ -351,18 +357,18 @@ class _Walker:
         text = chunk.text
         if not visitor.reads_movetext and chunk.body_at >= 0:
             text = text[: chunk.body_at]
-        tags = patterns().tags.match(text)
         body_at = chunk.body_at if chunk.body_at >= 0 else len(text)
+        tags_end = chunk.tags_end if chunk.tags_end == chunk.body_at >= 0 else _tags_end(text)
         # Tag pairs and nothing else before the movetext (the common case): each is whole on
         # its line, so none is broken; else the lines of the tag section are looked at.
-        broken = [] if tags is not None and tags.end() == body_at else _broken_tags(text, body_at)
+        broken = [] if tags_end == body_at else _broken_tags(text, body_at)
         if broken:
             # Each is read whole below; the parser sees white space in its place (line ends
             # kept, so every position after it stays true), never the words of its next line.
             text, broken_tokens = _set_aside(text, broken)
-            tags = patterns().tags.match(text)
+            tags_end = _tags_end(text)
         try:
-            items = _simple_items(text, tags) or cast(
+            items = _simple_items(text, tags_end) or cast(
                 list[Any], parser().parse(text, start="start", on_error=_Recovery(self))
             )
         except UnexpectedInput as exc:

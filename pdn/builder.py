@@ -118,21 +118,21 @@ class GameBuilder(GameVisitor[Game]):
         moves: list[str],
         numbers: list[str | None],
         before: Sequence[Comment],
-        line: int,
+        lines: list[int],
         columns: list[int],
     ) -> None:
         state = self.line
         if state.last is None or state.orphans or before or state.pending:
             # The first move of a line, or one with comments to take: the general way.
-            self.visit_move(moves[0], numbers[0], before, line, columns[0])
+            self.visit_move(moves[0], numbers[0], before, lines[0], columns[0])
             if len(moves) == 1:
                 return
-            moves, numbers, columns = moves[1:], numbers[1:], columns[1:]
+            moves, numbers, lines, columns = moves[1:], numbers[1:], lines[1:], columns[1:]
         self.texts.update(moves)
         # Each the next move of the one before (this runs for almost every move of an
         # archive): the nodes are made here, without Node.__init__'s argument handling.
         parent = state.cur
-        for move, number, column in zip(moves, numbers, columns, strict=True):
+        for move, number, line, column in zip(moves, numbers, lines, columns, strict=True):
             node = _new_node(Node)
             node.move = move
             node.setup = node.strength = node._nags = node._before = node._after = None

@@ -865,9 +865,9 @@ class _Walker:
         """A run of words separated by white space, each a move number or a whole move.
 
         This is where almost all the moves of a large archive are read, so it is kept tight:
-        the moves of each line of the run go to the visitor in one ``visit_moves`` event, and
-        the words of a line are cut at each " " (after any other white space but line ends
-        became spaces, one for one), so that their columns follow from their lengths.
+        the moves of the run go to the visitor in one ``visit_moves`` event, and the words of
+        each line are cut at each " " (after any other white space but line ends became
+        spaces, one for one), so that their columns follow from their lengths.
         """
         assert token.line is not None and token.column is not None
         line = self.line0 + token.line - 1
@@ -876,13 +876,14 @@ class _Walker:
         before: Sequence[Comment] = state.before or _NO_COMMENTS
         number = state.number
         number_line, number_column = state.number_at
+        found: list[str] = []
+        numbers: list[str | None] = []
+        lines: list[int] = []
+        columns: list[int] = []
         moves = 0
         if not run.isascii() or _ODD_SPACE.search(run) is not None:
             run = _SPACE_IN_LINE.sub(" ", run)  # tabs, NO-BREAK SPACE...: each one a space
         for text in run.split("\n"):
-            found: list[str] = []
-            numbers: list[str | None] = []
-            columns: list[int] = []
             for word in text.split(" "):
                 if not word:
                     column += 1  # a space after another (or at the start of the line)
@@ -890,24 +891,24 @@ class _Walker:
                 if word[-1] == ".":
                     if number is not None:
                         if found:  # the moves before it first, so that events keep text order
-                            visit(found, numbers, before, line, columns)
+                            visit(found, numbers, before, lines, columns)
                             before = _NO_COMMENTS
                             moves += len(found)
-                            found, numbers, columns = [], [], []
+                            found, numbers, lines, columns = [], [], [], []
                         self.dangling(number, (number_line, number_column))
                     number, number_line, number_column = word, line, column
                 else:
                     found.append(word)
                     numbers.append(number)
+                    lines.append(line)
                     columns.append(column)
                     number = None
                 column += len(word) + 1
-            if found:
-                visit(found, numbers, before, line, columns)
-                before = _NO_COMMENTS
-                moves += len(found)
             line += 1
             column = 1
+        if found:
+            visit(found, numbers, before, lines, columns)
+            moves += len(found)
         if moves:
             state.before = []
             state.started = state.content = state.last_is_move = True

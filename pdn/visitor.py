@@ -126,16 +126,16 @@ class GameVisitor(Generic[T]):
         moves: list[str],
         numbers: list[str | None],
         before: Sequence[Comment],
-        line: int,
+        lines: list[int],
         columns: list[int],
     ) -> None:
-        """Moves in a row on one line of the text, with nothing between them but their move
-        numbers: the same events as :meth:`visit_move` for each in turn (``before`` goes with
-        the first).  The reader gives most moves of an archive this way, so that a visitor
-        that makes something of every move (:class:`~pdn.builder.GameBuilder`) can do it in
-        one loop; the default calls :meth:`visit_move`."""
+        """Moves in a row, with nothing between them but their move numbers: the same events
+        as :meth:`visit_move` for each in turn (``before`` goes with the first).  The reader
+        gives most moves of an archive this way, so that a visitor that makes something of
+        every move (:class:`~pdn.builder.GameBuilder`) can do it in one loop; the default
+        calls :meth:`visit_move`."""
         visit = self.visit_move
-        for move, number, column in zip(moves, numbers, columns, strict=True):
+        for move, number, line, column in zip(moves, numbers, lines, columns, strict=True):
             visit(move, number, before, line, column)
             before = ()
 

@@ -121,6 +121,10 @@ class GameBuilder(GameVisitor[Game]):
         lines: list[int],
         columns: list[int],
     ) -> None:
+        if type(self).visit_move is not GameBuilder.visit_move:
+            # A subclass that does something of its own with each move sees each one.
+            super().visit_moves(moves, numbers, before, lines, columns)
+            return
         state = self.line
         if state.last is None or state.orphans or before or state.pending:
             # The first move of a line, or one with comments to take: the general way.

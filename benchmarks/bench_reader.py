@@ -11,7 +11,7 @@ Three figures are printed, each the best of ``--repeat`` runs:
 * ``pdn.read_games``: decoding, cutting into games, the LALR grammar, the whole model (every
   move a node with its line and column), variant detection; the loop touches each game's move
   count so that nothing is skipped;
-* the ratio reader / baseline (the target is at least 0.25).
+* the ratio reader / baseline (the target is at least 0.35, issue 12).
 
 With ``--pydraughts N`` the first N games are also read by pydraughts' PDNReader (if installed);
 its reader re-splits the rest of the text for every game, so only a small slice is timed.
@@ -32,6 +32,8 @@ sys.path.insert(0, str(ROOT))
 from pdn import parse_games, read_games  # noqa: E402
 
 DEFAULT = ROOT / ".." / "shared" / "corpus" / "mzuluaga__checkers" / "OCA_2.0.pdn"
+#: The least ratio reader / baseline that issue 12 asks for.
+TARGET = 0.35
 
 TOKEN = re.compile(
     r"""
@@ -122,7 +124,7 @@ def main() -> int:
         f"pdn.read_games:           {read_time:6.2f} s  {megabytes / read_time:6.2f} MB/s  "
         f"({figures['games']} games, {figures['moves']} moves, {figures['problems']} problems)"
     )
-    print(f"ratio reader / baseline:  {base_time / read_time:.3f}  (target >= 0.25)")
+    print(f"ratio reader / baseline:  {base_time / read_time:.3f}  (target >= {TARGET})")
     if args.pydraughts:
         measured = pydraughts_slice(data, args.pydraughts)
         if measured is None:

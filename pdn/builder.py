@@ -113,6 +113,42 @@ class GameBuilder(GameVisitor[Game]):
             return
         self._attach(Node(move, None, number, parent=state.cur, line=line, column=column), before)
 
+    def visit_moves(
+        self,
+        moves: list[str],
+        numbers: list[str | None],
+        before: Sequence[Comment],
+        lines: list[int],
+        columns: list[int],
+    ) -> None:
+        if type(self).visit_move is not GameBuilder.visit_move:
+            # A subclass that does something of its own with each move sees each one.
+            super().visit_moves(moves, numbers, before, lines, columns)
+            return
+        state = self.line
+        if state.last is None or state.orphans or before or state.pending:
+            # The first move of a line, or one with comments to take: the general way.
+            self.visit_move(moves[0], numbers[0], before, lines[0], columns[0])
+            if len(moves) == 1:
+                return
+            moves, numbers, lines, columns = moves[1:], numbers[1:], lines[1:], columns[1:]
+        self.texts.update(moves)
+        # Each the next move of the one before (this runs for almost every move of an
+        # archive): the nodes are made here, without Node.__init__'s argument handling.
+        parent = state.cur
+        for move, number, line, column in zip(moves, numbers, lines, columns, strict=True):
+            node = _new_node(Node)
+            node.move = move
+            node.setup = node.strength = node._nags = node._before = node._after = None
+            node.number = number
+            node.variations = []
+            node.parent = parent
+            node.line = line
+            node.column = column
+            parent.variations.append(node)
+            parent = node
+        state.last = state.cur = parent
+
     def visit_setup(
         self,
         fen: str,

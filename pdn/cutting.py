@@ -58,6 +58,9 @@ class RawGame:
     body_at: int = -1  # where the movetext starts in ``text`` (-1: at the end, there is none)
     encoding_guessed: bool = False  # the first game read in an encoding guessed from the bytes
     evidence: FileEvidence | None = None  # what the file's games agree on (pdn.detection)
+    # Where the run of tag pairs the text starts with (the TAGS terminal) ends, when the
+    # movetext follows it (-1: not known); the parser then need not match it again.
+    tags_end: int = -1
 
     def parse(self) -> Game:
         """The game: tags, move tree, terminator, variant and the problems found."""
@@ -138,6 +141,7 @@ class Chunker:
         self._result_cache: tuple[int, int, int] = (1 << 62, -1, -1)
         self._special_cache: tuple[int, re.Match[str] | None] = (1 << 62, None)
         self._body = -1  # where the movetext of the game being cut starts in _buf
+        self._tags_end = -1  # where the tag pairs it starts with end in _buf (see RawGame)
 
     def _fill(self) -> bool:
         try:
@@ -225,13 +229,15 @@ class Chunker:
             if not eof:
                 raise _NeedMore
             return None
-        self._body = -1
+        self._body = self._tags_end = -1
         end, reason, _ = self._find_end(buf, start, n, eof)
         line, column = self._advance(start, end)
         absolute = self._base + start
         chunk = RawGame(buf[start:end], absolute, line, column, reason)
         if 0 <= self._body - start < end - start:
             chunk.body_at = self._body - start
+            if self._tags_end == self._body:
+                chunk.tags_end = chunk.body_at
         if self._damage:
             stop = self._base + end
             chunk.damage = [(o - absolute, d) for o, d in self._damage if absolute <= o < stop]
@@ -252,14 +258,17 @@ class Chunker:
                 raise self._need(start, n)
             ch = buf[q]
             if ch == "[":
-                tag = patterns.tags.match(buf, q) or patterns.badtag.match(buf, q)
+                tags = patterns.tags.match(buf, q)
+                tag = tags or patterns.badtag.match(buf, q)
                 assert tag is not None
                 if tag.end() >= guard and not eof:
                     raise self._need(start, n)
                 end = tag.end()
                 if not eof and buf[end - 1] != "]" and buf.find("\n", end + 1, guard) < 0:
                     raise self._need(start, n)  # its next line may finish it: see all of it
-                q = broken_tag_end(buf, q, end)
+                at, q = q, broken_tag_end(buf, q, end)
+                if at == start and tags is not None and q == end:
+                    self._tags_end = end  # the movetext may start here (then the parser knows)
                 if q >= guard and not eof:
                     raise self._need(start, n)
                 continue

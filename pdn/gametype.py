@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import cast
 
 __all__ = [
     "FULL_VALUES",
@@ -261,6 +262,18 @@ _HIGH_SQUARE_RE = re.compile(
 _GLUED_RE = re.compile(r"(?<![0-9.])([0-9]{2})([0-9]{2})(?![0-9.])")
 
 
+# The evidence of the moves is that of their texts joined by spaces, which each text gives on
+# its own when no square of it can pair with a separator of its neighbour: no white space in
+# it, no separator at either end.  Most moves are such texts, the same few hundred in a whole
+# file, so what each says is worked out once.
+_ALONE = re.compile(r"[^-xX:\s](?:\S*[^-xX:\s])?")
+_Evidence = tuple[bool, bool, bool, int]
+_TEXT_EVIDENCE: dict[str, _Evidence] = {}
+# The texts among them with numeric squares, none above 32, and no algebraic one.
+_LOW_TEXTS: set[str] = set()
+_TEXTS_KNOWN = 1 << 14
+
+
 def moves_evidence(moves: Iterable[str]) -> tuple[bool, int]:
     """(any algebraic square, highest numeric square) over written moves.
 
@@ -271,16 +284,58 @@ def moves_evidence(moves: Iterable[str]) -> tuple[bool, int]:
     >>> moves_evidence(["32-28", "19-23"]), moves_evidence(["c3:e5"]), moves_evidence(["3328"])
     ((False, 32), (True, 0), (False, 33))
     """
-    text = " ".join(moves)
+    texts = moves if isinstance(moves, (set, frozenset, list, tuple)) else list(moves)
+    if not texts:
+        return False, 0
+    if _LOW_TEXTS.issuperset(texts):
+        return False, 32  # the common case, an English game: one test in C
+    known = _TEXT_EVIDENCE
+    found: list[_Evidence | None] = list(map(known.get, texts))
+    if None in found:
+        for k, text in enumerate(texts):
+            if found[k] is None:
+                if _ALONE.fullmatch(text) is None:
+                    return _joined_evidence(" ".join(texts))
+                if len(known) >= _TEXTS_KNOWN:
+                    known.clear()  # afresh rather than trimmed (see pdn.fastpath)
+                    _LOW_TEXTS.clear()
+                found[k] = known[text] = evidence = _text_evidence(text)
+                if evidence[:3] == (False, False, True):
+                    _LOW_TEXTS.add(text)
+    algebraic, high, numeric, highest = zip(*cast("list[_Evidence]", found), strict=True)
+    if any(algebraic):
+        return True, 0
+    if not any(high):
+        return False, 32 if any(numeric) else 0
+    return False, max(highest)
+
+
+def _text_evidence(text: str) -> _Evidence:
+    """(any algebraic square, any square above 32, any numeric square, highest numeric
+    square) of a text that :data:`_ALONE` matches, as its share of :func:`_joined_evidence`."""
+    return (
+        _ALGEBRAIC_RE.search(text) is not None,
+        _HIGH_SQUARE_RE.search(text) is not None,
+        _SQUARE_RE.search(text) is not None or _GLUED_RE.search(text) is not None,
+        _highest_square(text),
+    )
+
+
+def _joined_evidence(text: str) -> tuple[bool, int]:
+    """:func:`moves_evidence` of the moves joined by spaces in ``text``."""
     if _ALGEBRAIC_RE.search(text) is not None:
         return True, 0  # (the digits of algebraic squares are no numeric squares)
     if _HIGH_SQUARE_RE.search(text) is None:
         numeric = _SQUARE_RE.search(text) is not None or _GLUED_RE.search(text) is not None
         return False, 32 if numeric else 0
+    return False, _highest_square(text)
+
+
+def _highest_square(text: str) -> int:
     highest = max((int(left or right) for left, right in _SQUARE_RE.findall(text)), default=0)
     for left, right in _GLUED_RE.findall(text):
         highest = max(highest, int(left), int(right))
-    return False, highest
+    return highest
 
 
 def fen_evidence(fen: str) -> tuple[bool, int]:

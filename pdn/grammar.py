@@ -146,7 +146,32 @@ class Patterns:
         self.simple = re.compile(
             f"({_terminal('TAGS')})?({_terminal('MOVES')})({_terminal('RESULT')})?\\s*\\Z"
         )
+        self._moves = re.compile(_terminal("MOVES"))
+        self._run_words: set[str] = set()
 
+    def run_words(self, words: list[str]) -> bool:
+        """Whether each of ``words`` (str.split's) is a word of a MOVES run whatever word of
+        such a run, or result, follows it.
+
+        Those words start with a digit or a letter, never with the "." or separator that
+        the terminal's look-aheads look for, so a word is checked alone (once: a file writes
+        the same few hundred words again and again).
+        """
+        known = self._run_words
+        if known.issuperset(words):
+            return True
+        for word in words:
+            if word not in known:
+                if self._moves.fullmatch(word + " ") is None:
+                    return False
+                if len(known) >= _RUN_WORDS_KNOWN:
+                    known.clear()
+                known.add(word)
+        return True
+
+
+#: Words :meth:`Patterns.run_words` remembers (far above the distinct words of a file).
+_RUN_WORDS_KNOWN = 1 << 15
 
 _patterns_cache: list[Patterns] = []
 _patterns_lock = threading.Lock()

@@ -234,10 +234,15 @@ class Node:
         stack = list(self.variations)
         while stack:
             node = stack.pop()
-            if node.move is not None:
-                total += 1
-            if node.variations:
-                stack.extend(node.variations)
+            while True:  # down the node's line, its alternatives left for later
+                if node.move is not None:
+                    total += 1
+                following = node.variations
+                if not following:
+                    break
+                if len(following) > 1:
+                    stack.extend(following[1:])
+                node = following[0]
         return total
 
     # Copying and pickling (iterative, like equality) ------------------------------------------

@@ -40,6 +40,7 @@ from pdn.gametype import GameTypeError, parse_game_type
 from pdn.grammar import SETUP_PARTS, TAG_PARTS, Variation, parser, patterns
 from pdn.model import Comment
 from pdn.problems import Problem, Severity
+from pdn.results import TERMINATORS
 from pdn.visitor import SKIP, GameStart, GameVisitor
 
 __all__ = ["MAX_LISTED_PROBLEMS", "parse_raw"]
@@ -59,8 +60,9 @@ _TAG_NAMES_SEEN: dict[str, tuple[str, bool]] = {}
 _UNESCAPE = re.compile(r"\\([\"\\])")
 # White space other than " " and a line end inside a run (tabs, NO-BREAK SPACE...).
 _ODD_SPACE = re.compile(r"[\t\x0b\x0c\x1c-\x1f]")  # after an isascii() check
-_WORD = re.compile(r"\S+")
+_SPACE_IN_LINE = re.compile(r"[^\S\n]")
 _NO_COMMENTS: tuple[Comment, ...] = ()
+_RESULTS = frozenset(TERMINATORS)
 _MARKABLE = frozenset(["MOVES", "LOOSEMOVES", "STRENGTH", "STAR"])
 _COMMENT_KINDS = frozenset(["COMMENT", "LINECOMMENT", "UNCLOSED", "JUNK", "BADTAG"])
 # What turns a held "*" into a strength: more movetext after it.
@@ -104,7 +106,7 @@ def _broken_tags(text: str, body_at: int) -> list[tuple[int, int]]:
     if "[" not in text:
         return []
     found: list[tuple[int, int]] = []
-    for line in _OPEN_TAG_LINE.finditer(text, 0, body_at if body_at >= 0 else len(text)):
+    for line in _OPEN_TAG_LINE.finditer(text, 0, body_at):
         start = text.index("[", line.start())
         end = broken_tag_end(text, start, line.end())
         if end > line.end():
@@ -126,24 +128,66 @@ def _set_aside(text: str, spans: list[tuple[int, int]]) -> tuple[str, list[Token
     return "".join(chars), tokens
 
 
-def _simple_items(text: str) -> list[Token] | None:
-    """The tokens of a game of the common shape (tags, plain moves, result), or ``None``.
+def _tags_end(text: str) -> int:
+    """Where the TAGS terminal that ``text`` starts with ends (-1: it starts otherwise)."""
+    tags = patterns().tags.match(text)
+    return -1 if tags is None else tags.end()
+
+
+def _simple_items(text: str, tags_end: int) -> list[Token] | None:
+    """The tokens of a game of the common shape (tags, plain moves, result), or ``None``;
+    ``tags_end`` is where the TAGS terminal it starts with ends (see :func:`_tags_end`).
 
     They are the tokens the grammar's lexer makes of such a text (the same terminals, tried
     in the same order), so the parser, which could only accept them, is not needed.
     """
-    found = patterns().simple.match(text)
-    if found is None:
-        return None
+    spans = _plain_spans(text, tags_end)
+    if spans is None:
+        found = patterns().simple.match(text)
+        if found is None:
+            return None
+        spans = (found.span(1), found.span(2), found.span(3))
     items: list[Token] = []
-    for group, kind in ((1, "TAGS"), (2, "MOVES"), (3, "RESULT")):
-        start = found.start(group)
+    for (start, end), kind in zip(spans, ("TAGS", "MOVES", "RESULT"), strict=True):
         if start < 0:
             continue
         newlines = text.count("\n", 0, start)
         column = start - text.rfind("\n", 0, start)
-        items.append(Token(kind, found.group(group), start, 1 + newlines, column))
+        items.append(Token(kind, text[start:end], start, 1 + newlines, column))
     return items
+
+
+# Runs longer than this are left to the regular expression (the grammar bounds a run too).
+_PLAIN_RUN_WORDS = 1000
+_NO_SPAN = (-1, -1)
+
+
+def _plain_spans(text: str, tags_end: int) -> tuple[tuple[int, int], ...] | None:
+    """The spans of the groups of ``patterns().simple`` in ``text`` (tags, moves, result;
+    (-1, -1) for none), found without that regular expression when the movetext is words
+    that each are a word of a MOVES run, ending in a result or not; else ``None``.
+
+    The regular expression costs more than the rest of reading such a game: here the tag
+    pairs are its own first group (``tags_end``), and the movetext is str.split's words, each
+    checked once per file (:meth:`~pdn.grammar.Patterns.run_words`).  A run word starts with
+    a digit or a letter, so it is one whole word of the run, and the result (never a run
+    word) is the last word.
+    """
+    at = max(tags_end, 0)
+    if text[at : at + 1].isspace():
+        return None  # (text blanked out before the first tag pair)
+    words = text[at:].split()
+    end = len(text)
+    result = _NO_SPAN
+    if words and words[-1] in _RESULTS:
+        stop = len(text.rstrip())
+        end = stop - len(words.pop())
+        result = (end, stop)
+    if not words or len(words) > _PLAIN_RUN_WORDS or words[-1][-1] == ".":
+        return None  # (after a number with nothing after it, the look-ahead needs a space)
+    if not patterns().run_words(words):
+        return None
+    return ((0, at) if tags_end >= 0 else _NO_SPAN), (at, end), result
 
 
 class _Recovery:
@@ -313,13 +357,18 @@ class _Walker:
         text = chunk.text
         if not visitor.reads_movetext and chunk.body_at >= 0:
             text = text[: chunk.body_at]
-        broken = _broken_tags(text, chunk.body_at)
+        body_at = chunk.body_at if chunk.body_at >= 0 else len(text)
+        tags_end = chunk.tags_end if chunk.tags_end == chunk.body_at >= 0 else _tags_end(text)
+        # Tag pairs and nothing else before the movetext (the common case): each is whole on
+        # its line, so none is broken; else the lines of the tag section are looked at.
+        broken = [] if tags_end == body_at else _broken_tags(text, body_at)
         if broken:
             # Each is read whole below; the parser sees white space in its place (line ends
             # kept, so every position after it stays true), never the words of its next line.
             text, broken_tokens = _set_aside(text, broken)
+            tags_end = _tags_end(text)
         try:
-            items = _simple_items(text) or cast(
+            items = _simple_items(text, tags_end) or cast(
                 list[Any], parser().parse(text, start="start", on_error=_Recovery(self))
             )
         except UnexpectedInput as exc:
@@ -816,41 +865,50 @@ class _Walker:
         """A run of words separated by white space, each a move number or a whole move.
 
         This is where almost all the moves of a large archive are read, so it is kept tight:
-        when the only white space is " " and "\\n", str.split gives the words and their
-        columns follow from their lengths.
+        the moves of the run go to the visitor in one ``visit_moves`` event, and the words of
+        each line are cut at each " " (after any other white space but line ends became
+        spaces, one for one), so that their columns follow from their lengths.
         """
         assert token.line is not None and token.column is not None
         line = self.line0 + token.line - 1
-        offset = self.col0 + token.column if token.line == 1 else token.column
-        visit = self.visitor.visit_move
+        column = self.col0 + token.column if token.line == 1 else token.column
+        visit = self.visitor.visit_moves
         before: Sequence[Comment] = state.before or _NO_COMMENTS
         number = state.number
         number_line, number_column = state.number_at
+        found: list[str] = []
+        numbers: list[str | None] = []
+        lines: list[int] = []
+        columns: list[int] = []
         moves = 0
-        # Tabs or other odd white space anywhere: every line the slow way.
-        odd = not run.isascii() or _ODD_SPACE.search(run) is not None
+        if not run.isascii() or _ODD_SPACE.search(run) is not None:
+            run = _SPACE_IN_LINE.sub(" ", run)  # tabs, NO-BREAK SPACE...: each one a space
         for text in run.split("\n"):
-            if odd or "  " in text or text[:1] == " ":
-                # Several spaces: find each word's column with the regex, for this line only.
-                words = [(m.group(), offset + m.start()) for m in _WORD.finditer(text)]
-            else:
-                words = []
-                column = offset
-                for word in text.split():
-                    words.append((word, column))
-                    column += len(word) + 1
-            for word, column in words:
+            for word in text.split(" "):
+                if not word:
+                    column += 1  # a space after another (or at the start of the line)
+                    continue
                 if word[-1] == ".":
                     if number is not None:
+                        if found:  # the moves before it first, so that events keep text order
+                            visit(found, numbers, before, lines, columns)
+                            before = _NO_COMMENTS
+                            moves += len(found)
+                            found, numbers, lines, columns = [], [], [], []
                         self.dangling(number, (number_line, number_column))
                     number, number_line, number_column = word, line, column
                 else:
-                    visit(word, number, before, line, column)
-                    before = _NO_COMMENTS
+                    found.append(word)
+                    numbers.append(number)
+                    lines.append(line)
+                    columns.append(column)
                     number = None
-                    moves += 1
+                column += len(word) + 1
             line += 1
-            offset = 1
+            column = 1
+        if found:
+            visit(found, numbers, before, lines, columns)
+            moves += len(found)
         if moves:
             state.before = []
             state.started = state.content = state.last_is_move = True

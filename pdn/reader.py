@@ -32,6 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Any, Union, cast
 
+from pdn.builder import GameBuilder
 from pdn.cutting import Chunker, RawGame
 from pdn.decoding import (
     DecodedInput,
@@ -43,6 +44,7 @@ from pdn.decoding import (
 )
 from pdn.detection import scan_file
 from pdn.model import Game, Tags
+from pdn.parsing import parse_raw
 from pdn.problems import Problem
 from pdn.visitor import HeadersOnly
 
@@ -136,7 +138,7 @@ def read_games(source: Source, *, encoding: str | None = None) -> Iterator[Game]
     error.  (A file that cannot be opened raises the usual ``OSError``.)
     """
     for raw in split_games(source, encoding=encoding):
-        yield raw.parse()
+        yield parse_raw(raw, GameBuilder())  # raw.parse(), without its imports for every game
 
 
 def read_headers(source: Source, *, encoding: str | None = None) -> Iterator[Tags]:
@@ -162,7 +164,7 @@ def parse_games(text: str | bytes, *, encoding: str | None = None) -> Iterator[G
         raise TypeError(f"parse_games() reads str or bytes, not {type(text).__name__}")
     for raw in _cut(decoded):
         raw.evidence = evidence
-        yield raw.parse()
+        yield parse_raw(raw, GameBuilder())
 
 
 def parse_game(text: str | bytes, *, encoding: str | None = None) -> Game:

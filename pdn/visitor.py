@@ -13,6 +13,7 @@ The events of one game::
     end_tags()                                           -> SKIP: the movetext is not read
       visit_comment(c)                                   before the first move of the game
       visit_move(text, number, before, line, column)     or visit_setup(fen, ...)
+                                                         (visit_moves: several in a row)
         visit_strength(s)? visit_nag(n)* visit_comment(c)*   on that move
         begin_variation() ... end_variation()            an alternative to that move
       ...
@@ -119,6 +120,24 @@ class GameVisitor(Generic[T]):
         """A move exactly as written, with the move number written before it (or ``None``),
         the comments between that number (or a variation's start) and the move, and the
         1-based position of the move text in the file (``None`` for a model built in code)."""
+
+    def visit_moves(
+        self,
+        moves: list[str],
+        numbers: list[str | None],
+        before: Sequence[Comment],
+        lines: list[int],
+        columns: list[int],
+    ) -> None:
+        """Moves in a row, with nothing between them but their move numbers: the same events
+        as :meth:`visit_move` for each in turn (``before`` goes with the first).  The reader
+        gives most moves of an archive this way, so that a visitor that makes something of
+        every move (:class:`~pdn.builder.GameBuilder`) can do it in one loop; the default
+        calls :meth:`visit_move`."""
+        visit = self.visit_move
+        for move, number, line, column in zip(moves, numbers, lines, columns, strict=True):
+            visit(move, number, before, line, column)
+            before = ()
 
     def visit_setup(
         self,

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pdn import parse_game
 from pdn.gametype import (
@@ -115,6 +119,23 @@ def test_evidence() -> None:
     assert fen_evidence("W:Wa1,c3:Bh8") == (True, 0)
     assert fen_evidence("W:W31,32:B1,2:H0:F1") == (False, 32)
     assert fen_evidence("?:W29,13,11:BK22,4,2") == (False, 29)
+
+
+# Move-like texts: squares, separators, spaces, dots and letters in any order, so that squares
+# meet the separators of their neighbours when texts are joined.
+_MOVE_TEXTS = st.lists(
+    st.from_regex(re.compile(r"[0-9xX:. a-l-]{1,9}"), fullmatch=True), max_size=6
+)
+
+
+@given(_MOVE_TEXTS)
+def test_evidence_of_texts_is_that_of_the_joined_text(texts: list[str]) -> None:
+    # Each text's evidence is remembered on its own; together they must say what the texts
+    # joined by spaces say, the way the evidence was first defined.
+    from pdn.gametype import _joined_evidence
+
+    assert moves_evidence(texts) == _joined_evidence(" ".join(texts))
+    assert moves_evidence(iter(texts)) == moves_evidence(tuple(texts))
 
 
 def test_variant_from_evidence() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import pickle
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ import pdn.parsing
 from pdn import Comment, Game, parse_game, parse_games, read_games
 from pdn import decoding as reader_module
 from pdn.reader import RawGame, split_games
+from pdn.visitor import GameStart
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "reader"
 
@@ -759,3 +761,33 @@ def test_visitor() -> None:
         "8-11",
         "end *",
     ]
+
+
+def test_a_builder_subclass_sees_every_move_of_a_plain_run() -> None:
+    # GameBuilder makes the nodes of a plain run in one loop; a subclass that overrides
+    # visit_move still gets each move, and builds the same game.
+    from pdn import GameBuilder
+
+    class Counting(GameBuilder):
+        def begin_game(self, start: GameStart) -> None:
+            super().begin_game(start)
+            self.seen: list[tuple[str, int | None, int | None]] = []
+
+        def visit_move(
+            self,
+            move: str,
+            number: str | None,
+            before: Sequence[Comment],
+            line: int | None,
+            column: int | None,
+        ) -> None:
+            self.seen.append((move, line, column))
+            super().visit_move(move, number, before, line, column)
+
+    text = '[Event "x"]\n1. 11-15 23-19 2. 8-11\n22-17 *\n'
+    (raw,) = split_games(io.StringIO(text))
+    visitor = Counting()
+    game = raw.accept(visitor)
+    assert visitor.seen == [("11-15", 2, 4), ("23-19", 2, 10), ("8-11", 2, 19), ("22-17", 3, 1)]
+    assert game == parse_game(text)
+    assert [(n.line, n.column) for n in game.mainline()] == [(2, 4), (2, 10), (2, 19), (3, 1)]

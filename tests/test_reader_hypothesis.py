@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -197,3 +198,49 @@ def test_files_of_generated_games(texts: list[str]) -> None:
     joined = "".join(f'[Index "{i}"]\n{text}\n' for i, text in enumerate(texts))
     games = list(parse_games(joined))
     assert [g.tags.get("Index") for g in games] == [str(i) for i in range(len(texts))]
+
+
+# --- the reader's shortcuts give what the grammar gives -----------------------------------------
+
+RUN_PIECES = st.sampled_from(
+    [
+        *["1.", "12.", "3...", "11-15", "24x15", "9x14x23", "05-09", "1-10", "3228", "c3-d4"],
+        *["a1b2", "h8", "l12", "m1", "1-1", "1-0", "0-1", "2-0", "0-0", "*", "1/2-1/2", "11-15*"],
+        *["x", "-", ":", ".", "..", "1.2", "5x", "!", "$1", "{c}", "(", ")", '[Event "a"]'],
+    ]
+)
+RUN_SPACES = st.sampled_from([" ", "\n", "  ", " \n ", "", "\t", "\u00a0", "\x1c"])
+
+
+@SETTINGS
+@given(st.lists(st.tuples(RUN_PIECES, RUN_SPACES), max_size=12), st.booleans())
+def test_plain_movetext_shortcut_agrees_with_the_grammar(
+    pieces: list[tuple[str, str]], tagged: bool
+) -> None:
+    # A game of plain words is cut into tags, moves and result without the grammar's regular
+    # expression; wherever the shortcut answers, the expression must give the same spans.
+    from pdn.grammar import patterns
+    from pdn.parsing import _plain_spans, _tags_end
+
+    text = ('[Event "x"]\n' if tagged else "") + "".join(a + b for a, b in pieces)
+    spans = _plain_spans(text, _tags_end(text))
+    if spans is not None:
+        found = patterns().simple.match(text)
+        assert found is not None, text
+        assert spans == (found.span(1), found.span(2), found.span(3)), text
+
+
+@SETTINGS
+@given(st.lists(st.tuples(RUN_PIECES, RUN_SPACES), max_size=12), st.booleans())
+def test_tag_run_end_the_cutter_gives_is_the_grammars(
+    pieces: list[tuple[str, str]], tagged: bool
+) -> None:
+    # The cutter says where a game's run of tag pairs ends when the movetext follows it; the
+    # parser takes its word for it instead of matching the TAGS terminal again.
+    from pdn import split_games
+    from pdn.parsing import _tags_end
+
+    text = ('[Event "x"]\n[Site "y"] ' if tagged else "") + "".join(a + b for a, b in pieces)
+    for raw in split_games(io.StringIO(text + '\n[Event "next"]\n1. 11-15 *')):
+        if raw.tags_end >= 0:
+            assert raw.tags_end == raw.body_at == _tags_end(raw.text), raw.text

@@ -295,7 +295,9 @@ def moves_evidence(moves: Iterable[str]) -> tuple[bool, int]:
         for k, text in enumerate(texts):
             if found[k] is None:
                 if _ALONE.fullmatch(text) is None:
-                    return _joined_evidence(" ".join(texts))
+                    # A set has no order of its own: sorted, the answer is the same each run.
+                    ordered = sorted(texts) if isinstance(texts, (set, frozenset)) else texts
+                    return _joined_evidence(" ".join(ordered))
                 if len(known) >= _TEXTS_KNOWN:
                     known.clear()  # afresh rather than trimmed (see pdn.fastpath)
                     _LOW_TEXTS.clear()

@@ -57,6 +57,8 @@ _GOOD_TAG_NAME = re.compile(r"[A-Z][A-Za-z0-9_]*")
 _SALVAGED_NAME = re.compile(r"[^\s\"\]\[\u201c\u201d{}()]+(?: [^\s\"\]\[\u201c\u201d{}()]+)*")
 # Tag names already checked (the same few names recur in every game of a file).
 _TAG_NAMES_SEEN: dict[str, tuple[str, bool]] = {}
+#: How many tag names the table keeps; names met after it is full are checked every time.
+_TAG_NAMES_KEPT = 10_000
 _UNESCAPE = re.compile(r"\\([\"\\])")
 # White space other than " " and a line end inside a run (tabs, NO-BREAK SPACE...).
 _ODD_SPACE = re.compile(r"[\t\x0b\x0c\x1c-\x1f]")  # after an isascii() check
@@ -540,24 +542,26 @@ class _Walker:
         """Consecutive tag pairs (one TAGS token)."""
         seen = _TAG_NAMES_SEEN
         found = TAG_PARTS.findall(token)
+        names = []
         for raw, _, _ in found:
             known = seen.get(raw)
             if known is None:
                 name = raw.strip()
                 known = (name, bool(name) and _GOOD_TAG_NAME.fullmatch(name) is not None)
-                if len(seen) < 10_000:
+                if len(seen) < _TAG_NAMES_KEPT:
                     seen[raw] = known
             if not known[1]:
                 # An odd name must be reported with its position: the slow way.
                 self.tag_run_located(token)
                 return
+            names.append(known[0])
         tag = self.tag
-        for raw, value, curly in found:
+        for (_, value, curly), name in zip(found, names, strict=True):
             if curly:
                 value = curly
             elif "\\" in value:
                 value = _UNESCAPE.sub(r"\1", value)
-            tag(seen[raw][0], value)
+            tag(name, value)
 
     def tag_run_located(self, token: Token, broken: list[Token] | None = None) -> None:
         """A TAGS token read pair by pair, with each pair's position; the ``broken`` pairs

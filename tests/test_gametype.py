@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given
@@ -184,3 +187,26 @@ def test_the_reader_records_the_game_type() -> None:
     assert game.game_type is None
     assert [p.code for p in game.errors] == ["bad-gametype"]
     assert (game.variant, game.variant_source) == ("international", "squares")
+
+
+def test_the_evidence_of_a_set_of_move_texts_is_the_same_in_every_run() -> None:
+    # Texts with a space or an end separator are read joined, where a neighbour's separator
+    # can pair with a square ("12 33" then "-28"): a set (the reader's distinct texts) is
+    # joined in sorted order, not in the order of its hashes, which change from run to run.
+    texts = {"12 33", "-28", "9-14", "22 -18"}
+    assert moves_evidence(texts) == moves_evidence(sorted(texts))
+    code = (
+        "from pdn.gametype import moves_evidence; "
+        "print(moves_evidence({'12 33', '-28', '9-14', '22 -18'}))"
+    )
+    seen = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in range(6)
+    }
+    assert len(seen) == 1, seen

@@ -791,3 +791,30 @@ def test_a_builder_subclass_sees_every_move_of_a_plain_run() -> None:
     assert visitor.seen == [("11-15", 2, 4), ("23-19", 2, 10), ("8-11", 2, 19), ("22-17", 3, 1)]
     assert game == parse_game(text)
     assert [(n.line, n.column) for n in game.mainline()] == [(2, 4), (2, 10), (2, 19), (3, 1)]
+
+
+def test_tag_names_are_read_when_the_table_of_checked_names_is_full(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The table of checked names is bounded: a name met after it is full is checked anew
+    # (it once raised KeyError, an internal error on every later game with a new tag name).
+    import pdn.parsing
+
+    monkeypatch.setattr(pdn.parsing, "_TAG_NAMES_SEEN", {})
+    monkeypatch.setattr(pdn.parsing, "_TAG_NAMES_KEPT", 2)
+    games = list(
+        pdn.parse_games(
+            '[Event "a"]\n[Site "b"]\n1. 11-15 *\n\n'
+            '[Round "3"]\n[Zeta "4"]\n1. 11-15 *\n\n'
+            '[Round "3"]\n[bad name "5"]\n1. 11-15 *\n'
+        )
+    )
+    assert [list(game.tags.items()) for game in games[:2]] == [
+        [("Event", "a"), ("Site", "b")],
+        [("Round", "3"), ("Zeta", "4")],
+    ]
+    assert not games[0].errors and not games[1].errors
+    assert len(pdn.parsing._TAG_NAMES_SEEN) == 2
+    assert [p.code for p in games[2].errors] == [
+        p.code for p in pdn.parse_game('[bad name "5"]\n1. 11-15 *').errors
+    ]

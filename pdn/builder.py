@@ -97,19 +97,8 @@ class GameBuilder(GameVisitor[Game]):
         state = self.line
         self.texts.add(move)
         if state.last is not None and not state.orphans and not before and not state.pending:
-            # The common case, kept tight (it runs for every move read): the next move of a
-            # line, without Node.__init__'s argument handling.
-            parent = state.cur
-            node = _new_node(Node)
-            node.move = move
-            node.setup = node.strength = node._nags = node._before = node._after = None
-            node.number = number
-            node.variations = []
-            node.parent = parent
-            node.line = line
-            node.column = column
-            parent.variations.append(node)
-            state.last = state.cur = node
+            # The common case: the next move of a line.
+            state.last = state.cur = _chain(state.cur, (move,), (number,), (line,), (column,))
             return
         self._attach(Node(move, None, number, parent=state.cur, line=line, column=column), before)
 
@@ -133,21 +122,7 @@ class GameBuilder(GameVisitor[Game]):
                 return
             moves, numbers, lines, columns = moves[1:], numbers[1:], lines[1:], columns[1:]
         self.texts.update(moves)
-        # Each the next move of the one before (this runs for almost every move of an
-        # archive): the nodes are made here, without Node.__init__'s argument handling.
-        parent = state.cur
-        for move, number, line, column in zip(moves, numbers, lines, columns, strict=True):
-            node = _new_node(Node)
-            node.move = move
-            node.setup = node.strength = node._nags = node._before = node._after = None
-            node.number = number
-            node.variations = []
-            node.parent = parent
-            node.line = line
-            node.column = column
-            parent.variations.append(node)
-            parent = node
-        state.last = state.cur = parent
+        state.last = state.cur = _chain(state.cur, moves, numbers, lines, columns)
 
     def visit_setup(
         self,
@@ -274,3 +249,29 @@ def _adopt(parent: Node, nodes: list[Node]) -> None:
 
 def _problem_order(problem: Problem) -> tuple[int, int]:
     return (problem.line or 0, problem.column or 0)
+
+
+def _chain(
+    parent: Node,
+    moves: Sequence[str],
+    numbers: Sequence[str | None],
+    lines: Sequence[int | None],
+    columns: Sequence[int | None],
+) -> Node:
+    """Nodes for ``moves``, each the next move of the one before, from ``parent`` on; the last.
+
+    This makes almost every node of an archive, so it skips ``Node.__init__``'s argument
+    handling and fills the slots itself.
+    """
+    for move, number, line, column in zip(moves, numbers, lines, columns, strict=True):
+        node = _new_node(Node)
+        node.move = move
+        node.setup = node.strength = node._nags = node._before = node._after = None
+        node.number = number
+        node.variations = []
+        node.parent = parent
+        node.line = line
+        node.column = column
+        parent.variations.append(node)
+        parent = node
+    return parent

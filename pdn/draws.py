@@ -173,12 +173,7 @@ class DrawWatch:
             # Most plies: a man move or a capture that leaves the ending as it was. A new run
             # starts, and nothing else can change.
             self.quiet = 0
-            if self.seen:
-                self.earlier.append(self.seen)
-                self.seen = {}
-            elif self.run_start is not None:
-                self.earlier.append(self.run_start)
-            self.run_start = after
+            self._new_run(after)
             return ()
         messages: list[str] = []
         irreversible = move is None or bool(move.captures) or not move.king
@@ -196,13 +191,7 @@ class DrawWatch:
         if move is None and not self.exact:
             self._count_everything()
         if irreversible and not self.exact:
-            # A new run starts here; nothing before it can come back.
-            if self.seen:
-                self.earlier.append(self.seen)
-                self.seen = {}
-            elif self.run_start is not None:
-                self.earlier.append(self.run_start)
-            self.run_start = after
+            self._new_run(after)
         else:
             seen = self.seen
             if self.run_start is not None:
@@ -232,6 +221,16 @@ class DrawWatch:
                     f"ending; the game {self._verb()} from ply {ply}",
                 )
         return tuple(messages)
+
+    def _new_run(self, after: Position) -> None:
+        # A run of reversible plies starts at ``after``; nothing before it can come back, so
+        # the run that ends is set aside unhashed (only an illegal move would need it).
+        if self.seen:
+            self.earlier.append(self.seen)
+            self.seen = {}
+        elif self.run_start is not None:
+            self.earlier.append(self.run_start)
+        self.run_start = after
 
     def _verb(self) -> str:
         return "can be claimed" if self.rules.claim else "is drawn"

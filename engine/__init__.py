@@ -38,6 +38,7 @@ if TYPE_CHECKING:
         Color,
         Variant,
         get_variant,
+        same_board,
         variant_for_game_type,
     )
 
@@ -114,6 +115,7 @@ __all__ = [
     "get_variant",
     "parse_fen",
     "perft",
+    "same_board",
     "svg_diagram",
     "variant_for_game_type",
 ]

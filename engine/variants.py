@@ -397,6 +397,17 @@ def get_variant(name: str) -> Variant:
         raise KeyError(f"unknown variant {name!r}") from None
 
 
+def same_board(one: Variant, other: Variant) -> bool:
+    """Whether two variants play on the same board: the same size and the same squares (the
+    dark ones, whichever corner is dark, or all of them as in Turkish), so that the squares of a
+    record cannot tell them apart.
+
+    >>> same_board(RUSSIAN, ENGLISH), same_board(TURKISH, ENGLISH), same_board(ENGLISH, ENGLISH)
+    (True, False, True)
+    """
+    return (one.width, one.height, one.squares) == (other.width, other.height, other.squares)
+
+
 def variant_for_game_type(number: int) -> Variant | None:
     """The variant with PDN GameType ``number``, or ``None`` when the engine does not know it.
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pdn.engine import VARIANTS, get_variant
+from pdn.engine import VARIANTS, get_variant, same_board
 
 from .model import Game
 from .names import Aliases
@@ -228,7 +228,6 @@ def certain_variant(game: Game) -> tuple[str | None, list[str]]:
     fitting = [
         name
         for name, rules in VARIANTS.items()
-        if (rules.width, rules.height) == (board.width, board.height)
-        and validate(game, name).status == "ok"
+        if same_board(rules, board) and validate(game, name).status == "ok"
     ]
     return (fitting[0] if len(fitting) == 1 else None), fitting

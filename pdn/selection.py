@@ -269,9 +269,9 @@ def parse_pattern(text: str) -> Pattern:
 
 def _rules(game: Game) -> Variant | None:
     # The same choice validation makes for a game without a --variant override.
-    from .validation import _choose_variant
+    from .validation import rules_of
 
-    return _choose_variant(game, None)
+    return rules_of(game)
 
 
 @functools.cache

@@ -25,6 +25,7 @@ from pdn.engine import (
     Variant,
     diagnose,
     get_variant,
+    same_board,
 )
 
 from .draws import DrawWatch, draw_rules
@@ -287,10 +288,8 @@ def _same_board(variant: Variant) -> list[Variant]:
     """The other variants on a board of the same size and squares, in name order."""
     return [
         other
-        for name, other in sorted(VARIANTS.items())
-        if other is not variant
-        and (other.width, other.height, other.layout == "orthogonal")
-        == (variant.width, variant.height, variant.layout == "orthogonal")
+        for _, other in sorted(VARIANTS.items())
+        if other is not variant and same_board(other, variant)
     ]
 
 
@@ -331,6 +330,18 @@ def _replay(game: Game, variant: Variant | str | None) -> Report:
             )
         )
     return report
+
+
+def rules_of(game: Game) -> Variant | None:
+    """The rules :func:`validate` starts from for ``game`` (its GameType, else the reader's
+    guess, else English), before any retry of a failing guess; ``None`` when they are not
+    implemented here.
+
+    >>> import pdn
+    >>> rules_of(pdn.parse_game('[GameType "25"] 1. c3-d4 *')).name
+    'russian'
+    """
+    return _choose_variant(game, None)
 
 
 def _choose_variant(game: Game, variant: Variant | str | None) -> Variant | None:

@@ -252,3 +252,13 @@ def test_reading_errors_are_said_and_the_game_is_still_written(tmp_path: Path) -
     assert f"{source}:4:" in err  # the reading error, with file, line and column
     assert f'{source}:1: Date: "2024-01-02" -> "2024.01.02"' in err
     assert "unclosed" in out and "Traceback" not in err
+
+
+def test_certain_variant_weighs_only_rules_of_the_games_own_board() -> None:
+    # Turkish is 8x8 too, but on all 64 squares: "41-33" replays there, and that says
+    # nothing of a game on the 32 dark squares (engine.same_board).
+    game = pdn.parse_game('[GameType "21"]\n1. 41-33 *')
+    assert pdn.validate(game, "turkish").status == "ok"
+    assert certain_variant(game) == (None, [])
+    _, fitting = certain_variant(pdn.parse_game("1. 11-15 23-19 2. 8-11 22-17 *"))
+    assert "turkish" not in fitting and {"english", "pool"} <= set(fitting)

@@ -195,7 +195,7 @@ class _Names:
     moves (and the openings of an archive repeat): sections are remembered, a bounded number.
     """
 
-    __slots__ = ("ascending", "crowned", "plain", "variant", "written")
+    __slots__ = ("ascending", "bytes", "crowned", "plain", "variant", "written")
 
     def __init__(self, variant: Variant, algebraic: bool) -> None:
         board = board_for(variant)
@@ -212,6 +212,21 @@ class _Names:
         self.plain, self.crowned = tuple(plain), tuple(crowned)
         self.ascending = indices == sorted(indices)  # False in Spanish, numbered from White
         self.written: dict[tuple[int, int], str] = {}
+        #: Where bits run in square order: per byte of the bitboard, the names of each of its
+        #: 256 values, joined (a side without kings is then a handful of lookups).
+        self.bytes: tuple[tuple[str, ...], ...] = ()
+        if self.ascending:
+            self.bytes = tuple(
+                tuple(
+                    ",".join(
+                        plain[8 * k + i][1]
+                        for i in range(8)
+                        if value >> i & 1 and 8 * k + i < size and plain[8 * k + i][0]
+                    )
+                    for value in range(256)
+                )
+                for k in range((size + 7) // 8)
+            )
 
     def section(self, pieces: int, kings: int) -> str:
         """The squares of ``pieces`` (``kings`` among them with a ``K``), ascending."""
@@ -219,6 +234,23 @@ class _Names:
         text = self.written.get(key)
         if text is not None:
             return text
+        if not kings and self.bytes:
+            parts = []
+            for names in self.bytes:
+                if not pieces:
+                    break
+                if pieces & 255:
+                    parts.append(names[pieces & 255])
+                pieces >>= 8
+            text = ",".join(parts)
+        else:
+            text = self._listed(pieces, kings)
+        if len(self.written) >= _SECTIONS:
+            self.written = {}  # started afresh: a rebinding, safe when threads share it
+        self.written[key] = text
+        return text
+
+    def _listed(self, pieces: int, kings: int) -> str:
         items: list[tuple[int, str]] = []
         plain, crowned = self.plain, self.crowned
         while pieces:  # the occupied squares only, lowest bit first
@@ -228,11 +260,7 @@ class _Names:
             items.append(crowned[index] if low & kings else plain[index])
         if not self.ascending:
             items.sort()
-        text = ",".join(name for _, name in items)
-        if len(self.written) >= _SECTIONS:
-            self.written = {}  # started afresh: a rebinding, safe when threads share it
-        self.written[key] = text
-        return text
+        return ",".join(name for _, name in items)
 
 
 #: Sections remembered per board and notation.

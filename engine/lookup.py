@@ -84,17 +84,14 @@ class MoveLookup:
         if not variant.king_move_limit:
             self._steps = (*(_man_steps(rules, side) for side in (0, 1)), _king_steps(rules))
         # A man's jumps per side, where a complete jump sequence is the one legal move between
-        # its squares: any capture may be chosen, men jump forward only (so no other sequence
-        # of a man ends on the same square), and a jumped piece stays until the move is done.
+        # its squares: men jump forward only (so no other sequence of a man ends on the same
+        # square), any capture may be chosen, and a jumped piece stays until the move is done.
         self._hops: tuple[dict[tuple[int, int], tuple[int, int]], ...] = ()
-        if not (
+        if variant.men_jump_forward_only and not (
             variant.majority_capture
             or variant.capture_priority
-            or variant.men_capture_backward
             or variant.crown_mid_capture
             or variant.pieces_removed_at_once
-            or variant.line_captures
-            or variant.men_move_sideways
             or not variant.men_capture_kings
         ):
             self._hops = tuple(_man_hops(rules, side) for side in (0, 1))

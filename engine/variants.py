@@ -134,6 +134,14 @@ class Variant:
         """
         return not (self.crown_mid_capture or self.men_capture_backward or self.men_move_sideways)
 
+    @property
+    def men_jump_forward_only(self) -> bool:
+        """True when men capture only forward, along the diagonals: then a man's capture from
+        one square to another is the only capture sequence between them (every other sequence
+        of a man lands further on).
+        """
+        return not (self.men_capture_backward or self.men_move_sideways or self.line_captures)
+
 
 ENGLISH = Variant(
     name="english",

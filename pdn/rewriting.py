@@ -60,11 +60,8 @@ def rewrite_moves(
         # suggest Russian) and misread the game.
         game.tags.add("GameType", str(variant.game_type))
     sep = capture_separator(variant, separator)
-    # Where men capture forward only (diagonally), a man's one jump is the only capture
-    # between its two squares: every other sequence of a man lands further on.
-    single_hops = not (
-        variant.men_capture_backward or variant.men_move_sideways or variant.line_captures
-    )
+    # Where men jump forward only, a man's one jump is the only capture between its squares.
+    single_hops = variant.men_jump_forward_only
     skipped = 0
     for step in report.steps:
         node = step.node

@@ -1,29 +1,32 @@
-"""What compiling with mypyc would give: the replay, pure Python against compiled, same run.
+"""The accelerated build against the pure one: the replay, same games, same run.
 
-Run from the repository root (needs a C compiler; mypyc comes with mypy)::
+Run from the repository root (the accelerated build needs a C compiler)::
 
     python benchmarks/bench_mypyc.py                 # 3,000 OCA games
     python benchmarks/bench_mypyc.py --games 22621
+    python benchmarks/bench_mypyc.py --compiled DIR  # a build made before (pip install --target)
 
-It installs the package twice into a scratch folder, compiles the engine (and, with
-``--with-validation``, the replay loop and the notation) with mypyc in the second copy, then runs
-the same replay in both, each in a fresh interpreter, and checks that the verdicts of every game
-are the same. Nothing here is installed for use: pdn ships pure Python (see the README for the
-figures and the decision).
+It installs the package twice into a scratch folder, as ``pip install .`` and as
+``PDN_COMPILE=1 pip install .`` (``setup.py``: the modules ``build_support/pdn_build.py`` names,
+compiled by mypyc), runs the same replay in both, each in a fresh interpreter, and checks that
+the verdicts of every game are the same. For the commands, run ``bench_commands.py`` with
+``PYTHONPATH`` set to the compiled folder.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "build_support"))
+from pdn_build import COMPILED  # noqa: E402
+
 OCA = ROOT / ".." / "shared" / "corpus" / "mzuluaga__checkers" / "OCA_2.0.pdn"
-ENGINE = ["variants", "board", "movegen", "position", "lookup", "fen", "diagnose"]
-REPLAY = ["pdn/fastpath.py", "pdn/validation.py", "pdn/notation.py"]
 
 TIMING = """
 import json, sys, time
@@ -60,44 +63,42 @@ def run(site: Path, path: Path, games: int) -> dict[str, object]:
     return answer
 
 
+def install(site: Path, *, compiled: bool) -> None:
+    """``pip install --target site`` of this checkout, compiled or not."""
+    env = {k: v for k, v in os.environ.items() if k != "PDN_COMPILE"}
+    if compiled:
+        env["PDN_COMPILE"] = "1"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), "."],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("file", nargs="?", default=str(OCA))
     parser.add_argument("--games", type=int, default=3000)
-    parser.add_argument("--with-validation", action="store_true")
+    parser.add_argument("--compiled", type=Path, help="a compiled build already installed here")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
-        sites = {name: Path(scratch) / name for name in ("pure", "compiled")}
-        install = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target"]
-        for site in sites.values():
-            subprocess.run(
-                [*install, str(site), str(ROOT)],
-                check=True,
-                capture_output=True,
-            )
-        modules = [f"pdn/engine/{name}.py" for name in ENGINE]
-        if args.with_validation:
-            modules += REPLAY
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "mypyc",
-                "--config-file",
-                str(ROOT / "pyproject.toml"),
-                *modules,
-            ],
-            cwd=sites["compiled"],
-            check=True,
-            capture_output=True,
-        )
-        pure = run(sites["pure"], Path(args.file), args.games)
-        compiled = run(sites["compiled"], Path(args.file), args.games)
+        pure_site = Path(scratch) / "pure"
+        install(pure_site, compiled=False)
+        compiled_site = args.compiled
+        if compiled_site is None:
+            compiled_site = Path(scratch) / "compiled"
+            install(compiled_site, compiled=True)
+        pure = run(pure_site, Path(args.file), args.games)
+        compiled = run(compiled_site, Path(args.file), args.games)
+    rates = {}
     for name, answer in (("pure Python", pure), ("mypyc", compiled)):
         seconds = float(str(answer["seconds"]))
-        rate = int(str(answer["plies"])) / seconds
+        rates[name] = rate = int(str(answer["plies"])) / seconds
         print(f"  {name:12} {seconds:7.3f} s CPU  {rate:>10,.0f} plies/s")
-    print(f"  compiled: {', '.join(modules)}")
+    print(f"  compiled / pure: {rates['mypyc'] / rates['pure Python']:.2f}x")
+    print(f"  compiled modules: {', '.join(COMPILED)}")
     print(f"  verdicts equal: {pure['verdicts'] == compiled['verdicts']}")
 
 

@@ -98,6 +98,12 @@ class Board:
         "width",
     )
 
+    def __reduce__(self) -> tuple[object, tuple[int, int, str, str]]:
+        # Unpickled as the shared board of its size, not a second one (and the same way in
+        # the compiled build, whose default would call the constructor with no arguments).
+        numbering = "bottom-right" if self.reverse else "top-left"
+        return board_for, (self.width, self.height, self.layout, numbering)
+
     def __init__(
         self, width: int, height: int, layout: str = "diagonal", numbering: str = "top-left"
     ) -> None:

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 
 from .board import board_for
 from .movegen import Move, rules_for
+from .pickling import pickle_by_fields
 from .position import Piece, Position
 from .variants import Variant
 
@@ -86,6 +87,9 @@ class Diagnosis:
     def ok(self) -> bool:
         """True when the written move is one legal move."""
         return self.fault is None and self.move is not None
+
+
+pickle_by_fields(Diagnosis)
 
 
 # ----------------------------------------------------------------------------- text helpers

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .board import Board, board_for
+from .pickling import pickle_by_fields
 from .variants import Variant
 
 if TYPE_CHECKING:
@@ -102,6 +103,9 @@ class Move:
 
     def __str__(self) -> str:
         return self.notation()
+
+
+pickle_by_fields(Move)
 
 
 def _shift(x: int, offset: int) -> int:

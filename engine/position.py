@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from .board import board_for
 from .fen import FenError, format_fen, parse_fen_data
 from .movegen import Move, rules_for
+from .pickling import pickle_by_fields
 from .variants import Color, Variant
 
 __all__ = ["FenError", "Piece", "Position", "parse_fen"]
@@ -33,6 +34,9 @@ class Piece:
     def name(self) -> str:
         """``"Black man"``, ``"White king"``..."""
         return f"{self.color.label} {'king' if self.king else 'man'}"
+
+
+pickle_by_fields(Piece)
 
 
 @dataclass(frozen=True, slots=True)
@@ -365,12 +369,24 @@ class Position:
         return next_position(variant, int(mover), black, white, kings, runs)
 
 
+pickle_by_fields(Position)
+
+
+#: Whether this module runs as code compiled by mypyc (pdn's accelerated build, see
+#: ``docs/design.md``, "The accelerated build") rather than as Python source.
+COMPILED: bool = not __file__.endswith(".py")
+
 _new = object.__new__
 # The slots' own setters: a frozen dataclass's __init__ goes through object.__setattr__ for
-# each field, twice as slow, and a replay makes a position on every ply.
-_SET = tuple(
-    Position.__dict__[name].__set__
-    for name in ("variant", "turn", "black", "white", "kings", "king_moves")
+# each field, twice as slow, and a replay makes a position on every ply. Compiled, the class is
+# native, its constructor is the fast way, and it has no such setters.
+_SET = (
+    ()
+    if COMPILED
+    else tuple(
+        getattr(Position, name).__set__
+        for name in ("variant", "turn", "black", "white", "kings", "king_moves")
+    )
 )
 _TURNS = (Color.WHITE, Color.BLACK)  # the opponent of side 0 (Black), of side 1 (White)
 
@@ -386,6 +402,8 @@ def next_position(
     """The position after a move of ``mover`` (``0`` Black, ``1`` White), from its bitboards:
     the same :class:`Position` the constructor makes, made faster (for the replay's hot paths).
     """
+    if COMPILED:
+        return Position(variant, _TURNS[mover], black, white, kings, king_moves)
     position: Position = _new(Position)
     set_variant, set_turn, set_black, set_white, set_kings, set_king_moves = _SET
     set_variant(position, variant)

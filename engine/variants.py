@@ -15,6 +15,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from .pickling import pickle_by_fields
+
 
 class Color(enum.IntEnum):
     """A side. The numeric values index per-side tables inside the engine."""
@@ -141,6 +143,9 @@ class Variant:
         of a man lands further on).
         """
         return not (self.men_capture_backward or self.men_move_sideways or self.line_captures)
+
+
+pickle_by_fields(Variant)
 
 
 ENGLISH = Variant(

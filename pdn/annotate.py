@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from pdn.engine import Position
+from pdn.engine.pickling import pickle_by_fields
 
 from .model import Comment, Game
 from .notation import move_texts
@@ -44,6 +45,9 @@ class AnnotateOptions:
     fen: bool = False
     forced: bool = False
     problems: bool = False
+
+
+pickle_by_fields(AnnotateOptions)
 
 
 @dataclass(slots=True)

@@ -268,8 +268,28 @@ class _Group(click.Group):
             raise click.ClickException(f"{exc.filename or ''}: {exc.strerror or exc}") from exc
 
 
+def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from importlib.metadata import version
+
+    from .engine.position import COMPILED
+
+    # Which build: a slow machine's first question, and the accelerated build must say so.
+    build = "compiled with mypyc" if COMPILED else "pure Python"
+    click.echo(f"pdn, version {version('pdn')} ({build}; Python {sys.version.split()[0]})")
+    ctx.exit()
+
+
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="pdn")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_show_version,
+    help="Show the version, and whether this is the accelerated (compiled) build.",
+)
 def main() -> None:
     """Check, convert and study draughts and checkers game records (PDN)."""
 

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pdn.engine import Color, Move, Position, Variant
+from pdn.engine.pickling import pickle_by_fields
 
 __all__ = ["DrawRules", "DrawWatch", "Ending", "draw_rules"]
 
@@ -48,6 +49,9 @@ class Ending:
     applies: Callable[[Material, Material], bool]
 
 
+pickle_by_fields(Ending)
+
+
 @dataclass(frozen=True, slots=True)
 class DrawRules:
     """One federation's draw rules (see the module's table)."""
@@ -57,6 +61,9 @@ class DrawRules:
     repetition: int  # the occurrence of a position that draws
     quiet_moves: int  # moves each with no man moved and nothing captured
     endings: tuple[Ending, ...] = ()
+
+
+pickle_by_fields(DrawRules)
 
 
 def _lone_king(side: Material) -> bool:

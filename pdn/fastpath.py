@@ -21,8 +21,6 @@ from .notation import NotationError, parse_move, resolve_squares
 
 #: Distinct texts remembered per variant; far above what real collections write.
 _TEXTS = 4096
-#: A text not parsed yet (None in the table means "parsed: not for the fast path").
-_UNSEEN: Written = ((), False)
 
 
 class FastPath:
@@ -33,14 +31,17 @@ class FastPath:
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
         self.lookup = MoveLookup(variant)
+        # Each text seen, parsed; None: parsed, and not for the fast path.
         self._texts: dict[str, Written | None] = {}
 
     def match(self, position: Position, text: str) -> Played | None:
         """The legal move ``text`` names in ``position`` and the position after it, or
         ``None`` when the full diagnosis must decide (illegal, a remark, odd notation)."""
         texts = self._texts
-        written = texts.get(text, _UNSEEN)
-        if written is _UNSEEN:
+        # Not get() with a sentinel: compiled, a tuple is a value, and `is` would never hold.
+        try:
+            written = texts[text]
+        except KeyError:
             written = self._parse(text)
             if len(texts) >= _TEXTS:
                 # Started afresh rather than trimmed: threads (a dask worker's) share this

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pdn.engine import Move, Variant, board_for
+from pdn.engine.pickling import pickle_by_fields
 
 # One square: a number (leading zeros allowed), or a letter and a number for boards up to 12x12.
 _SQUARE = r"(?:\d{1,2}|[a-lA-L](?:1[0-2]|[1-9]))"
@@ -48,6 +49,9 @@ class WrittenMove:
     def algebraic(self) -> bool:
         """Whether the squares are written as letter+number."""
         return bool(self.squares) and self.squares[0][0].isalpha()
+
+
+pickle_by_fields(WrittenMove)
 
 
 class NotationError(ValueError):

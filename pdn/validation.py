@@ -27,6 +27,7 @@ from pdn.engine import (
     get_variant,
     same_board,
 )
+from pdn.engine.pickling import pickle_by_fields
 
 from .draws import DrawWatch, draw_rules
 from .fastpath import fast_path
@@ -595,6 +596,9 @@ class Located:
     position: Position | None
     reason: str
     move: Move | None = None
+
+
+pickle_by_fields(Located)
 
 
 def position_at(

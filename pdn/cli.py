@@ -807,23 +807,30 @@ def report(
         raise click.BadParameter(str(exc), param_hint="--points") from exc
     if width is None and output == "-" and sys.stdout.isatty():
         width = shutil.get_terminal_size().columns
-    records = []
-    repeats = _Repeats(dedupe)
-    for name, game in _games_of(files):
-        if repeats.skip(name, game):
-            continue
-        label = None
-        if not no_openings:
-            opening = classify(game)
-            label = f"ACF {opening.number}" if opening.kind == "ballot" else None
-        records.extend(reports.games_to_records([game], variant, openings=[label]))
-    repeats.summary()
+
+    def records() -> Iterator[reports.GameRecord]:
+        repeats = _Repeats(dedupe)
+        for name, game in _games_of(files):
+            if repeats.skip(name, game):
+                continue
+            label = None
+            if not no_openings:
+                opening = classify(game)
+                label = f"ACF {opening.number}" if opening.kind == "ballot" else None
+            # index: the game's number in its file, as validate and the warnings give it.
+            yield reports.record_from_tags(
+                game.tags, first_mover=variant or game.variant, opening=label, index=game.index
+            )
+        repeats.summary()  # after the last game, before the first event is written
+
+    # One event at a time: the records wait on disk, not in memory (pdn.report.EventStore).
     try:
-        built = reports.build_reports(records, scheme, aliases=aliases, event=event)
+        built = reports.iter_reports(records(), scheme, aliases=aliases, event=event)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--event") from exc
     with open_output(output, files) as out:
-        out.write(reports.render(built, fmt, table=table, width=width))
+        for chunk in reports.render_chunks(built, fmt, table=table, width=width):
+            out.write(chunk)
 
 
 @main.command()

@@ -43,8 +43,8 @@ import math
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Protocol
 
 from pdn.engine import get_variant, variant_for_game_type
@@ -714,33 +714,119 @@ def build_reports(
     record's own ``opening``. ``aliases`` renames players and events first (so that two
     spellings count as one); ``event`` is a regular expression: only the events whose name it
     matches (anywhere, ``re.search``) are reported (``ValueError`` if it is not one).
+    :func:`iter_reports` gives the same reports one at a time, in constant memory.
 
     >>> recs = [record_from_tags({"Event": "E", "Black": "A", "White": "B", "Result": "1-0"})]
     >>> build_reports(recs, (2, 1, 0))[0].standing("A").points
     2.0
     """
+    return list(iter_reports(records, points, openings=openings, aliases=aliases, event=event))
+
+
+def iter_reports(
+    records: Iterable[GameRecord],
+    points: Sequence[float] | None = DEFAULT_POINTS,
+    *,
+    openings: Sequence[str | None] | None = None,
+    aliases: Aliases | None = None,
+    event: str | None = None,
+) -> Iterator[EventReport]:
+    """:func:`build_reports` one event at a time, for collections of any size.
+
+    The records are read to the end first (an event's games may be anywhere in the input),
+    kept on disk rather than in memory (:class:`EventStore`); then each event is built, handed
+    over and dropped. Arguments are checked at the call, before any record is read.
+    """
     scheme = None if points is None else _points_scheme(points)
-    games = list(records)
-    labels = _aligned(openings, len(games))
-    games = [
-        game if label is None else replace(game, opening=label)
-        for game, label in zip(games, labels, strict=True)
-    ]
-    if aliases is not None:
-        games = [_renamed(game, aliases) for game in games]
     try:
         wanted = None if event is None else re.compile(event)
     except re.error as exc:
         raise ValueError(f"not a regular expression: {event!r}: {exc}") from None
-    events: dict[str, list[GameRecord]] = {}
-    for game in games:
-        name = game.event.strip() or UNKNOWN
-        if wanted is None or wanted.search(name):
-            events.setdefault(name, []).append(game)
-    return [
-        _build_event(name, group, points_of_results(group) if scheme is None else scheme)
-        for name, group in events.items()
-    ]
+    labelled: Iterable[tuple[GameRecord, str | None]]
+    if openings is None:
+        labelled = ((game, None) for game in records)
+    else:
+        if not isinstance(records, Sequence):
+            records = list(records)
+        labelled = zip(records, _aligned(openings, len(records)), strict=True)
+
+    def reports() -> Iterator[EventReport]:
+        with EventStore() as store:
+            for game, label in labelled:
+                if label is not None:
+                    game = replace(game, opening=label)
+                if aliases is not None:
+                    game = _renamed(game, aliases)
+                name = game.event.strip() or UNKNOWN
+                if wanted is None or wanted.search(name):
+                    store.add(name, game)
+            for name, group in store.events():
+                yield _build_event(
+                    name, group, points_of_results(group) if scheme is None else scheme
+                )
+
+    return reports()
+
+
+class EventStore:
+    """Game records grouped by event without holding them in memory.
+
+    They go into a private temporary SQLite database (``sqlite3.connect("")``: a bounded
+    page cache, spilled to a file that SQLite removes when it is closed), so that a report
+    over an archive of a million games holds one event at a time. A context manager.
+
+    >>> with EventStore() as store:
+    ...     store.add("B", record_from_tags({"Black": "x", "White": "y"}))
+    ...     store.add("A", record_from_tags({"Black": "y", "White": "x"}))
+    ...     store.add("B", record_from_tags({"Black": "z", "White": "x"}))
+    ...     [(name, [r.first for r in group]) for name, group in store.events()]
+    [('B', ['x', 'z']), ('A', ['y'])]
+    """
+
+    _FIELDS = tuple(f.name for f in fields(GameRecord))
+    #: Records sent to the database at once: one statement per batch, not per game.
+    _BATCH = 512
+
+    def __init__(self) -> None:
+        import sqlite3
+
+        self._db = sqlite3.connect("")
+        columns = ", ".join(f'"{name}"' for name in self._FIELDS)  # quoted: "index", "round"
+        self._db.execute(f"CREATE TABLE games (event_id INTEGER, {columns})")
+        self._insert = f"INSERT INTO games VALUES (?, {', '.join('?' for _ in self._FIELDS)})"
+        self._select = f"SELECT {columns} FROM games WHERE event_id = ? ORDER BY rowid"
+        self._ids: dict[str, int] = {}  # event name -> id, in the order first seen
+        self._pending: list[tuple[Any, ...]] = []
+
+    def add(self, event: str, record: GameRecord) -> None:
+        """Keep ``record`` under ``event`` (its games stay in the order they were added)."""
+        number = self._ids.setdefault(event, len(self._ids))
+        self._pending.append((number, *(getattr(record, name) for name in self._FIELDS)))
+        if len(self._pending) >= self._BATCH:
+            self._flush()
+
+    def events(self) -> Iterator[tuple[str, list[GameRecord]]]:
+        """Each event, in the order first seen, with its records."""
+        self._flush()
+        self._db.execute("CREATE INDEX IF NOT EXISTS by_event ON games (event_id)")
+        for name, number in self._ids.items():
+            rows = self._db.execute(self._select, (number,))
+            yield name, [GameRecord(*row) for row in rows]
+
+    def close(self) -> None:
+        """Drop the database (and its file)."""
+        self._db.close()
+
+    def _flush(self) -> None:
+        if self._pending:
+            self._db.executemany(self._insert, self._pending)
+            self._pending.clear()
+
+    def __enter__(self) -> EventStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def _renamed(game: GameRecord, aliases: Aliases) -> GameRecord:
@@ -1265,10 +1351,15 @@ def _shorten(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "~"
 
 
-def render_text(reports: Sequence[EventReport], width: int | None = None) -> str:
+def render_text(reports: Iterable[EventReport], width: int | None = None) -> str:
     """Aligned plain-text tables for a terminal, one block per event; tables wider than
     ``width`` characters (when given) are folded (see the crosstable of a large event)."""
-    blocks: list[str] = []
+    return "".join(_text_chunks(reports, width))
+
+
+def _text_chunks(reports: Iterable[EventReport], width: int | None) -> Iterator[str]:
+    # Blocks three newlines apart, and a last newline when there was any.
+    separator = ""
     for report in reports:
         title = _one_line(report.event)
         lines = [title, "=" * len(title)]
@@ -1297,8 +1388,10 @@ def render_text(reports: Sequence[EventReport], width: int | None = None) -> str
         if report.notes:
             lines += ["", "Notes"]
             lines += [f"  - {_one_line(note)}" for note in report.notes]
-        blocks.append("\n".join(lines))
-    return "\n\n\n".join(blocks) + ("\n" if blocks else "")
+        yield separator + "\n".join(lines)
+        separator = "\n\n\n"
+    if separator:
+        yield "\n"
 
 
 # Characters that could start markup, an HTML tag or entity, or a new table cell, wherever
@@ -1310,14 +1403,18 @@ def _md(text: str) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", _one_line(text))
 
 
-def render_markdown(reports: Sequence[EventReport]) -> str:
+def render_markdown(reports: Iterable[EventReport]) -> str:
     """GitHub-flavoured Markdown: a section per event with pipe tables.
 
     Every value from a file is backslash-escaped, so names cannot add markup or break a table.
     """
-    out: list[str] = []
+    return "".join(_markdown_chunks(reports))
+
+
+def _markdown_chunks(reports: Iterable[EventReport]) -> Iterator[str]:
+    separator = ""  # each event's lines end with an empty one; events join with a newline
     for report in reports:
-        out += [f"## {_md(report.event)}", ""]
+        out = [f"## {_md(report.event)}", ""]
         out += [f"- **{label}:** {_md(value)}" for label, value in _summary(report)]
         for heading, table in _sections(report):
             out += ["", f"### {heading}", ""]
@@ -1332,7 +1429,8 @@ def render_markdown(reports: Sequence[EventReport]) -> str:
             out += ["", "### Notes", ""]
             out += [f"- {_md(note)}" for note in report.notes]
         out.append("")
-    return "\n".join(out)
+        yield separator + "\n".join(out)
+        separator = "\n"
 
 
 _CSV_HEADERS: dict[str, list[str]] = {
@@ -1394,7 +1492,7 @@ def _csv_rows(report: EventReport, table: str) -> list[list[Any]]:
     ]
 
 
-def render_csv(reports: Sequence[EventReport], table: str = "standings") -> str:
+def render_csv(reports: Iterable[EventReport], table: str = "standings") -> str:
     """One CSV table for all events, with an ``event`` column first.
 
     ``table`` is one of :data:`CSV_TABLES`: ``standings`` (with colour balance),
@@ -1407,19 +1505,41 @@ def render_csv(reports: Sequence[EventReport], table: str = "standings") -> str:
     >>> render_csv([], "crosstable")
     'event,player,opponent,games,score\\n'
     """
+    return "".join(_csv_chunks(reports, table))
+
+
+def _csv_chunks(reports: Iterable[EventReport], table: str) -> Iterator[str]:
     if table not in _CSV_HEADERS:
         raise ValueError(f"unknown CSV table {table!r}; choose one of {', '.join(CSV_TABLES)}")
+    return _csv_rows_text(reports, table)
+
+
+def _csv_rows_text(reports: Iterable[EventReport], table: str) -> Iterator[str]:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(_CSV_HEADERS[table])
     for report in reports:
         writer.writerows([csv_cell(cell) for cell in row] for row in _csv_rows(report, table))
-    return buffer.getvalue()
+        yield buffer.getvalue()
+        buffer.seek(0)
+        buffer.truncate()
+    yield buffer.getvalue()
 
 
-def render_json(reports: Sequence[EventReport]) -> str:
+def render_json(reports: Iterable[EventReport]) -> str:
     """``{"events": [...]}`` with each report's :meth:`EventReport.to_dict`, indented."""
-    return json.dumps({"events": [r.to_dict() for r in reports]}, indent=2, ensure_ascii=False)
+    return "".join(_json_chunks(reports))
+
+
+def _json_chunks(reports: Iterable[EventReport]) -> Iterator[str]:
+    # The text json.dumps(indent=2) gives for the whole document, one event at a time: each
+    # event is dumped alone and indented to its place in the list.
+    opening = '{\n  "events": ['
+    for report in reports:
+        text = json.dumps(report.to_dict(), indent=2, ensure_ascii=False)
+        yield opening + "\n    " + text.replace("\n", "\n    ")
+        opening = ","
+    yield "\n  ]\n}" if opening == "," else '{\n  "events": []\n}'
 
 
 _CSS = """
@@ -1458,12 +1578,16 @@ def _html_table(table: _Table, diagonal: bool = False) -> list[str]:
     return out
 
 
-def render_html(reports: Sequence[EventReport], title: str = "Tournament report") -> str:
+def render_html(reports: Iterable[EventReport], title: str = "Tournament report") -> str:
     """One self-contained HTML page (inline CSS, no scripts, nothing fetched).
 
     Every value taken from a file is passed through :func:`html.escape`.
     """
-    out = [
+    return "".join(_html_chunks(reports, title))
+
+
+def _html_chunks(reports: Iterable[EventReport], title: str) -> Iterator[str]:
+    head = [
         "<!DOCTYPE html>",
         '<html lang="en">',
         "<head>",
@@ -1477,8 +1601,9 @@ def render_html(reports: Sequence[EventReport], title: str = "Tournament report"
         "<body>",
         f"<h1>{_h(title)}</h1>",
     ]
+    yield "\n".join(head)
     for report in reports:
-        out += ["<section>", f"<h2>{_h(report.event)}</h2>", "<dl>"]
+        out = ["", "<section>", f"<h2>{_h(report.event)}</h2>", "<dl>"]
         out += [f"<dt>{_h(label)}</dt><dd>{_h(value)}</dd>" for label, value in _summary(report)]
         out.append("</dl>")
         for heading, table in _sections(report):
@@ -1492,12 +1617,12 @@ def render_html(reports: Sequence[EventReport], title: str = "Tournament report"
             out += [f"<li>{_h(note)}</li>" for note in report.notes]
             out.append("</ul>")
         out.append("</section>")
-    out += ["</body>", "</html>", ""]
-    return "\n".join(out)
+        yield "\n".join(out)
+    yield "\n</body>\n</html>\n"
 
 
 def render(
-    reports: Sequence[EventReport],
+    reports: Iterable[EventReport],
     fmt: str = "text",
     *,
     table: str = "standings",
@@ -1511,17 +1636,32 @@ def render(
     >>> render([], "json")
     '{\\n  "events": []\\n}'
     """
+    return "".join(render_chunks(reports, fmt, table=table, width=width))
+
+
+def render_chunks(
+    reports: Iterable[EventReport],
+    fmt: str = "text",
+    *,
+    table: str = "standings",
+    width: int | None = None,
+) -> Iterator[str]:
+    """:func:`render` as pieces of text, one event at a time (with :func:`iter_reports`, a
+    report of any size is written in constant memory). The format and table are checked at
+    the call.
+
+    >>> "".join(render_chunks([], "csv", table="crosstable"))
+    'event,player,opponent,games,score\\n'
+    """
     name = {"md": "markdown", "txt": "text", "htm": "html"}.get(fmt.lower(), fmt.lower())
     if name == "csv":
-        return render_csv(reports, table)
+        return _csv_chunks(reports, table)
     if name == "text":
-        return render_text(reports, width)
-    renderers: dict[str, Callable[[Sequence[EventReport]], str]] = {
-        "text": render_text,
-        "markdown": render_markdown,
-        "json": render_json,
-        "html": render_html,
-    }
-    if name not in renderers:
-        raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
-    return renderers[name](reports)
+        return _text_chunks(reports, width)
+    if name == "markdown":
+        return _markdown_chunks(reports)
+    if name == "json":
+        return _json_chunks(reports)
+    if name == "html":
+        return _html_chunks(reports, "Tournament report")
+    raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")

@@ -18,7 +18,7 @@ from setuptools.command.build import build
 from setuptools.command.build_ext import build_ext
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "build_support"))
-from pdn_build import COMPILED, compiling
+from pdn_build import COMPILED, MYPYC, compiling
 
 ROOT = Path(__file__).resolve().parent
 
@@ -38,7 +38,10 @@ def _staged(stage: Path, package_dir: dict[str, str]) -> Path:
 
 
 def _extensions(scratch: Path, package_dir: dict[str, str]) -> list[object]:
-    from mypyc.build import mypycify
+    try:
+        from mypyc.build import mypycify
+    except ImportError:  # pip installs it (pdn_build); a build without isolation may not have it
+        raise SystemExit(f"PDN_COMPILE=1 needs mypyc: pip install {MYPYC!r}") from None
 
     stage = _staged(scratch / "src", package_dir)
     options = [

@@ -5,6 +5,7 @@ Run from the repository root (pdn installed, e.g. ``pip install -e .``)::
     python benchmarks/bench_commands.py                      # OCA 2.0, each command once
     python benchmarks/bench_commands.py --scale 10           # also on the file 10 times over
     python benchmarks/bench_commands.py FILE --only validate openings
+    python benchmarks/bench_commands.py --compiled DIR       # and the accelerated build in DIR
 
 Every command runs in its own process on one core (``--jobs 1`` where it has the option), its
 output thrown away, and is measured by the kernel (``os.wait4``: user + system CPU, peak
@@ -40,10 +41,16 @@ COMMANDS: dict[str, list[str]] = {
 }
 
 
-def measured(command: list[str]) -> tuple[float, float, int]:
-    """(CPU seconds, wall seconds, peak resident kB) of one run of ``command``."""
+def measured(command: list[str], site: Path | None = None) -> tuple[float, float, int]:
+    """(CPU seconds, wall seconds, peak resident kB) of one run of ``command``, importing pdn
+    from ``site`` when given (``PYTHONPATH``)."""
+    env = dict(os.environ)
+    if site is not None:
+        env["PYTHONPATH"] = str(site)
     start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env
+    )
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - start
     process.returncode = os.waitstatus_to_exitcode(status)
@@ -70,6 +77,12 @@ def main() -> None:
     parser.add_argument("file", nargs="?", default=str(OCA / "OCA_2.0.pdn"))
     parser.add_argument("--scale", type=int, default=1, help="also run on N copies of the file")
     parser.add_argument("--only", nargs="*", choices=sorted(COMMANDS), default=None)
+    parser.add_argument(
+        "--compiled",
+        type=Path,
+        help="also run each command on the build installed in this folder, right after the "
+        "installed one (PDN_COMPILE=1 pip install --target DIR .), and print the ratio",
+    )
     args = parser.parse_args()
     source = Path(args.file)
     if not source.exists():
@@ -78,7 +91,10 @@ def main() -> None:
     if pdn is None:
         sys.exit("the pdn command is not installed (pip install -e .)")
     names = args.only or list(COMMANDS)
-    print(f"load average {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores)")
+    version = subprocess.run([pdn, "--version"], capture_output=True, text=True, check=True)
+    print(
+        f"load average {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores); {version.stdout.strip()}"
+    )
     with tempfile.TemporaryDirectory() as folder:
         inputs = [(1, source)]
         if args.scale > 1:
@@ -102,6 +118,13 @@ def main() -> None:
                     f"  {name:22s} {cpu:7.2f} s CPU ({cpu / base:5.0f}x the baseline), "
                     f"{wall:6.2f} s wall, peak {peak / 1024:5.0f} MB"
                 )
+                if args.compiled is not None:
+                    fast, wall, peak = measured(command, args.compiled)
+                    print(
+                        f"  {'  compiled':22s} {fast:7.2f} s CPU ({fast / base:5.0f}x the "
+                        f"baseline), {wall:6.2f} s wall, peak {peak / 1024:5.0f} MB, "
+                        f"{cpu / fast:.2f}x faster"
+                    )
 
 
 if __name__ == "__main__":

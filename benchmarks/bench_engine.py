@@ -18,10 +18,8 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
+# pdn as installed (PYTHONPATH=DIR measures the build in DIR, such as the accelerated one).
 from pdn.engine import ENGLISH, INTERNATIONAL, RUSSIAN, Position, Variant, diagnose, perft
 
 PUBLISHED = {

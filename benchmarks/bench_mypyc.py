@@ -5,6 +5,7 @@ Run from the repository root (the accelerated build needs a C compiler)::
     python benchmarks/bench_mypyc.py                 # 3,000 OCA games
     python benchmarks/bench_mypyc.py --games 22621
     python benchmarks/bench_mypyc.py --compiled DIR  # a build made before (pip install --target)
+    python benchmarks/bench_mypyc.py --corpus ../shared/corpus   # and every file's output
 
 It installs the package twice into a scratch folder, as ``pip install .`` and as
 ``PDN_COMPILE=1 pip install .`` (``setup.py``: the modules ``build_support/pdn_build.py`` names,
@@ -77,11 +78,43 @@ def install(site: Path, *, compiled: bool) -> None:
     )
 
 
+#: What --corpus compares, per file: the whole verdict text and the JSON of every game.
+COMMANDS = (
+    ["validate", "--notices", "--jobs", "1", "-q"],
+    ["convert", "--to", "ndjson", "-q", "-o", "-"],
+)
+
+
+def same_outputs(pure: Path, compiled: Path, files: list[Path]) -> list[str]:
+    """The files on which the two builds print anything different (empty: none)."""
+    differ = []
+    for path in files:
+        for command in COMMANDS:
+            outputs = [
+                subprocess.run(
+                    [sys.executable, "-m", "pdn", *command, str(path.resolve())],
+                    env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"},
+                    capture_output=True,
+                    cwd=site,
+                    check=False,
+                )
+                for site in (pure, compiled)
+            ]
+            if len({(o.returncode, o.stdout, o.stderr) for o in outputs}) != 1:
+                differ.append(f"{path} ({command[0]})")
+    return differ
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("file", nargs="?", default=str(OCA))
     parser.add_argument("--games", type=int, default=3000)
     parser.add_argument("--compiled", type=Path, help="a compiled build already installed here")
+    parser.add_argument(
+        "--corpus",
+        type=Path,
+        help="also compare what validate and convert print on every .pdn file under this folder",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         pure_site = Path(scratch) / "pure"
@@ -92,6 +125,8 @@ def main() -> None:
             install(compiled_site, compiled=True)
         pure = run(pure_site, Path(args.file), args.games)
         compiled = run(compiled_site, Path(args.file), args.games)
+        files = [] if args.corpus is None else sorted(args.corpus.rglob("*.pdn"))
+        differ = same_outputs(pure_site, compiled_site, files)
     rates = {}
     for name, answer in (("pure Python", pure), ("mypyc", compiled)):
         seconds = float(str(answer["seconds"]))
@@ -100,6 +135,9 @@ def main() -> None:
     print(f"  compiled / pure: {rates['mypyc'] / rates['pure Python']:.2f}x")
     print(f"  compiled modules: {', '.join(COMPILED)}")
     print(f"  verdicts equal: {pure['verdicts'] == compiled['verdicts']}")
+    if files:
+        print(f"  {len(files)} corpus files, validate and convert --to ndjson: ", end="")
+        print("identical output" if not differ else f"different on {', '.join(differ)}")
 
 
 if __name__ == "__main__":

@@ -24,9 +24,10 @@ import time
 from itertools import islice
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
+# pdn as installed (not the checkout's folders), so that PYTHONPATH=DIR measures the build in
+# DIR, such as the accelerated one.
 import pdn
+from pdn.engine.position import COMPILED
 from pdn.validation import Report, validate
 
 OCA = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus" / "mzuluaga__checkers"
@@ -73,7 +74,10 @@ def main() -> None:
     games = list(islice(pdn.read_games(path), args.games))
     plies = sum(len(g.mainline_moves()) for g in games)
     texts = [pdn.write_game(g) for g in games]
-    print(f"{len(games):,} games, {plies:,} plies from {path.name}")
+    print(
+        f"{len(games):,} games, {plies:,} plies from {path.name}"
+        f" ({'compiled' if COMPILED else 'pure Python'} build)"
+    )
 
     start = time.perf_counter()
     found = sum(len(MOVE.findall(t.split("\n\n", 1)[-1])) for t in texts)

@@ -145,7 +145,8 @@ class GameRecord:
     ``first_score`` and ``second_score`` are on the 1 / 0.5 / 0 scale whatever the result
     family (``2-0`` gives ``1.0, 0.0``); both are ``None`` when the game is unplayed or its
     result unknown. ``result`` is the Result tag as written (without surrounding spaces).
-    ``index`` is the 1-based position of the game in the input, when known.
+    ``index`` is the 1-based number of the game in its input (in its file, for ``pdn report``),
+    when known.
     """
 
     event: str

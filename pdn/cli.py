@@ -715,27 +715,23 @@ def openings(
     from .openings import ballot_stats, classify, opening_row, render_openings, render_stats
     from .writer import write_game
 
-    rows = []
-    pairs = []
-    extracted = 0
     with open_output(output, files) as out:
-        for _, game in _games_of(files):
-            opening = classify(game)
-            if ballot is not None:
+        if ballot is not None:
+            extracted = 0
+            for _, game in _games_of(files):
+                opening = classify(game)
                 if opening.kind == "ballot" and opening.number == ballot:
                     out.write(("\n" if extracted else "") + write_game(game))
                     extracted += 1
-                continue
-            if stats:
-                pairs.append((opening, game.result))
-            else:
-                rows.append(opening_row(game, opening))
-        if ballot is None and stats:
-            table = ballot_stats(pairs)
+        elif stats:
+            # Tallied game by game: the memory does not grow with the input.
+            table = ballot_stats((classify(game), game.result) for _, game in _games_of(files))
             if sort == "games":
                 table.sort(key=lambda row: -row.games)
             out.write(render_stats(table, fmt))
-        elif ballot is None:
+        else:
+            # One row per game: the table's columns are as wide as its widest cell.
+            rows = [opening_row(game, classify(game)) for _, game in _games_of(files)]
             out.write(render_openings(rows, fmt))
 
 

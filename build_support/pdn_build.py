@@ -7,6 +7,7 @@ mypy (which brings mypyc) is then a build requirement; a plain build does not do
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from setuptools import build_meta as _setuptools
 from setuptools.build_meta import *  # noqa: F403  (the backend's other hooks, unchanged)
@@ -43,15 +44,27 @@ def compiling() -> bool:
     return os.environ.get("PDN_COMPILE", "").strip().lower() in {"1", "true", "yes"}
 
 
+def compile_requirements() -> list[str]:
+    """What compiling needs beside setuptools: mypy, and pdn's own dependencies, so that mypy
+    sees their types (a first install builds before it installs them)."""
+    if not compiling():
+        return []
+    from setuptools.config.pyprojecttoml import read_configuration
+
+    project = read_configuration(Path(__file__).resolve().parents[1] / "pyproject.toml")
+    return [MYPYC, *project["project"]["dependencies"]]
+
+
 def get_requires_for_build_wheel(config_settings: dict[str, object] | None = None) -> list[str]:
-    """setuptools' requirements, and mypy's when compiling."""
-    extra = [MYPYC] if compiling() else []
-    return [*_setuptools.get_requires_for_build_wheel(config_settings), *extra]
+    """setuptools' requirements, and those of compiling when asked for."""
+    return [*_setuptools.get_requires_for_build_wheel(config_settings), *compile_requirements()]
 
 
 def get_requires_for_build_editable(
     config_settings: dict[str, object] | None = None,
 ) -> list[str]:
     """As for a wheel: an editable install can be compiled too (the .so files land in place)."""
-    extra = [MYPYC] if compiling() else []
-    return [*_setuptools.get_requires_for_build_editable(config_settings), *extra]
+    return [
+        *_setuptools.get_requires_for_build_editable(config_settings),
+        *compile_requirements(),
+    ]

@@ -712,7 +712,13 @@ def openings(
     shows it as text instead of running it as a formula; plain numbers such as -1, and a lone
     -, are left as they are. Control characters from the file are shown as \\x1b and so on.
     """
-    from .openings import ballot_stats, classify, opening_row, render_openings, render_stats
+    from .openings import (
+        ballot_stats,
+        classify,
+        opening_row,
+        render_openings_chunks,
+        render_stats,
+    )
     from .writer import write_game
 
     with open_output(output, files) as out:
@@ -730,9 +736,11 @@ def openings(
                 table.sort(key=lambda row: -row.games)
             out.write(render_stats(table, fmt))
         else:
-            # One row per game: the table's columns are as wide as its widest cell.
-            rows = [opening_row(game, classify(game)) for _, game in _games_of(files)]
-            out.write(render_openings(rows, fmt))
+            # One row per game, written as it comes in CSV and JSON (text and Markdown size
+            # their columns from every row first).
+            rows = (opening_row(game, classify(game)) for _, game in _games_of(files))
+            for chunk in render_openings_chunks(rows, fmt):
+                out.write(chunk)
 
 
 @main.command()

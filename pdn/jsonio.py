@@ -30,7 +30,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, Any, TypeVar, cast
 
 from pdn.builder import GameBuilder
@@ -412,6 +412,24 @@ def dumps(value: object) -> str:
         return json.dumps(value, ensure_ascii=False)  # in C; fails only on very deep nesting
     except RecursionError:
         return _dumps_deep(value)
+
+
+def dumps_listing(key: str, items: Iterable[object]) -> Iterator[str]:
+    """``{key: [items...]}`` as ``json.dumps(..., indent=2, ensure_ascii=False)`` writes it,
+    in pieces, one item at a time: a listing of any length in constant memory.
+
+    >>> "".join(dumps_listing("games", [{"a": 1}, 2])) == json.dumps(
+    ...     {"games": [{"a": 1}, 2]}, indent=2)
+    True
+    """
+    head = f"{{\n  {json.dumps(key, ensure_ascii=False)}: ["
+    opening = head
+    for item in items:
+        text = json.dumps(item, indent=2, ensure_ascii=False)
+        # Each item's own lines, indented to their place in the list.
+        yield opening + "\n    " + text.replace("\n", "\n    ")
+        opening = ","
+    yield "\n  ]\n}" if opening == "," else head + "]\n}"
 
 
 def _dumps_deep(value: object) -> str:

@@ -30,13 +30,14 @@ import functools
 import io
 import itertools
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal
 
 from pdn.engine import ENGLISH, Color, Position
 
+from .jsonio import dumps_listing
 from .results import Outcome, parse_result, scores
 from .safe_text import csv_cell, printable
 
@@ -758,13 +759,22 @@ def _markdown_table(columns: Sequence[_Column], rows: Sequence[dict[str, str]]) 
     return "\n".join(lines) + "\n"
 
 
-def _csv_text(fields: Sequence[str], rows: Sequence[dict[str, str]]) -> str:
+def _csv_text(fields: Sequence[str], rows: Iterable[dict[str, str]]) -> str:
+    return "".join(_csv_chunks(fields, rows))
+
+
+def _csv_chunks(fields: Sequence[str], rows: Iterable[dict[str, str]]) -> Iterator[str]:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(fields)
-    # Text shown, formulas defused (pdn.safe_text.csv_cell); the header is ours and safe.
-    writer.writerows([csv_cell(row[key]) for key in fields] for row in rows)
-    return buffer.getvalue()
+    for row in rows:
+        # Text shown, formulas defused (pdn.safe_text.csv_cell); the header is ours and safe.
+        writer.writerow([csv_cell(row[key]) for key in fields])
+        if buffer.tell() > 1 << 16:
+            yield buffer.getvalue()
+            buffer.seek(0)
+            buffer.truncate()
+    yield buffer.getvalue()
 
 
 def _format(fmt: str) -> str:
@@ -787,10 +797,16 @@ def render_openings(rows: Iterable[OpeningRow], fmt: str = "text") -> str:
     -  -----  ------  ---------  ----  ------  ----------  ------  --------  ----
     1  short                                               11-15
     """
+    return "".join(render_openings_chunks(rows, fmt))
+
+
+def render_openings_chunks(rows: Iterable[OpeningRow], fmt: str = "text") -> Iterator[str]:
+    """:func:`render_openings` in pieces. CSV and JSON are written row by row as ``rows``
+    come, in constant memory; text and Markdown size their columns from every row, so they
+    hold the rows first. The format is checked at the call."""
     chosen = _format(fmt)
-    items = list(rows)
     if chosen == "json":
-        games = [
+        games = (
             {
                 "index": row.index,
                 "event": row.event,
@@ -798,12 +814,15 @@ def render_openings(rows: Iterable[OpeningRow], fmt: str = "text") -> str:
                 "white": row.white,
                 **row.opening.to_dict(),
             }
-            for row in items
-        ]
-        return json.dumps({"games": games}, indent=2, ensure_ascii=False) + "\n"
-    cells = [_opening_cells(row) for row in items]
+            for row in rows
+        )
+        return itertools.chain(dumps_listing("games", games), ["\n"])
     if chosen == "csv":
-        return _csv_text(_CSV_OPENING_FIELDS, cells)
+        return _csv_chunks(_CSV_OPENING_FIELDS, (_opening_cells(row) for row in rows))
+    return iter([_aligned_table(chosen, [_opening_cells(row) for row in rows])])
+
+
+def _aligned_table(chosen: str, cells: list[dict[str, str]]) -> str:
     columns = [
         column
         for column in _OPENING_COLUMNS

@@ -38,7 +38,6 @@ from __future__ import annotations
 import csv
 import html
 import io
-import json
 import math
 import re
 import unicodedata
@@ -1533,14 +1532,9 @@ def render_json(reports: Iterable[EventReport]) -> str:
 
 
 def _json_chunks(reports: Iterable[EventReport]) -> Iterator[str]:
-    # The text json.dumps(indent=2) gives for the whole document, one event at a time: each
-    # event is dumped alone and indented to its place in the list.
-    opening = '{\n  "events": ['
-    for report in reports:
-        text = json.dumps(report.to_dict(), indent=2, ensure_ascii=False)
-        yield opening + "\n    " + text.replace("\n", "\n    ")
-        opening = ","
-    yield "\n  ]\n}" if opening == "," else '{\n  "events": []\n}'
+    from .jsonio import dumps_listing
+
+    return dumps_listing("events", (report.to_dict() for report in reports))
 
 
 _CSS = """

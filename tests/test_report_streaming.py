@@ -151,3 +151,48 @@ def test_the_cli_numbers_each_game_within_its_file(tmp_path: Path) -> None:
         ("Cup", "Ann", "1"),
         ("Open", "Cy", "2"),
     ]
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=80)
+@given(st.text(), st.lists(JSON_VALUES, max_size=6))
+def test_a_listing_in_pieces_is_the_whole_document(key: str, items: list[object]) -> None:
+    from pdn.jsonio import dumps_listing
+
+    whole = json.dumps({key: items}, indent=2, ensure_ascii=False)
+    assert "".join(dumps_listing(key, iter(items))) == whole
+
+
+def test_the_openings_listing_in_pieces_is_the_whole_table() -> None:
+    import pdn
+    from pdn.openings import FORMATS as OPENING_FORMATS
+    from pdn.openings import classify, opening_row, render_openings, render_openings_chunks
+
+    games = Path(__file__).parent / "fixtures" / "openings" / "games.pdn"
+    rows = [opening_row(game, classify(game)) for game in pdn.read_games(games)]
+    assert len(rows) > 3
+    # Many rows, so that the CSV comes in more than one piece.
+    rows = [row for _ in range(300) for row in rows]
+    pieces = {fmt: list(render_openings_chunks(iter(rows), fmt)) for fmt in OPENING_FORMATS}
+    assert len(pieces["csv"]) > 2
+    # The JSON is what json.dumps gives for the whole listing ...
+    games = [
+        {"index": r.index, "event": r.event, "black": r.black, "white": r.white}
+        | r.opening.to_dict()
+        for r in rows
+    ]
+    whole = json.dumps({"games": games}, indent=2, ensure_ascii=False) + "\n"
+    assert "".join(pieces["json"]) == whole
+    # ... the CSV one row per game under one header, and every format the whole table.
+    table = list(csv.reader(io.StringIO("".join(pieces["csv"]))))
+    assert len(table) == len(rows) + 1 and table[0][0] == "index"
+    for fmt in OPENING_FORMATS:
+        assert "".join(pieces[fmt]) == render_openings(rows, fmt)
+    with pytest.raises(ValueError, match="unknown format"):
+        render_openings_chunks([], "pdf")

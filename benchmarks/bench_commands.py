@@ -33,6 +33,7 @@ OCA = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus" / "mzulua
 COMMANDS: dict[str, list[str]] = {
     "validate": ["validate", "-q", "--jobs", "1"],
     "openings": ["openings", "--stats", "-q"],
+    "openings, per game": ["openings", "--format", "csv", "-q"],
     "report": ["report", "-q"],
     "annotate": ["annotate", "-q", "-o", "{out}"],
     "convert": ["convert", "-q", "-o", "{out}"],

@@ -1,7 +1,8 @@
-"""pdn's build backend: setuptools', plus mypy when the accelerated build is asked for.
+"""pdn's build backend: setuptools', plus what the accelerated build needs when asked for.
 
-``PDN_COMPILE=1 pip install .`` compiles the replay's modules with mypyc (see ``setup.py``).
-mypy (which brings mypyc) is then a build requirement; a plain build does not download it.
+``PDN_COMPILE=1 pip install .`` compiles the modules of :data:`COMPILED` with mypyc (see
+``setup.py``). mypy (which brings mypyc) and pdn's own dependencies (whose types mypy reads)
+are then build requirements; a plain build downloads neither.
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ from pdn.engine import ENGLISH, Color, Position
 
 from .jsonio import dumps_listing
 from .results import Outcome, parse_result, scores
-from .safe_text import csv_cell, printable
+from .safe_text import csv_chunks, printable
 
 if TYPE_CHECKING:
     from .model import Game
@@ -764,17 +764,8 @@ def _csv_text(fields: Sequence[str], rows: Iterable[dict[str, str]]) -> str:
 
 
 def _csv_chunks(fields: Sequence[str], rows: Iterable[dict[str, str]]) -> Iterator[str]:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(fields)
-    for row in rows:
-        # Text shown, formulas defused (pdn.safe_text.csv_cell); the header is ours and safe.
-        writer.writerow([csv_cell(row[key]) for key in fields])
-        if buffer.tell() > 1 << 16:
-            yield buffer.getvalue()
-            buffer.seek(0)
-            buffer.truncate()
-    yield buffer.getvalue()
+    # Text shown, formulas defused (pdn.safe_text.csv_cell); the header is ours and safe.
+    return csv_chunks(fields, ([row[key] for key in fields] for row in rows))
 
 
 def _format(fmt: str) -> str:

@@ -35,9 +35,7 @@ Players equal on points, Sonneborn-Berger and wins share a rank (shown as ``2=``
 
 from __future__ import annotations
 
-import csv
 import html
-import io
 import math
 import re
 import unicodedata
@@ -51,7 +49,7 @@ from pdn.engine import get_variant, variant_for_game_type
 from .names import Aliases, differences, similar_names
 from .results import CANONICAL, scores
 from .results import parse_result as parse_outcome
-from .safe_text import csv_cell, one_line, printable
+from .safe_text import csv_chunks, one_line, printable
 
 __all__ = [
     "BLACK",
@@ -1511,19 +1509,8 @@ def render_csv(reports: Iterable[EventReport], table: str = "standings") -> str:
 def _csv_chunks(reports: Iterable[EventReport], table: str) -> Iterator[str]:
     if table not in _CSV_HEADERS:
         raise ValueError(f"unknown CSV table {table!r}; choose one of {', '.join(CSV_TABLES)}")
-    return _csv_rows_text(reports, table)
-
-
-def _csv_rows_text(reports: Iterable[EventReport], table: str) -> Iterator[str]:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(_CSV_HEADERS[table])
-    for report in reports:
-        writer.writerows([csv_cell(cell) for cell in row] for row in _csv_rows(report, table))
-        yield buffer.getvalue()
-        buffer.seek(0)
-        buffer.truncate()
-    yield buffer.getvalue()
+    rows = (row for report in reports for row in _csv_rows(report, table))
+    return csv_chunks(_CSV_HEADERS[table], rows)
 
 
 def render_json(reports: Iterable[EventReport]) -> str:

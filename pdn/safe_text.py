@@ -21,9 +21,12 @@ as a formula, so a player named ``=HYPERLINK(...)`` could act when the file is o
 
 from __future__ import annotations
 
+import csv
+import io
 import re
+from collections.abc import Iterable, Iterator, Sequence
 
-__all__ = ["FORMULA_STARTS", "UNSAFE", "csv_cell", "one_line", "printable"]
+__all__ = ["FORMULA_STARTS", "UNSAFE", "csv_cell", "csv_chunks", "one_line", "printable"]
 
 #: Characters never written raw: C0 controls (tab and newline are handled by the caller's
 #: layout), DEL, C1 controls, the line and paragraph separators, and the bidirectional
@@ -86,3 +89,23 @@ def csv_cell(value: object) -> object:
     if text.startswith(FORMULA_STARTS) and not _SAFE_SIGNED.fullmatch(text):
         return "'" + text
     return text
+
+
+def csv_chunks(header: Sequence[str], rows: Iterable[Sequence[object]]) -> Iterator[str]:
+    """CSV text (``\n`` line ends) in pieces of about 64 kB: ``header`` as it is (it is
+    ours), then each row with every cell through :func:`csv_cell`, written as ``rows`` come,
+    so a table of any length is written in constant memory.
+
+    >>> "".join(csv_chunks(["name", "score"], [["=cmd()", -1], ["Ann", 2]]))
+    "name,score\\n'=cmd(),-1\\nAnn,2\\n"
+    """
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow([csv_cell(cell) for cell in row])
+        if buffer.tell() > 1 << 16:
+            yield buffer.getvalue()
+            buffer.seek(0)
+            buffer.truncate()
+    yield buffer.getvalue()

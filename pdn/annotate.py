@@ -25,6 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from pdn.engine import Position
 from pdn.engine.pickling import pickle_by_fields
 
@@ -155,6 +157,7 @@ def _forced(step: Step, report: Report) -> Comment | None:
     return Comment(f"{kind} ({text})" if kind == "forced jump" else kind)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Annotator(GameVisitor[T]):
     """Passes a game's events on to ``inner`` with the annotations added: the new tags after
     the game's own, each added comment after what its move already has."""

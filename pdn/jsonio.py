@@ -33,6 +33,8 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, Any, TypeVar, cast
 
+from mypy_extensions import mypyc_attr
+
 from pdn.builder import GameBuilder
 from pdn.engine import Color, Move, Variant
 from pdn.model import Comment, Game
@@ -77,6 +79,7 @@ class _Line:
         self.orphans: list[list[JsonDict]] = []  # variations written before any move
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class JsonBuilder(GameVisitor[JsonDict]):
     """The visitor that makes a game record; ``steps`` gives the replay of the n-th move or
     setup visited (0-based, in the order of the events), for the per-ply fields."""

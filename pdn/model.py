@@ -20,6 +20,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from mypy_extensions import mypyc_attr
+
 from pdn.problems import Problem
 from pdn.visitor import SKIP, GameStart, GameVisitor
 
@@ -48,6 +50,7 @@ COMMENT_KINDS = ("brace", "line", "percent")
 STANDARD_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(slots=True)
 class Comment:
     """A comment, without its delimiters.
@@ -61,6 +64,7 @@ class Comment:
     kind: str = "brace"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Node:
     """One move (or one setup command) in a line of play.
 
@@ -349,6 +353,7 @@ def _rebuild(records: list[tuple[object, ...]]) -> Node:
     return nodes[0]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Tags:
     """Tag pairs in written order; unknown names and duplicates are kept.
 
@@ -428,6 +433,7 @@ class Tags:
         return f"Tags({self._pairs!r})"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(slots=True)
 class Game:
     """One game: tags, the tree of moves and the terminator, plus what the reader learnt.

@@ -34,6 +34,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import IO
 
+from mypy_extensions import mypyc_attr
+
 from pdn.cutting import TAG_LINE
 from pdn.gametype import first_mover, game_type_of
 from pdn.model import STANDARD_TAGS, Comment, Game
@@ -252,6 +254,7 @@ class _Numbering:
         self.state, self.before_last = self.saved.pop()
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PdnWriter(GameVisitor[str]):
     """The visitor that writes PDN text (what :func:`write_game` uses).
 

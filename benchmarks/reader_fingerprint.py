@@ -8,10 +8,12 @@ game is read four ways (``read_games`` on the path, ``parse_games`` on its bytes
 text, ``read_game`` on an open file for files under 2 MB) and hashed: its tags, terminator,
 variant and why, GameType, encoding, line, index and problems; every node of its tree with
 each slot as stored (move, setup, number, strength, NAGs, comments before and after, line,
-column, and where it hangs); its JSON record and its PDN text.  Hashes are written per file
-and way, so a change that makes the reader faster can be shown to build the very same model
-(``--compare`` prints the files that differ and exits 1).  Equality of games leaves positions
-and lazily made lists out; this does not.  It takes about half a minute.
+column, and where it hangs); its JSON record and its PDN text.  A fifth hash per file is of
+each game's replay: its JSON record with the validation report (status, every problem, and
+per ply the side, squares, path and FEN after it).  Hashes are written per file and way, so a
+change that makes the reader or the replay faster can be shown to give the very same models
+and verdicts (``--compare`` prints the files that differ and exits 1).  Equality of games
+leaves positions and lazily made lists out; this does not.  It takes about a minute.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 import pdn  # noqa: E402
 from pdn.jsonio import game_to_dict  # noqa: E402
 from pdn.model import Game, Node  # noqa: E402
+from pdn.validation import validate  # noqa: E402
 
 DEFAULTS = [ROOT / ".." / "shared" / "corpus", ROOT / "tests" / "fixtures"]
 #: Files larger than this are not read again game by game through ``read_game``.
@@ -100,6 +103,10 @@ def file_hashes(path: Path) -> dict[str, str]:
     }
     if len(data) < READ_GAME_LIMIT:
         hashes["read_game"] = games_hash(read_one_by_one(path))
+    replay = hashlib.sha256()
+    for game in pdn.read_games(path):
+        replay.update(json.dumps(game_to_dict(game, validate(game))).encode())
+    hashes["replay"] = replay.hexdigest()
     return hashes
 
 

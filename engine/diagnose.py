@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .board import board_for
-from .movegen import Move, rules_for
+from .movegen import Move, new_move, rules_for
 from .pickling import pickle_by_fields
 from .position import Piece, Position
 from .variants import Variant
@@ -529,7 +529,7 @@ def _quick_match(position: Position, a: int, b: int) -> Move | None:
         return None
     if king and position.variant.king_move_limit and position.blocked_king() == a:
         return None  # Frisian: this king has used its three moves; the full check explains it
-    return Move((a, b), (), king, not king and bool(bb & rules.crown[side]))
+    return new_move((a, b), (), king, not king and bool(bb & rules.crown[side]))
 
 
 def _explain(

@@ -30,7 +30,7 @@ True
 from __future__ import annotations
 
 from .diagnose import _fits, _quick_match
-from .movegen import Move, Rules, rules_for
+from .movegen import Move, Rules, new_move, rules_for
 from .position import Position, next_position
 from .variants import Color, Variant
 
@@ -210,7 +210,7 @@ class MoveLookup:
             black ^= moved
             white &= ~taken
         after = next_position(position.variant, side, black, white, kings, position.king_moves)
-        return Move(squares, tuple(captured), False, crowns), after
+        return new_move(squares, tuple(captured), False, crowns), after
 
 
 def _man_steps(rules: Rules, side: int) -> dict[tuple[int, int], Move]:

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 from .board import board_for
 from .fen import FenError, format_fen, parse_fen_data
-from .movegen import Move, rules_for
+from .movegen import COMPILED as COMPILED  # re-exported: pdn --version asks it here
+from .movegen import Move, new_move, rules_for
 from .pickling import pickle_by_fields
 from .variants import Color, Variant
 
@@ -258,7 +259,7 @@ class Position:
                         continue
                     seen.add(signature)
                 moves.append(
-                    Move(
+                    new_move(
                         (number[start], *(number[q] for q in lands)),
                         tuple(number[c] for c in caps),
                         bool(bits[start] & kings),
@@ -274,7 +275,9 @@ class Position:
                     continue
                 king = bool(bits[frm] & kings)
                 moves.append(
-                    Move((number[frm], number[to]), (), king, not king and bool(bits[to] & crown))
+                    new_move(
+                        (number[frm], number[to]), (), king, not king and bool(bits[to] & crown)
+                    )
                 )
         moves.sort(key=lambda m: m.path)
         return moves
@@ -372,14 +375,10 @@ class Position:
 pickle_by_fields(Position)
 
 
-#: Whether this module runs as code compiled by mypyc (pdn's accelerated build, see
-#: ``docs/design.md``, "The accelerated build") rather than as Python source.
-COMPILED: bool = not __file__.endswith(".py")
-
 _new = object.__new__
 # The slots' own setters: a frozen dataclass's __init__ goes through object.__setattr__ for
-# each field, twice as slow, and a replay makes a position on every ply. Compiled, the class is
-# native, its constructor is the fast way, and it has no such setters.
+# each field, twice as slow, and a replay makes a position on every ply. Compiled, the slots
+# are stored directly instead (see movegen.new_move).
 _SET = (
     ()
     if COMPILED
@@ -403,7 +402,14 @@ def next_position(
     the same :class:`Position` the constructor makes, made faster (for the replay's hot paths).
     """
     if COMPILED:
-        return Position(variant, _TURNS[mover], black, white, kings, king_moves)
+        made = Position.__new__(Position)
+        made.variant = variant  # type: ignore[misc]  # a frozen record's fields, set once, here
+        made.turn = _TURNS[mover]  # type: ignore[misc]
+        made.black = black  # type: ignore[misc]
+        made.white = white  # type: ignore[misc]
+        made.kings = kings  # type: ignore[misc]
+        made.king_moves = king_moves  # type: ignore[misc]
+        return made
     position: Position = _new(Position)
     set_variant, set_turn, set_black, set_white, set_kings, set_king_moves = _SET
     set_variant(position, variant)

@@ -26,10 +26,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from pdn import parse_games, read_games
+from pdn.engine.position import COMPILED
 
-from pdn import parse_games, read_games  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 DEFAULT = ROOT / ".." / "shared" / "corpus" / "mzuluaga__checkers" / "OCA_2.0.pdn"
 #: The least ratio reader / baseline that issue 12 asks for.
@@ -115,7 +115,8 @@ def main() -> int:
 
     base_time, counts = best_of(args.repeat, lambda: baseline(data))
     read_time, figures = best_of(args.repeat, lambda: reader(path))
-    print(f"file: {path.name}, {megabytes:.2f} MB")
+    build = "compiled" if COMPILED else "pure Python"
+    print(f"file: {path.name}, {megabytes:.2f} MB ({build} build)")
     print(
         f"baseline regex tokenizer: {base_time:6.2f} s  {megabytes / base_time:6.2f} MB/s  "
         f"({sum(counts.values())} tokens: {counts})"

@@ -30,13 +30,12 @@ import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import pdn
+from pdn.duplicates import LEVELS, Deduper, Place, dedupe_games
+from pdn.engine import ENGLISH, Position
+from pdn.selection import Selection, select_games
 
-import pdn  # noqa: E402
-from pdn.duplicates import LEVELS, Deduper, Place, dedupe_games  # noqa: E402
-from pdn.engine import ENGLISH, Position  # noqa: E402
-from pdn.selection import Selection, select_games  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 DEFAULT = ROOT / ".." / "shared" / "corpus" / "mzuluaga__checkers" / "OCA_2.0.pdn"
 LINE = "11-15 23-19 8-11 22-17"

@@ -14,15 +14,13 @@ drawn and the first game opened, since the viewer starts in the page's last scri
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from pdn.viewer import view_files
 
-from pdn.viewer import view_files  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 CORPUS = ROOT / "../shared/corpus"
 DEFAULT = [

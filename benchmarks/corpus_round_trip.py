@@ -14,11 +14,10 @@ import argparse
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import pdn
+from pdn.jsonio import dumps, game_from_dict, game_to_dict, loads
 
-import pdn  # noqa: E402
-from pdn.jsonio import dumps, game_from_dict, game_to_dict, loads  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def main() -> int:

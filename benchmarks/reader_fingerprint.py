@@ -21,17 +21,15 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import pdn
+from pdn.jsonio import game_to_dict
+from pdn.model import Game, Node
+from pdn.validation import validate
 
-import pdn  # noqa: E402
-from pdn.jsonio import game_to_dict  # noqa: E402
-from pdn.model import Game, Node  # noqa: E402
-from pdn.validation import validate  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 DEFAULTS = [ROOT / ".." / "shared" / "corpus", ROOT / "tests" / "fixtures"]
 #: Files larger than this are not read again game by game through ``read_game``.

@@ -16,7 +16,9 @@ from setuptools.build_meta import *  # noqa: F403  (the backend's other hooks, u
 #: The modules compiled: the reader and the model it builds, the replay and what it calls on
 #: each ply, and the writers of PDN and JSON. The classes users derive from (the visitors, the
 #: model's) are marked ``mypyc_attr(allow_interpreted_subclasses=True)``. The reports, the CLI
-#: and the package's entry points stay Python: compiling them saved nothing measurable.
+#: and the package's entry points stay Python: compiling report, duplicates and openings saved
+#: 11% of ``pdn report`` and nothing of ``openings``, and raised their peak memory on OCA 2.0
+#: from 42-49 MB to 62-69 MB.
 COMPILED = (
     "pdn.engine.board",
     "pdn.engine.variants",

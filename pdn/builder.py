@@ -20,12 +20,15 @@ from collections.abc import Sequence
 from mypy_extensions import mypyc_attr
 
 from pdn.detection import game_evidence
+from pdn.engine.movegen import COMPILED
 from pdn.gametype import detect_variant, game_type_of
 from pdn.model import Comment, Game, Node
 from pdn.problems import Problem
 from pdn.visitor import GameStart, GameVisitor, Skip
 
 __all__ = ["GameBuilder"]
+
+_new_node = object.__new__
 
 
 class _Line:
@@ -261,10 +264,26 @@ def _chain(
 ) -> Node:
     """Nodes for ``moves``, each the next move of the one before, from ``parent`` on; the last.
 
-    This makes almost every node of an archive: one loop, no checks of the line's state.
+    This makes almost every node of an archive. Compiled, ``Node``'s constructor is the fast way
+    (and ``object.__new__(Node)`` is refused there); in Python, filling the slots skips
+    ``__init__``'s argument handling, a tenth of the reading time.
     """
-    for move, number, line, column in zip(moves, numbers, lines, columns, strict=True):
-        node = Node(move, None, number, parent=parent, line=line, column=column)
+    rows = zip(moves, numbers, lines, columns, strict=True)
+    if COMPILED:
+        for move, number, line, column in rows:
+            node = Node(move, None, number, parent=parent, line=line, column=column)
+            parent.variations.append(node)
+            parent = node
+        return parent
+    for move, number, line, column in rows:
+        node = _new_node(Node)
+        node.move = move
+        node.setup = node.strength = node._nags = node._before = node._after = None
+        node.number = number
+        node.variations = []
+        node.parent = parent
+        node.line = line
+        node.column = column
         parent.variations.append(node)
         parent = node
     return parent

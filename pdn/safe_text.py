@@ -51,6 +51,8 @@ def printable(text: str, *, layout: bool = False) -> str:
     >>> printable("a\\tb\\x9bc"), printable("a\\tb\\nc", layout=True)
     ('a\\\\x09b\\\\x9bc', 'a\\tb\\nc')
     """
+    if text.isprintable():  # the common case; every UNSAFE character is unprintable
+        return text
     if layout:
         return UNSAFE.sub(lambda m: m.group() if m.group() in _LAYOUT else _escape(m), text)
     return UNSAFE.sub(_escape, text)
@@ -59,6 +61,8 @@ def printable(text: str, *, layout: bool = False) -> str:
 def one_line(text: str) -> str:
     """``text`` for a single line or table cell: runs of whitespace that hold a line break or
     tab become one space (other spacing is kept), then :func:`printable`."""
+    if text.isprintable():  # the common case: no line break, tab or control in it
+        return text
     if _BREAKS.search(text):
         text = " ".join(text.split())
     return printable(text)

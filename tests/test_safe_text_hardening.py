@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 import pdn
 from pdn.batch import verdict_of, verdict_text
 from pdn.openings import OpeningRow, classify, opening_row, render_openings
 from pdn.report import build_reports, record_from_tags, render
-from pdn.safe_text import UNSAFE, csv_cell, one_line, printable
+from pdn.safe_text import _BREAKS, UNSAFE, csv_cell, one_line, printable
 
 RAW = ["\x1b", "\x07", "\x08", "\r", "\x7f", "\x9b", "\u202e", "\u2066", "\u2028", "\x00"]
 
@@ -23,6 +25,16 @@ def test_printable_escapes_every_unsafe_character(char: str) -> None:
 def test_printable_leaves_ordinary_text_alone() -> None:
     text = "Kok, K. — Иванов, Ж. «Œuvre» 中国 ½-½ עברית"
     assert printable(text) == text == one_line(text)
+
+
+def test_no_printable_character_is_unsafe_or_a_break() -> None:
+    # printable() and one_line() return a printable text unchanged without their regexes:
+    # right only while no character Python calls printable is one they rewrite. Checked over
+    # every code point, so that widening UNSAFE or _BREAKS cannot break the shortcut silently.
+    for code in range(sys.maxunicode + 1):
+        char = chr(code)
+        if char.isprintable():
+            assert UNSAFE.match(char) is None and _BREAKS.match(char) is None, hex(code)
 
 
 def test_layout_keeps_tab_and_newline_only() -> None:

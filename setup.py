@@ -1,4 +1,5 @@
-"""The accelerated build: ``PDN_COMPILE=1 pip install .`` compiles the replay with mypyc.
+"""The accelerated build: ``PDN_COMPILE=1 pip install .`` compiles the reader and the replay
+with mypyc.
 
 Everything else about the package is in ``pyproject.toml``; without ``PDN_COMPILE`` this file
 adds nothing and the wheel is pure Python. Compiled, the modules that

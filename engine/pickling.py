@@ -1,7 +1,8 @@
 """Pickling of frozen records by their fields: the same in the pure and the compiled build.
 
 Compiled by mypyc (pdn's accelerated build), a frozen dataclass would unpickle by setting its
-attributes one by one, which its frozen ``__setattr__`` refuses; worker processes (``--jobs``,
+attributes one by one, which its frozen ``__setattr__`` refuses (and a record with its own
+``__init__`` would be made by calling it with no arguments); worker processes (``--jobs``,
 ``pdn.dask``) and users' own pickles need them. Registered with :mod:`copyreg`, such a record
 pickles as a call to its constructor with its fields, in both builds.
 

@@ -822,9 +822,7 @@ def report(
                 opening = classify(game)
                 label = f"ACF {opening.number}" if opening.kind == "ballot" else None
             # index: the game's number in its file, as validate and the warnings give it.
-            yield reports.record_from_tags(
-                game.tags, first_mover=variant or game.variant, opening=label, index=game.index
-            )
+            yield reports.game_record(game, variant, opening=label, index=game.index)
         repeats.summary()  # after the last game, before the first event is written
 
     # One event at a time: the records wait on disk, not in memory (pdn.report.EventStore).

@@ -57,10 +57,12 @@ __all__ = [
     "CSV_TABLES",
     "DEFAULT_POINTS",
     "FORMATS",
+    "HTML_TITLE",
     "WHITE",
     "ColourBalance",
     "Crosstable",
     "EventReport",
+    "EventStore",
     "GameLike",
     "GameRecord",
     "OpeningStats",
@@ -69,12 +71,15 @@ __all__ = [
     "TagSource",
     "build_reports",
     "first_mover_colour",
+    "game_record",
     "games_to_records",
+    "iter_reports",
     "parse_points",
     "parse_result",
     "points_of_results",
     "record_from_tags",
     "render",
+    "render_chunks",
     "render_csv",
     "render_html",
     "render_json",
@@ -332,11 +337,23 @@ def games_to_records(
     items = list(games)
     labels = _aligned(openings, len(items))
     return [
-        record_from_tags(
-            game.tags, first_mover=variant or game.variant, opening=label, index=number
-        )
+        game_record(game, variant, opening=label, index=number)
         for number, (game, label) in enumerate(zip(items, labels, strict=True), start=1)
     ]
+
+
+def game_record(
+    game: GameLike,
+    variant: str | None = None,
+    *,
+    opening: str | None = None,
+    index: int | None = None,
+) -> GameRecord:
+    """The record of one game read from a file; ``variant`` overrides the game's own
+    ``.variant`` for who moved first (see :func:`games_to_records`)."""
+    return record_from_tags(
+        game.tags, first_mover=variant or game.variant, opening=opening, index=index
+    )
 
 
 def parse_points(text: str) -> tuple[float, float, float]:
@@ -1560,7 +1577,11 @@ def _html_table(table: _Table, diagonal: bool = False) -> list[str]:
     return out
 
 
-def render_html(reports: Iterable[EventReport], title: str = "Tournament report") -> str:
+#: The title of an HTML report unless one is given.
+HTML_TITLE = "Tournament report"
+
+
+def render_html(reports: Iterable[EventReport], title: str = HTML_TITLE) -> str:
     """One self-contained HTML page (inline CSS, no scripts, nothing fetched).
 
     Every value taken from a file is passed through :func:`html.escape`.
@@ -1645,5 +1666,5 @@ def render_chunks(
     if name == "json":
         return _json_chunks(reports)
     if name == "html":
-        return _html_chunks(reports, "Tournament report")
+        return _html_chunks(reports, HTML_TITLE)
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import html
 import math
+import pickle
 import re
 import unicodedata
 from collections import Counter
@@ -788,7 +789,9 @@ class EventStore:
 
     They go into a private temporary SQLite database (``sqlite3.connect("")``: a bounded
     page cache, spilled to a file that SQLite removes when it is closed), so that a report
-    over an archive of a million games holds one event at a time. A context manager.
+    over an archive of a million games holds one event at a time. Each record's fields are kept
+    pickled, so it comes back exactly as it went in (a lone surrogate in a name, which SQLite's
+    UTF-8 text refuses, included). A context manager.
 
     >>> with EventStore() as store:
     ...     store.add("B", record_from_tags({"Black": "x", "White": "y"}))
@@ -806,17 +809,15 @@ class EventStore:
         import sqlite3
 
         self._db = sqlite3.connect("")
-        columns = ", ".join(f'"{name}"' for name in self._FIELDS)  # quoted: "index", "round"
-        self._db.execute(f"CREATE TABLE games (event_id INTEGER, {columns})")
-        self._insert = f"INSERT INTO games VALUES (?, {', '.join('?' for _ in self._FIELDS)})"
-        self._select = f"SELECT {columns} FROM games WHERE event_id = ? ORDER BY rowid"
+        self._db.execute("CREATE TABLE games (event_id INTEGER, record BLOB)")
         self._ids: dict[str, int] = {}  # event name -> id, in the order first seen
-        self._pending: list[tuple[Any, ...]] = []
+        self._pending: list[tuple[int, bytes]] = []
 
     def add(self, event: str, record: GameRecord) -> None:
         """Keep ``record`` under ``event`` (its games stay in the order they were added)."""
         number = self._ids.setdefault(event, len(self._ids))
-        self._pending.append((number, *(getattr(record, name) for name in self._FIELDS)))
+        values = tuple(getattr(record, name) for name in self._FIELDS)
+        self._pending.append((number, pickle.dumps(values, pickle.HIGHEST_PROTOCOL)))
         if len(self._pending) >= self._BATCH:
             self._flush()
 
@@ -824,9 +825,10 @@ class EventStore:
         """Each event, in the order first seen, with its records."""
         self._flush()
         self._db.execute("CREATE INDEX IF NOT EXISTS by_event ON games (event_id)")
+        select = "SELECT record FROM games WHERE event_id = ? ORDER BY rowid"
         for name, number in self._ids.items():
-            rows = self._db.execute(self._select, (number,))
-            yield name, [GameRecord(*row) for row in rows]
+            rows = self._db.execute(select, (number,))
+            yield name, [GameRecord(*pickle.loads(data)) for (data,) in rows]
 
     def close(self) -> None:
         """Drop the database (and its file)."""
@@ -834,7 +836,7 @@ class EventStore:
 
     def _flush(self) -> None:
         if self._pending:
-            self._db.executemany(self._insert, self._pending)
+            self._db.executemany("INSERT INTO games VALUES (?, ?)", self._pending)
             self._pending.clear()
 
     def __enter__(self) -> EventStore:

@@ -27,9 +27,22 @@ from pdn.report import (
     render_chunks,
 )
 
-# Names a database could trip on: SQL words, quotes, empty and blank, controls, other scripts.
+# Names a database could trip on: SQL words, quotes, empty and blank, controls, other scripts,
+# and a lone surrogate (text decoded with errors="surrogateescape" holds them; UTF-8 cannot).
 NAMES = st.sampled_from(
-    ["", " ", "index", "round", "Ann", 'Bo "B"', "O'Neil", "Дмитрий", "x\x00y", "\x1b[31m"]
+    [
+        "",
+        " ",
+        "index",
+        "round",
+        "Ann",
+        'Bo "B"',
+        "O'Neil",
+        "Дмитрий",
+        "x\x00y",
+        "\x1b[31m",
+        "K\udcffk",
+    ]
 )
 RESULTS = st.sampled_from(["1-0", "0-1", "1/2-1/2", "2-0", "1-1", "0-2", "*", "", "0-0"])
 
@@ -37,7 +50,9 @@ RESULTS = st.sampled_from(["1-0", "0-1", "1/2-1/2", "2-0", "1-1", "0-2", "*", ""
 @st.composite
 def records(draw: st.DrawFn) -> GameRecord:
     tags = {
-        "Event": draw(st.sampled_from(["", "Open", "Open ", "index", "Cup 'A'", "Кубок"])),
+        "Event": draw(
+            st.sampled_from(["", "Open", "Open ", "index", "Cup 'A'", "Кубок", "\udc80"])
+        ),
         "Round": draw(st.sampled_from(["1", "2", "10", "", "1.2"])),
         "Black": draw(NAMES),
         "White": draw(NAMES),
@@ -50,7 +65,11 @@ def records(draw: st.DrawFn) -> GameRecord:
 
 
 @settings(max_examples=60)
-@given(st.lists(st.tuples(st.sampled_from(["A", "B", "index", "", "É"]), records()), max_size=40))
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["A", "B", "index", "", "É", "\udc80"]), records()), max_size=40
+    )
+)
 def test_the_store_gives_each_event_its_records_in_order(
     items: list[tuple[str, GameRecord]],
 ) -> None:

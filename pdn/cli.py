@@ -1076,6 +1076,21 @@ def _check_fen(fen: str | None) -> None:
     raise click.BadParameter(f"{fen!r}: {errors[0]}", param_hint="--fen")
 
 
+def _check_line(moves: tuple[str, ...] | None, text: str | None) -> None:
+    """A --moves line that no variant can play from its start is a usage error, not a
+    silent empty selection."""
+    if moves is None:
+        return
+    from .selection import line_position
+
+    for rules in engine.VARIANTS.values():
+        if line_position(engine.Position.start(rules), moves) is not None:
+            return
+    raise click.BadParameter(
+        f"{text!r} cannot be played from the start position under any rules", param_hint="--moves"
+    )
+
+
 @main.command()
 @_files_argument
 @click.option(
@@ -1085,6 +1100,15 @@ def _check_fen(fen: str | None) -> None:
     metavar="NAME=REGEX",
     help="Keep games whose tag NAME (any case) matches REGEX (repeatable: all must match).",
 )
+@click.option(
+    "--where",
+    "where_filters",
+    multiple=True,
+    metavar="EXPR",
+    help="A tag compared: WhiteRating>=1950, Date<1990.06, Round!=3 (= != < <= > >=; numbers "
+    "as numbers, *Date tags as dates, else text). Repeatable: all must hold.",
+)
+@click.option("--any", "where_any", is_flag=True, help="One --where holding is enough.")
 @click.option("--player", metavar="REGEX", help="Black or White matches.")
 @click.option("--black", metavar="REGEX", help="Black matches.")
 @click.option("--white", metavar="REGEX", help="White matches.")
@@ -1137,6 +1161,26 @@ def _check_fen(fen: str | None) -> None:
     "or by colour (W3K:B2K).",
 )
 @click.option(
+    "--material-at-any",
+    default=None,
+    metavar="FIRST:SECOND",
+    help="As --material, at any position of the mainline.",
+)
+@click.option(
+    "--moves",
+    "moves_line",
+    default=None,
+    metavar="LINE",
+    help="The mainline reaches the position after this line of moves, at the same ply "
+    "(e.g. '11-15 23-19 8-11 22-17'; transpositions count).",
+)
+@click.option(
+    "--mark",
+    is_flag=True,
+    help="Add a {select: ...} comment after the move where --moves, --fen, --fen-pattern, "
+    "--material or --material-at-any was met.",
+)
+@click.option(
     "--clean",
     "verdict",
     flag_value="clean",
@@ -1158,6 +1202,8 @@ def _check_fen(fen: str | None) -> None:
 def select(
     files: tuple[str, ...],
     tag_filters: tuple[str, ...],
+    where_filters: tuple[str, ...],
+    where_any: bool,
     player: str | None,
     black: str | None,
     white: str | None,
@@ -1172,6 +1218,9 @@ def select(
     fen: str | None,
     fen_pattern: str | None,
     material: str | None,
+    material_at_any: str | None,
+    moves_line: str | None,
+    mark: bool,
     verdict: str | None,
     cut_at_error: bool,
     invert: bool,
@@ -1187,13 +1236,20 @@ def select(
     lies in --date-from..--date-to; a partial bound is its first day (--date-from) or last day
     (--date-to); a game without a known year fails any date bound. Tag conditions never parse
     the moves; --fen and --ballot replay the mainline only as far as they need.
+
+    --where compares a tag with a value: as numbers when the value is one, as PDN dates for a
+    tag named *Date (a date with ? parts meets it when a day it stands for would; != is the
+    opposite of =), else as text (any case). A missing tag, or one that cannot be read so
+    (a rating of ?), meets no comparison.
     """
     from .selection import (
         Selection,
         parse_date_bound,
+        parse_line,
         parse_material,
         parse_pattern,
         parse_results,
+        parse_where,
         select_games,
     )
 
@@ -1206,8 +1262,22 @@ def select(
         assert compiled is not None
         tags.append((name.strip(), compiled))
     _check_fen(fen)
+    where = [_parsed(parse_where, item, "--where") for item in where_filters]
+    if where_any and not where:
+        raise click.UsageError("--any ORs the --where conditions: give some")
+    moves = _parsed(parse_line, moves_line, "--moves")
+    _check_line(moves, moves_line)
+    if mark and not (moves or fen or fen_pattern or material or material_at_any):
+        raise click.UsageError(
+            "--mark marks where --moves, --fen, --fen-pattern, --material or "
+            "--material-at-any was met: give one"
+        )
+    if mark and (invert or cut_at_error):
+        raise click.UsageError("--mark cannot go with --invert or --cut-at-error")
     selection = Selection(
         tags=tags,
+        where=[comparison for comparison in where if comparison is not None],
+        where_any=where_any,
         player=_regex(player, "--player"),
         black=_regex(black, "--black"),
         white=_regex(white, "--white"),
@@ -1222,6 +1292,9 @@ def select(
         fen=fen,
         fen_pattern=_parsed(parse_pattern, fen_pattern, "--fen-pattern"),
         material=_parsed(parse_material, material, "--material"),
+        material_at_any=_parsed(parse_material, material_at_any, "--material-at-any"),
+        moves=moves,
+        mark=mark,
         verdict="clean" if verdict == "clean" else "broken" if verdict == "broken" else None,
         invert=invert,
         first=first,

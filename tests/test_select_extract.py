@@ -1,0 +1,210 @@
+"""Issue 22, items 14 and 15: pgn-extract's selections in ``pdn select``, ``pdn dedupe
+--duplicates-to/--against/--report FILE``, and ``pdn convert --max-plies/--split-variations/
+--width/--no-move-numbers``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import pdn
+from pdn.cli import main
+from pdn.selection import Selection, parse_line, parse_material, parse_where, select_games
+
+# Ballot 38 (9-14 22-17 11-15) in both move orders, and a game that leaves it.
+RATED = """[Event "Open"]
+[Date "1990.??.??"]
+[White "Ann"]
+[WhiteRating "2010"]
+[Result "1-0"]
+1. 9-14 22-17 2. 11-15! 25-22 3. 8-11 1-0
+
+[Event "Open"]
+[Date "1991.03.02"]
+[White "Bob"]
+[WhiteRating "1800"]
+[Result "0-1"]
+1. 11-15 22-17 2. 9-14 25-22 0-1
+
+[Event "Club"]
+[Date "1989.12.31"]
+[White "Cy"]
+[WhiteRating "?"]
+[Result "*"]
+1. 11-15 22-18 2. 9-14 *
+"""
+
+JUMPS = "1. 11-15 24-19 2. 15x24 28x19 3. 8-11 *"
+
+
+def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), input=input)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def rated(tmp_path: Path) -> Path:
+    path = tmp_path / "rated.pdn"
+    path.write_text(RATED, encoding="utf-8")
+    return path
+
+
+def whites(text: str) -> list[str]:
+    return [game.tags["White"] for game in pdn.parse_games(text)]
+
+
+# --- select --where ----------------------------------------------------------------------
+
+
+def test_where_compares_numbers_as_numbers(rated: Path) -> None:
+    code, out, _ = run("select", str(rated), "--where", "WhiteRating>=1950")
+    assert code == 0 and whites(out) == ["Ann"]
+    # As text, "1800" < "950" would hold; as numbers it does not.
+    _, out, _ = run("select", str(rated), "--where", "WhiteRating<950")
+    assert whites(out) == []
+    # A rating of "?" is not a number: it meets no numeric comparison, != included.
+    _, out, _ = run("select", str(rated), "--where", "WhiteRating!=1800")
+    assert whites(out) == ["Ann"]
+
+
+def test_where_compares_dates_with_unknown_parts(rated: Path) -> None:
+    _, out, _ = run("select", str(rated), "--where", "Date>=1990.06")
+    assert whites(out) == ["Ann", "Bob"]  # 1990.??.?? may be after June
+    _, out, _ = run("select", str(rated), "--where", "Date<1990")
+    assert whites(out) == ["Cy"]
+    _, out, _ = run("select", str(rated), "--where", "Date=1990")
+    assert whites(out) == ["Ann"]
+    _, out, _ = run("select", str(rated), "--where", "Date!=1990")
+    assert whites(out) == ["Bob", "Cy"]
+
+
+def test_where_text_several_and_any(rated: Path) -> None:
+    _, out, _ = run("select", str(rated), "--where", "event=open", "--where", "White!=ann")
+    assert whites(out) == ["Bob"]
+    _, out, _ = run(
+        "select", str(rated), "--where", "Event=Club", "--where", "WhiteRating>2000", "--any"
+    )
+    assert whites(out) == ["Ann", "Cy"]
+
+
+@pytest.mark.parametrize(
+    "expression", ["WhiteRating", "=1950", "Date>1990.13.40", "Event=>B", "Event="]
+)
+def test_a_malformed_where_is_a_usage_error(rated: Path, expression: str) -> None:
+    code, _, err = run("select", str(rated), "--where", expression)
+    assert code == 2 and "--where" in err and "Traceback" not in err
+
+
+def test_any_needs_where(rated: Path) -> None:
+    code, _, err = run("select", str(rated), "--any")
+    assert code == 2 and "--where" in err
+
+
+def test_where_is_a_tag_condition_that_never_parses_moves(
+    rated: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pdn.cutting import RawGame
+
+    def refuse(self: RawGame) -> pdn.Game:
+        raise AssertionError("a tag condition parsed a game")
+
+    monkeypatch.setattr(RawGame, "parse", refuse)
+    chosen = Selection(where=[parse_where("WhiteRating>1900")])
+    assert [p.index for p in select_games([str(rated)], chosen)] == [1]
+
+
+# --- select --moves, --material-at-any, --mark ------------------------------------------
+
+
+def test_moves_by_position_transpositions_count(rated: Path) -> None:
+    code, out, _ = run("select", str(rated), "--moves", "9-14 22-17 11-15")
+    assert code == 0 and whites(out) == ["Ann", "Bob"]
+    # Move numbers and other notations are read as the reader reads a movetext.
+    _, out, _ = run("select", str(rated), "--moves", "1. 11-15 22-18")
+    assert whites(out) == ["Cy"]
+
+
+def test_moves_compares_at_the_same_ply() -> None:
+    # The position after 9-14 22-17 11-15 has Black's 9 and 11 moved; a game that gets
+    # there later (after more plies) is not the same position at that ply.
+    chosen = Selection(moves=parse_line("9-14 22-17 11-15"))
+    late = pdn.parse_game("1. 9-13 22-17 2. 13-9 17-22 3. 9-14 22-17 4. 11-15 *")
+    assert chosen.marks(late) is None
+    early = pdn.parse_game("1. 11-15 22-17 2. 9-14 *")
+    assert chosen.marks(early) == {3: ["--moves"]}
+
+
+def test_moves_that_no_rules_play_is_a_usage_error(rated: Path) -> None:
+    code, _, err = run("select", str(rated), "--moves", "11-15 11-15")
+    assert code == 2 and "--moves" in err
+    code, _, err = run("select", str(rated), "--moves", "11-15 {unclosed")
+    assert code == 2 and "--moves" in err and "Traceback" not in err
+
+
+def test_material_at_any_ply_not_only_the_end(tmp_path: Path) -> None:
+    path = tmp_path / "jump.pdn"
+    # 12:11 after 15x24 (ply 3); 11:11 after 28x19 (ply 4), which stays to the end.
+    path.write_text(JUMPS + "\n", encoding="utf-8")
+    _, out, _ = run("select", str(path), "--material-at-any", "12:11", "--count")
+    assert out == "1\n"
+    _, out, _ = run("select", str(path), "--material", "12:11", "--count")
+    assert out == "0\n"
+    _, out, _ = run("select", str(path), "--material-at-any", "10:11", "--count")
+    assert out == "0\n"
+    _, out, _ = run("select", str(path), "--material-at-any", "W11:B12", "--count")
+    assert out == "1\n"
+    picked = Selection(material_at_any=parse_material("12:11"))
+    assert picked.marks(pdn.parse_game(JUMPS)) == {3: ["--material-at-any"]}
+
+
+def test_material_at_any_stops_when_the_material_is_gone(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pdn.selection as selection
+
+    calls: list[int] = []
+    real = selection.diagnose
+
+    def counting(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(selection, "diagnose", counting)
+    game = pdn.parse_game(JUMPS)
+    assert Selection(material_at_any=parse_material("12:12")).marks(game) == {
+        0: ["--material-at-any"]
+    }
+    # White has 12 pieces until 15x24 (ply 3), and pieces never come back: plies 4 and 5
+    # are never replayed.
+    calls.clear()
+    assert Selection(material_at_any=parse_material("11:12")).marks(game) is None
+    assert len(calls) == 3
+
+
+def test_mark_comments_the_matched_ply_and_keeps_the_rest(rated: Path) -> None:
+    code, out, _ = run("select", str(rated), "--moves", "9-14 22-17 11-15", "--mark")
+    assert code == 0
+    first, second = RATED.split("\n\n")[:2]
+    assert out.split("\n\n")[0] == first.replace("11-15!", "11-15! {select: --moves}")
+    assert "2. 9-14 {select: --moves} 25-22" in out.split("\n\n")[1]
+    assert out.split("\n\n")[1].replace(" {select: --moves}", "") == second + "\n"
+    games = list(pdn.parse_games(out))
+    node = list(games[0].mainline())[2]
+    assert node.strength == "!" and [c.text for c in node.comments_after] == ["select: --moves"]
+
+
+def test_mark_of_a_json_record_and_of_the_start(tmp_path: Path, rated: Path) -> None:
+    records = tmp_path / "rated.json"
+    code, _, _ = run("convert", str(rated), "--to", "json", "-o", str(records))
+    assert code == 0
+    start = pdn.parse_game(RATED).fen or "B:W21-32:B1-12"
+    _, out, _ = run("select", str(records), "--fen", start, "--mark", "--first", "1")
+    game = pdn.parse_game(out)
+    assert [c.text for c in game.root.comments_after] == ["select: --fen"]
+
+
+def test_mark_needs_a_position_condition(rated: Path) -> None:
+    code, _, err = run("select", str(rated), "--mark")
+    assert code == 2 and "--mark" in err
+    code, _, _ = run("select", str(rated), "--mark", "--moves", "11-15", "--invert")
+    assert code == 2

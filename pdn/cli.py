@@ -1326,44 +1326,123 @@ def select(
     help="text: the same text, white space aside; moves: the same mainline, tags aside; "
     "position: the same final position and players.",
 )
-@click.option("--report", "report_only", is_flag=True, help="List the repeats; write no games.")
+@click.option(
+    "--against",
+    multiple=True,
+    type=click.Path(exists=True),
+    metavar="ARCHIVE",
+    help="Also drop the games ARCHIVE already has (a file or folder, read but never "
+    "written; repeatable).",
+)
+@click.option(
+    "--duplicates-to",
+    default=None,
+    metavar="FILE",
+    help="Write the repeats dropped to FILE, each as read.",
+)
+@click.option(
+    "--report",
+    "report_to",
+    default=None,
+    metavar="FILE",
+    help="Write the list of repeats to FILE (FILE:LINE: game N repeats FILE:LINE (game M)); "
+    "'-' for standard output, which then gets no games unless -o sends them elsewhere.",
+)
+@_quiet_option
 @_output_option
-def dedupe(files: tuple[str, ...], level: str, report_only: bool, output: str) -> None:
+def dedupe(
+    files: tuple[str, ...],
+    level: str,
+    against: tuple[str, ...],
+    duplicates_to: str | None,
+    report_to: str | None,
+    output: str,
+) -> None:
     """Write the games of FILES without repeats, keeping the first of each, as read.
 
-    Each game dropped is said on standard error (standard output with --report) as
-    FILE:LINE: game N repeats FILE:LINE (game M).
+    Standard error gets one summary line (games read, repeats dropped); --report FILE lists
+    each repeat and the game it repeats, --duplicates-to FILE writes the repeats themselves.
+    With --against ARCHIVE, a game the archive already has is a repeat too (NEW --against
+    ARCHIVE: the games of NEW that are not yet in ARCHIVE).
     """
+    from .batch import input_files
     from .duplicates import LEVELS, dedupe_games
     from .writer import write_game
 
     by = LEVELS[LEVELS.index(level)]
-    games = dropped = written = 0
+    try:
+        recursive = click.get_current_context().meta.get("pdn.recursive", False)
+        archive = tuple(input_files(against, recursive=recursive))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--against") from exc
+    inputs = files + archive
+    if set(files) & set(archive):
+        raise click.UsageError("a FILE is also an --against ARCHIVE")
+    report_path = Path(report_to or "-")
+    # `--report games.pdn` (the old flag before the input) must not replace the games.
+    if (
+        report_to not in (None, "-")
+        and report_path.suffix.lower() == ".pdn"
+        and report_path.exists()
+    ):
+        raise click.UsageError(
+            f"--report {report_to}: the report is a list, not PDN; refusing to overwrite "
+            "a .pdn file (use --report - for standard output)"
+        )
+    named = [o for o in (output, duplicates_to, report_to) if o is not None and o != "-"]
+    if len({Path(o).resolve() for o in named}) < len(named):
+        raise click.UsageError("-o, --duplicates-to and --report must be different files")
+    standard = [o for o in (duplicates_to, report_to) if o == "-"]
+    if len(standard) > 1:
+        raise click.UsageError("only one of --duplicates-to and --report can be -")
+    # Standard output is the games' by default; a report or the repeats may take it instead.
+    games_out = None if standard and output == "-" else output
+    games = dropped = archived = written = repeats_written = 0
     not_pdn = _NotPdn()
-    with open_output(output, files) as out:
-        for seen in dedupe_games(_sources(files), by, on_problem=not_pdn):
+    with contextlib.ExitStack() as stack:
+        out = None if games_out is None else stack.enter_context(open_output(games_out, inputs))
+        copies = (
+            None
+            if duplicates_to is None
+            else stack.enter_context(open_output(duplicates_to, inputs))
+        )
+        listing = None if report_to is None else stack.enter_context(open_output(report_to, inputs))
+        progress = stack.enter_context(_progress(inputs))
+        checked = dedupe_games(
+            progress.sources(_sources(files)),
+            by,
+            against=progress.sources(archive),
+            on_problem=not_pdn,
+        )
+        for seen in progress.count(checked):
             games += 1
-            if seen.repeats is not None:
-                dropped += 1
-                line = printable(
-                    f"{seen.place}: game {seen.place.index} repeats {seen.repeats} "
-                    f"(game {seen.repeats.index})"
-                )
-                if report_only:
-                    out.write(line + "\n")
-                else:
-                    click.echo(line, err=True)
-                continue
-            if report_only:
-                continue
             if seen.raw is not None:
                 text = seen.raw.text
             else:
                 assert seen.game is not None
                 text = write_game(seen.game)
-            out.write(("\n" if written else "") + text + ("" if text.endswith("\n") else "\n"))
+            text += "" if text.endswith("\n") else "\n"
+            if seen.repeats is not None:
+                dropped += 1
+                archived += seen.repeats.file in archive
+                if listing is not None:
+                    listing.write(
+                        printable(
+                            f"{seen.place}: game {seen.place.index} repeats {seen.repeats} "
+                            f"(game {seen.repeats.index})"
+                        )
+                        + "\n"
+                    )
+                if copies is not None:
+                    copies.write(("\n" if repeats_written else "") + text)
+                    repeats_written += 1
+                continue
+            if out is not None:
+                out.write(("\n" if written else "") + text)
             written += 1
-    click.echo(f"{games} games, {dropped} repeats dropped (by {level})", err=True)
+        progress.close()  # before the summary, which stays on screen
+    inside = f", {archived} of them in the archive" if archive else ""
+    click.echo(f"{games} games, {dropped} repeats dropped (by {level}){inside}", err=True)
     not_pdn.exit()
 
 

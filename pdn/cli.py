@@ -489,6 +489,28 @@ def _games_of(files: tuple[str, ...]) -> Iterator[tuple[str, Game]]:
 @click.option(
     "--drop-tags", default="", metavar="LIST", help="Leave out these tags (comma-separated)."
 )
+@click.option(
+    "--max-plies",
+    type=click.IntRange(0),
+    default=None,
+    metavar="N",
+    help="Cut every line after ply N (variations too); the result is kept.",
+)
+@click.option(
+    "--split-variations",
+    is_flag=True,
+    help="Write the mainline, then each variation as a game of its own (the moves leading "
+    "to it, the tags, a Variation tag saying where it comes from, result *).",
+)
+@click.option(
+    "--width",
+    type=click.IntRange(1),
+    default=80,
+    show_default=True,
+    metavar="N",
+    help="PDN: fill movetext lines up to N columns.",
+)
+@click.option("--no-move-numbers", is_flag=True, help="PDN: write no move numbers.")
 @_variant_option
 @_in_place_option
 @_quiet_option
@@ -505,6 +527,10 @@ def convert(
     no_nags: bool,
     keep_tags: str | None,
     drop_tags: str,
+    max_plies: int | None,
+    split_variations: bool,
+    width: int,
+    no_move_numbers: bool,
     variant: str | None,
     in_place: bool,
     output: str,
@@ -537,7 +563,13 @@ def convert(
         normalize=normalize,
         variant=variant,
         strip=strip,
+        max_plies=max_plies,
+        split_variations=split_variations,
+        columns=width,
+        move_numbers=not no_move_numbers,
     )
+    if fmt != "pdn" and (width != 80 or no_move_numbers):
+        raise click.UsageError("--width and --no-move-numbers shape PDN output only")
     if in_place and output == "-" and fmt != "pdn":
         # A .pdn file holding CSV could not be read back: its games would be lost.
         raise click.UsageError(f"--in-place rewrites files as PDN; give -o to write {fmt}")

@@ -289,3 +289,110 @@ def test_dedupe_has_the_progress_bar(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert err.rstrip().endswith("2 games, 1 repeats dropped (by moves)")
     _, _, quiet = run("dedupe", "--quiet", str(path))
     assert quiet == "2 games, 1 repeats dropped (by moves)\n"
+
+
+# --- convert --max-plies, --split-variations, --width, --no-move-numbers ------------------
+
+BRANCHY = (
+    '[Event "E"]\n[Result "1-0"]\n{before} 1. 11-15 {main} (1. 9-13 {v} 22-18 (22-17 13x22) '
+    "2. 5-9) (1. 10-14 $1 24-20) 23-19 2. 8-11 (2. 9-14 27-23) 22-17 1-0\n"
+)
+
+
+@pytest.fixture
+def branchy(tmp_path: Path) -> Path:
+    path = tmp_path / "branchy.pdn"
+    path.write_text(BRANCHY, encoding="utf-8")
+    return path
+
+
+def plies_of(game: pdn.Game) -> int:
+    """The longest line, in plies from the start."""
+    return max((depth for _, depth in game.walk()), default=0)
+
+
+@pytest.mark.parametrize("limit", [0, 1, 2, 3, 10])
+def test_max_plies_cuts_every_line(branchy: Path, limit: int) -> None:
+    code, out, _ = run("convert", str(branchy), "--max-plies", str(limit))
+    assert code == 0
+    cut = pdn.parse_game(out)
+    whole = pdn.parse_game(BRANCHY)
+    assert plies_of(cut) == min(limit, plies_of(whole))
+    assert cut.mainline_moves() == whole.mainline_moves()[:limit]
+    # What is kept is kept whole: every move up to the limit, with its comments and NAGs.
+    kept = [(n.move, n.comments_after, n.nags) for n, d in whole.walk() if d <= limit]
+    assert [(n.move, n.comments_after, n.nags) for n, _ in cut.walk()] == kept
+    assert (cut.tags["Result"], cut.terminator) == ("1-0", "1-0")  # the result is kept
+    from pdn.excerpts import truncate
+
+    assert truncate(whole, limit) == cut
+    assert whole == pdn.parse_game(BRANCHY)  # the game given is not changed
+
+
+def test_max_plies_keeps_a_short_game_as_it_is(branchy: Path) -> None:
+    _, cut, _ = run("convert", str(branchy), "--max-plies", "100")
+    _, plain, _ = run("convert", str(branchy))
+    assert cut == plain
+
+
+def test_split_variations_writes_each_line_as_a_game(branchy: Path) -> None:
+    code, out, _ = run("convert", str(branchy), "--split-variations")
+    assert code == 0
+    games = list(pdn.parse_games(out))
+    assert [g.mainline_moves() for g in games] == [
+        ["11-15", "23-19", "8-11", "22-17"],
+        ["9-13", "22-18", "5-9"],
+        ["9-13", "22-17", "13x22"],
+        ["10-14", "24-20"],
+        ["11-15", "23-19", "9-14", "27-23"],
+    ]
+    assert all(g.count_moves() == len(g.mainline_moves()) for g in games)  # no variations
+    assert "Variation" not in games[0].tags and games[0].tags["Result"] == "1-0"
+    assert [g.tags["Variation"] for g in games[1:]] == [
+        f"{branchy}, game 1, from ply 1 (alternative 1)",
+        f"{branchy}, game 1, from ply 1 (alternative 1), then ply 2",
+        f"{branchy}, game 1, from ply 1 (alternative 2)",
+        f"{branchy}, game 1, from ply 3",
+    ]
+    for game in games[1:]:
+        assert (game.tags["Result"], game.terminator) == ("*", "*")
+        assert game.tags["Event"] == "E"
+    # Comments and NAGs stay with their moves; every line replays.
+    assert [c.text for c in next(games[1].mainline()).comments_after] == ["v"]
+    assert next(games[3].mainline()).nags == [1]
+    assert [c.text for c in games[4].root.comments_after] == ["before"]
+    for game in games:
+        assert not [p for p in pdn.validate(game).problems if p.severity == "error"]
+
+
+def test_split_variations_and_max_plies_together(branchy: Path) -> None:
+    _, out, _ = run("convert", str(branchy), "--split-variations", "--max-plies", "2")
+    assert [g.mainline_moves() for g in pdn.parse_games(out)] == [
+        ["11-15", "23-19"],
+        ["9-13", "22-18"],
+        ["9-13", "22-17"],
+        ["10-14", "24-20"],
+    ]
+
+
+def test_width_and_no_move_numbers(branchy: Path) -> None:
+    _, narrow, _ = run("convert", str(branchy), "--width", "24")
+    body = narrow.split("\n\n", 1)[1]
+    assert max(len(line) for line in body.splitlines()) <= 24
+    assert len(body.splitlines()) > 3
+    assert pdn.parse_game(narrow) == pdn.parse_game(BRANCHY)  # only the layout changed
+    _, bare, _ = run("convert", str(branchy), "--no-move-numbers")
+    game = pdn.parse_game(bare)
+    assert all(node.number is None for node, _ in game.walk())
+    assert [n.move for n, _ in game.walk()] == [n.move for n, _ in pdn.parse_game(BRANCHY).walk()]
+    assert "1." not in bare and "2." not in bare
+    _, normal, _ = run("convert", str(branchy), "--normalize", "--no-move-numbers")
+    assert "." not in normal.split("\n\n", 1)[1]
+
+
+def test_width_and_no_move_numbers_are_for_pdn(branchy: Path) -> None:
+    for option in (["--width", "40"], ["--no-move-numbers"]):
+        code, _, err = run("convert", str(branchy), "--to", "json", *option)
+        assert code == 2 and "PDN" in err
+    code, _, _ = run("convert", str(branchy), "--width", "0")
+    assert code == 2

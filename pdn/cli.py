@@ -1408,7 +1408,7 @@ def dedupe(
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--against") from exc
     inputs = files + archive
-    if set(files) & set(archive):
+    if {Path(f).resolve() for f in files if f != "-"} & {Path(a).resolve() for a in archive}:
         raise click.UsageError("a FILE is also an --against ARCHIVE")
     report_path = Path(report_to or "-")
     # `--report games.pdn` (the old flag before the input) must not replace the games.

@@ -396,3 +396,15 @@ def test_width_and_no_move_numbers_are_for_pdn(branchy: Path) -> None:
         assert code == 2 and "PDN" in err
     code, _, _ = run("convert", str(branchy), "--width", "0")
     assert code == 2
+
+
+def test_against_a_folder_and_not_an_input(archive: tuple[Path, Path], tmp_path: Path) -> None:
+    new, old = archive
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    (folder / "old.pdn").write_text(ARCHIVE, encoding="utf-8")
+    code, out, err = run("dedupe", str(new), "--against", str(folder))
+    assert code == 0 and [g.tags["Event"] for g in pdn.parse_games(out)] == ["New"]
+    assert "1 of them in the archive" in err
+    code, _, err = run("dedupe", str(old), "--against", str(tmp_path / "." / "archive.pdn"))
+    assert code == 2 and "--against" in err

@@ -489,6 +489,28 @@ def _games_of(files: tuple[str, ...]) -> Iterator[tuple[str, Game]]:
 @click.option(
     "--drop-tags", default="", metavar="LIST", help="Leave out these tags (comma-separated)."
 )
+@click.option(
+    "--max-plies",
+    type=click.IntRange(0),
+    default=None,
+    metavar="N",
+    help="Cut every line after ply N (variations too); the result is kept.",
+)
+@click.option(
+    "--split-variations",
+    is_flag=True,
+    help="Write the mainline, then each variation as a game of its own (the moves leading "
+    "to it, the tags, a Variation tag saying where it comes from, result *).",
+)
+@click.option(
+    "--width",
+    type=click.IntRange(1),
+    default=80,
+    show_default=True,
+    metavar="N",
+    help="PDN: fill movetext lines up to N columns.",
+)
+@click.option("--no-move-numbers", is_flag=True, help="PDN: write no move numbers.")
 @_variant_option
 @_in_place_option
 @_quiet_option
@@ -505,6 +527,10 @@ def convert(
     no_nags: bool,
     keep_tags: str | None,
     drop_tags: str,
+    max_plies: int | None,
+    split_variations: bool,
+    width: int,
+    no_move_numbers: bool,
     variant: str | None,
     in_place: bool,
     output: str,
@@ -537,7 +563,13 @@ def convert(
         normalize=normalize,
         variant=variant,
         strip=strip,
+        max_plies=max_plies,
+        split_variations=split_variations,
+        columns=width,
+        move_numbers=not no_move_numbers,
     )
+    if fmt != "pdn" and (width != 80 or no_move_numbers):
+        raise click.UsageError("--width and --no-move-numbers shape PDN output only")
     if in_place and output == "-" and fmt != "pdn":
         # A .pdn file holding CSV could not be read back: its games would be lost.
         raise click.UsageError(f"--in-place rewrites files as PDN; give -o to write {fmt}")
@@ -1076,6 +1108,21 @@ def _check_fen(fen: str | None) -> None:
     raise click.BadParameter(f"{fen!r}: {errors[0]}", param_hint="--fen")
 
 
+def _check_line(moves: tuple[str, ...] | None, text: str | None) -> None:
+    """A --moves line that no variant can play from its start is a usage error, not a
+    silent empty selection."""
+    if moves is None:
+        return
+    from .selection import line_position
+
+    for rules in engine.VARIANTS.values():
+        if line_position(engine.Position.start(rules), moves) is not None:
+            return
+    raise click.BadParameter(
+        f"{text!r} cannot be played from the start position under any rules", param_hint="--moves"
+    )
+
+
 @main.command()
 @_files_argument
 @click.option(
@@ -1085,6 +1132,15 @@ def _check_fen(fen: str | None) -> None:
     metavar="NAME=REGEX",
     help="Keep games whose tag NAME (any case) matches REGEX (repeatable: all must match).",
 )
+@click.option(
+    "--where",
+    "where_filters",
+    multiple=True,
+    metavar="EXPR",
+    help="A tag compared: WhiteRating>=1950, Date<1990.06, Round!=3 (= != < <= > >=; numbers "
+    "as numbers, *Date tags as dates, else text). Repeatable: all must hold.",
+)
+@click.option("--any", "where_any", is_flag=True, help="One --where holding is enough.")
 @click.option("--player", metavar="REGEX", help="Black or White matches.")
 @click.option("--black", metavar="REGEX", help="Black matches.")
 @click.option("--white", metavar="REGEX", help="White matches.")
@@ -1137,6 +1193,26 @@ def _check_fen(fen: str | None) -> None:
     "or by colour (W3K:B2K).",
 )
 @click.option(
+    "--material-at-any",
+    default=None,
+    metavar="FIRST:SECOND",
+    help="As --material, at any position of the mainline.",
+)
+@click.option(
+    "--moves",
+    "moves_line",
+    default=None,
+    metavar="LINE",
+    help="The mainline reaches the position after this line of moves, at the same ply "
+    "(e.g. '11-15 23-19 8-11 22-17'; transpositions count).",
+)
+@click.option(
+    "--mark",
+    is_flag=True,
+    help="Add a {select: ...} comment after the move where --moves, --fen, --fen-pattern, "
+    "--material or --material-at-any was met.",
+)
+@click.option(
     "--clean",
     "verdict",
     flag_value="clean",
@@ -1158,6 +1234,8 @@ def _check_fen(fen: str | None) -> None:
 def select(
     files: tuple[str, ...],
     tag_filters: tuple[str, ...],
+    where_filters: tuple[str, ...],
+    where_any: bool,
     player: str | None,
     black: str | None,
     white: str | None,
@@ -1172,6 +1250,9 @@ def select(
     fen: str | None,
     fen_pattern: str | None,
     material: str | None,
+    material_at_any: str | None,
+    moves_line: str | None,
+    mark: bool,
     verdict: str | None,
     cut_at_error: bool,
     invert: bool,
@@ -1187,13 +1268,20 @@ def select(
     lies in --date-from..--date-to; a partial bound is its first day (--date-from) or last day
     (--date-to); a game without a known year fails any date bound. Tag conditions never parse
     the moves; --fen and --ballot replay the mainline only as far as they need.
+
+    --where compares a tag with a value: as numbers when the value is one, as PDN dates for a
+    tag named *Date (a date with ? parts meets it when a day it stands for would; != is the
+    opposite of =), else as text (any case). A missing tag, or one that cannot be read so
+    (a rating of ?), meets no comparison.
     """
     from .selection import (
         Selection,
         parse_date_bound,
+        parse_line,
         parse_material,
         parse_pattern,
         parse_results,
+        parse_where,
         select_games,
     )
 
@@ -1206,8 +1294,22 @@ def select(
         assert compiled is not None
         tags.append((name.strip(), compiled))
     _check_fen(fen)
+    where = [_parsed(parse_where, item, "--where") for item in where_filters]
+    if where_any and not where:
+        raise click.UsageError("--any ORs the --where conditions: give some")
+    moves = _parsed(parse_line, moves_line, "--moves")
+    _check_line(moves, moves_line)
+    if mark and not (moves or fen or fen_pattern or material or material_at_any):
+        raise click.UsageError(
+            "--mark marks where --moves, --fen, --fen-pattern, --material or "
+            "--material-at-any was met: give one"
+        )
+    if mark and (invert or cut_at_error):
+        raise click.UsageError("--mark cannot go with --invert or --cut-at-error")
     selection = Selection(
         tags=tags,
+        where=[comparison for comparison in where if comparison is not None],
+        where_any=where_any,
         player=_regex(player, "--player"),
         black=_regex(black, "--black"),
         white=_regex(white, "--white"),
@@ -1222,6 +1324,9 @@ def select(
         fen=fen,
         fen_pattern=_parsed(parse_pattern, fen_pattern, "--fen-pattern"),
         material=_parsed(parse_material, material, "--material"),
+        material_at_any=_parsed(parse_material, material_at_any, "--material-at-any"),
+        moves=moves,
+        mark=mark,
         verdict="clean" if verdict == "clean" else "broken" if verdict == "broken" else None,
         invert=invert,
         first=first,
@@ -1253,44 +1358,123 @@ def select(
     help="text: the same text, white space aside; moves: the same mainline, tags aside; "
     "position: the same final position and players.",
 )
-@click.option("--report", "report_only", is_flag=True, help="List the repeats; write no games.")
+@click.option(
+    "--against",
+    multiple=True,
+    type=click.Path(exists=True),
+    metavar="ARCHIVE",
+    help="Also drop the games ARCHIVE already has (a file or folder, read but never "
+    "written; repeatable).",
+)
+@click.option(
+    "--duplicates-to",
+    default=None,
+    metavar="FILE",
+    help="Write the repeats dropped to FILE, each as read.",
+)
+@click.option(
+    "--report",
+    "report_to",
+    default=None,
+    metavar="FILE",
+    help="Write the list of repeats to FILE (FILE:LINE: game N repeats FILE:LINE (game M)); "
+    "'-' for standard output, which then gets no games unless -o sends them elsewhere.",
+)
+@_quiet_option
 @_output_option
-def dedupe(files: tuple[str, ...], level: str, report_only: bool, output: str) -> None:
+def dedupe(
+    files: tuple[str, ...],
+    level: str,
+    against: tuple[str, ...],
+    duplicates_to: str | None,
+    report_to: str | None,
+    output: str,
+) -> None:
     """Write the games of FILES without repeats, keeping the first of each, as read.
 
-    Each game dropped is said on standard error (standard output with --report) as
-    FILE:LINE: game N repeats FILE:LINE (game M).
+    Standard error gets one summary line (games read, repeats dropped); --report FILE lists
+    each repeat and the game it repeats, --duplicates-to FILE writes the repeats themselves.
+    With --against ARCHIVE, a game the archive already has is a repeat too (NEW --against
+    ARCHIVE: the games of NEW that are not yet in ARCHIVE).
     """
+    from .batch import input_files
     from .duplicates import LEVELS, dedupe_games
     from .writer import write_game
 
     by = LEVELS[LEVELS.index(level)]
-    games = dropped = written = 0
+    try:
+        recursive = click.get_current_context().meta.get("pdn.recursive", False)
+        archive = tuple(input_files(against, recursive=recursive))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--against") from exc
+    inputs = files + archive
+    if {Path(f).resolve() for f in files if f != "-"} & {Path(a).resolve() for a in archive}:
+        raise click.UsageError("a FILE is also an --against ARCHIVE")
+    report_path = Path(report_to or "-")
+    # `--report games.pdn` (the old flag before the input) must not replace the games.
+    if (
+        report_to not in (None, "-")
+        and report_path.suffix.lower() == ".pdn"
+        and report_path.exists()
+    ):
+        raise click.UsageError(
+            f"--report {report_to}: the report is a list, not PDN; refusing to overwrite "
+            "a .pdn file (use --report - for standard output)"
+        )
+    named = [o for o in (output, duplicates_to, report_to) if o is not None and o != "-"]
+    if len({Path(o).resolve() for o in named}) < len(named):
+        raise click.UsageError("-o, --duplicates-to and --report must be different files")
+    standard = [o for o in (duplicates_to, report_to) if o == "-"]
+    if len(standard) > 1:
+        raise click.UsageError("only one of --duplicates-to and --report can be -")
+    # Standard output is the games' by default; a report or the repeats may take it instead.
+    games_out = None if standard and output == "-" else output
+    games = dropped = archived = written = repeats_written = 0
     not_pdn = _NotPdn()
-    with open_output(output, files) as out:
-        for seen in dedupe_games(_sources(files), by, on_problem=not_pdn):
+    with contextlib.ExitStack() as stack:
+        out = None if games_out is None else stack.enter_context(open_output(games_out, inputs))
+        copies = (
+            None
+            if duplicates_to is None
+            else stack.enter_context(open_output(duplicates_to, inputs))
+        )
+        listing = None if report_to is None else stack.enter_context(open_output(report_to, inputs))
+        progress = stack.enter_context(_progress(inputs))
+        checked = dedupe_games(
+            progress.sources(_sources(files)),
+            by,
+            against=progress.sources(archive),
+            on_problem=not_pdn,
+        )
+        for seen in progress.count(checked):
             games += 1
-            if seen.repeats is not None:
-                dropped += 1
-                line = printable(
-                    f"{seen.place}: game {seen.place.index} repeats {seen.repeats} "
-                    f"(game {seen.repeats.index})"
-                )
-                if report_only:
-                    out.write(line + "\n")
-                else:
-                    click.echo(line, err=True)
-                continue
-            if report_only:
-                continue
             if seen.raw is not None:
                 text = seen.raw.text
             else:
                 assert seen.game is not None
                 text = write_game(seen.game)
-            out.write(("\n" if written else "") + text + ("" if text.endswith("\n") else "\n"))
+            text += "" if text.endswith("\n") else "\n"
+            if seen.repeats is not None:
+                dropped += 1
+                archived += seen.repeats.file in archive
+                if listing is not None:
+                    listing.write(
+                        printable(
+                            f"{seen.place}: game {seen.place.index} repeats {seen.repeats} "
+                            f"(game {seen.repeats.index})"
+                        )
+                        + "\n"
+                    )
+                if copies is not None:
+                    copies.write(("\n" if repeats_written else "") + text)
+                    repeats_written += 1
+                continue
+            if out is not None:
+                out.write(("\n" if written else "") + text)
             written += 1
-    click.echo(f"{games} games, {dropped} repeats dropped (by {level})", err=True)
+        progress.close()  # before the summary, which stays on screen
+    inside = f", {archived} of them in the archive" if archive else ""
+    click.echo(f"{games} games, {dropped} repeats dropped (by {level}){inside}", err=True)
     not_pdn.exit()
 
 

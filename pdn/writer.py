@@ -262,15 +262,23 @@ class PdnWriter(GameVisitor[str]):
     (``raw.accept(PdnWriter())``): the text is the same, except that straight from the text a
     comment among the tag pairs keeps its place (a model holds such comments before the tags).
     ``variant`` (an engine variant name) decides the first mover for the regenerated numbers
-    of the normalised form, when the ``GameType`` tag does not.
+    of the normalised form, when the ``GameType`` tag does not. ``move_numbers=False``
+    writes no move number at all (a comment before a move then reads back after the move
+    before it).
     """
 
     def __init__(
-        self, *, normalize: bool = False, columns: int = 80, variant: str | None = None
+        self,
+        *,
+        normalize: bool = False,
+        columns: int = 80,
+        variant: str | None = None,
+        move_numbers: bool = True,
     ) -> None:
         self.normalize = normalize
         self.columns = columns
         self.variant = variant
+        self.move_numbers = move_numbers
 
     def begin_game(self, start: GameStart) -> None:
         self.head: list[str] = []  # comments before the tags, and the tag lines
@@ -327,6 +335,8 @@ class PdnWriter(GameVisitor[str]):
     def _numbered(self, number: str | None, before: Sequence[Comment], text: str) -> None:
         self.flush()
         layout = self.layout
+        if not self.move_numbers:
+            number = None
         if number and before:
             layout.word(number)
             number = None
@@ -424,12 +434,15 @@ def _tag_line(name: str, value: str) -> str:
     return f'[{name} "{_escape_value(value)}"]\n'
 
 
-def write_game(game: Game, *, normalize: bool = False, columns: int = 80) -> str:
+def write_game(
+    game: Game, *, normalize: bool = False, columns: int = 80, move_numbers: bool = True
+) -> str:
     """The PDN text of one game (ending with a line end).
 
     ``normalize`` selects the PDN 3.0 writing form instead of the faithful copy (the game is
     replayed for it, on a copy: ``game`` is not changed); ``columns`` is the line width that
-    movetext is filled to (a long comment may exceed it).
+    movetext is filled to (a long comment may exceed it); ``move_numbers=False`` leaves the
+    move numbers out.
 
     >>> import pdn
     >>> print(write_game(pdn.parse_game("1.11-15 {a} 23-19 *"), normalize=True), end="")
@@ -443,7 +456,10 @@ def write_game(game: Game, *, normalize: bool = False, columns: int = 80) -> str
     if normalize:
         game = copy.deepcopy(game)
         rewrite_moves(game, normalize=True)
-    return game.accept(PdnWriter(normalize=normalize, columns=columns, variant=game.variant))
+    writer = PdnWriter(
+        normalize=normalize, columns=columns, variant=game.variant, move_numbers=move_numbers
+    )
+    return game.accept(writer)
 
 
 def write_games(

@@ -114,12 +114,28 @@ def _output_option(func: click.decorators.FC) -> click.decorators.FC:
 
 
 def _load_aliases(ctx: click.Context, param: click.Parameter, value: str | None) -> Aliases | None:
+    from .decoding import decode_bytes
     from .names import AliasError, Aliases
 
+    if not value:
+        return None
     try:
-        return Aliases.from_file(value) if value else None
+        # Decoded as PDN files are (a list saved from a Windows spreadsheet is cp1252).
+        with open(value, "rb") as handle:
+            decoded = decode_bytes(handle)
+            text = "".join(decoded.blocks)
+        damage = decoded.decoder.damage if decoded.decoder is not None else []
+        if damage:
+            raise AliasError(
+                f"{value}: byte {damage[0].byte_offset} ({damage[0].data!r}) is not text in "
+                f"{decoded.decoder.encoding if decoded.decoder else 'its encoding'}; "
+                "save the list as UTF-8"
+            )
+        return Aliases.from_text(text, value)
     except AliasError as exc:
         raise click.BadParameter(str(exc), ctx=ctx, param=param) from exc
+    except OSError as exc:
+        raise click.BadParameter(f"{value}: {exc.strerror or exc}", ctx=ctx, param=param) from exc
 
 
 def _names_option(func: click.decorators.FC) -> click.decorators.FC:
@@ -266,6 +282,18 @@ class _Group(click.Group):
             if exc.errno == errno.EBADF and exc.filename:  # -o /dev/stdout with it closed
                 raise StreamClosedError(exc.filename, exc.strerror) from exc
             raise click.ClickException(f"{exc.filename or ''}: {exc.strerror or exc}") from exc
+        except RuntimeError as exc:
+            from .batch import WorkerDiedError
+
+            if not isinstance(exc, WorkerDiedError):
+                raise
+            raise _UsageExit(str(exc)) from exc
+
+
+class _UsageExit(click.ClickException):
+    """A one-line error that ends the run with the usage status (2): the run could not go on."""
+
+    exit_code = EXIT_USAGE
 
 
 def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:

@@ -339,8 +339,8 @@ def rewrite(path: str | os.PathLike[str]) -> Iterator[TextIO]:
         written = sum(1 for _ in split_games(temporary))
         if written != marks.games:
             raise InPlaceRefused(
-                f"{name}: the new text holds {written} games where {marks.games} were read; "
-                "it was left as it is"
+                f"{name}: the new text holds {written} game{'s' * (written != 1)} where "
+                f"{marks.games} {'were' if marks.games != 1 else 'was'} read; it was left as it is"
             )
 
     try:

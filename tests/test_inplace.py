@@ -90,6 +90,20 @@ def test_mixed_utf8_and_latin1_keeps_the_latin1_bytes(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.parametrize("bom", [b"", b"\xef\xbb\xbf"])
+def test_a_file_in_written_form_comes_back_byte_for_byte(tmp_path: Path, bom: bytes) -> None:
+    written = run("convert", str(TOURNAMENT))[1].replace('"Reutlingen"', '"R_utlingen"')
+    written = written.replace("German Open", "German Öpen")  # UTF-8 in every game
+    data = written.replace("\n", "\r\n").encode("utf-8").replace(b"R_utlingen", b"R\xfcutlingen")
+    path = tmp_path / "g.pdn"
+    path.write_bytes(bom + data)
+    assert data.count(b"R\xfcutlingen") > 1  # damage in a UTF-8 file, in several games
+    assert file_form(path).encoding == ("utf-8-sig" if bom else "utf-8")
+    code, _, err = run("convert", "--in-place", str(path))
+    assert code == 0, err
+    assert path.read_bytes() == bom + data
+
+
 def test_changing_a_damaged_value_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "mixed.pdn"
     path.write_bytes((game("Müller") + "\n").encode() + game("Kl\xe9ber").encode("latin-1"))
@@ -159,12 +173,21 @@ def test_fewer_games_written_than_read_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "two.pdn"
     path.write_text(game("A") + "\n" + game("B"))
     before = path.read_bytes()
-    with pytest.raises(InPlaceRefused, match="1 games where 2 were read"), rewrite(path) as out:
+    with pytest.raises(InPlaceRefused, match="1 game where 2 were read"), rewrite(path) as out:
         out.write(game("A"))
     assert path.read_bytes() == before
     with rewrite(path) as out:  # the same two games, another form
         out.write(game("A").replace("\n\n", "\n") + "\n" + game("B"))
     assert [g.tags["Black"] for g in read_games(path)] == ["A", "B"]
+
+
+def test_a_junk_chunk_of_its_own_is_not_dropped(tmp_path: Path) -> None:
+    path = tmp_path / "g.pdn"
+    path.write_text(game("A") + "[Empty]\n")  # read as a second game, written as nothing
+    before = path.read_bytes()
+    code, _, err = run("convert", "--in-place", str(path))
+    assert code == 1 and "1 game where 2 were read" in err
+    assert path.read_bytes() == before
 
 
 def test_fix_in_place_refuses_a_json_file(tmp_path: Path) -> None:

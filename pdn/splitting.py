@@ -278,6 +278,11 @@ def split_files(
                             result.files[name] = count + 1
                             rows(Row(name, label, file, index_no, line, item.tags))
                             result.index_rows += 1
+            except OSError as exc:
+                if exc.filename is not None:
+                    raise
+                # A full disk while spooling: say where (the scratch folder, in TMPDIR).
+                raise OSError(exc.errno, exc.strerror, scratch) from exc
             finally:
                 spool.close()
         for name, path in [*spool.paths.items(), (INDEX_NAME, index_path)]:

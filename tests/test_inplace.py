@@ -287,6 +287,27 @@ def test_no_space_left_in_the_cli_is_one_line_naming_the_file(
     assert not target.exists() and list(tmp_path.iterdir()) == []
 
 
+def test_no_space_left_while_split_spools_names_the_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pdn import splitting
+
+    def full(self: object, name: str, text: str) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(splitting._Spool, "write", full)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr("tempfile.tempdir", None)
+    path = tmp_path / "g.pdn"
+    path.write_text(game("A"))
+    out = str(tmp_path / "out")
+    result = CliRunner().invoke(main, ["split", str(path), "--by", "player", "-o", out])
+    assert result.exit_code == 1
+    assert f"{tmp_path}{os.sep}pdn-split-" in result.stderr
+    assert "No space left on device" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.pdn", "out"]  # no spool left
+
+
 def test_a_killed_worker_is_one_line_and_exit_2(tmp_path: Path) -> None:
     path = tmp_path / "many.pdn"
     path.write_text("\n".join([game("A")] * 1000))

@@ -79,10 +79,12 @@ def text_lost(game: Game) -> Problem | None:
 
 @dataclass(slots=True)
 class FileForm:
-    """How a file is written: the codec (as :mod:`pdn.decoding` decided it) and line end."""
+    """How a file is written: the codec (as :mod:`pdn.decoding` decided it), the line end,
+    and the byte order mark written first (a UTF-16 file's, in its byte order)."""
 
     encoding: str
     newline: str
+    bom: str = ""
 
 
 def file_form(path: str | os.PathLike[str]) -> FileForm:
@@ -90,7 +92,7 @@ def file_form(path: str | os.PathLike[str]) -> FileForm:
     of its first block: ``"\\n"``, ``"\\r\\n"`` or ``"\\r"``) of a file."""
     decoder = Decoder(None)
     with open(path, "rb") as handle:
-        data = handle.read(max(BLOCK_SIZE, 4096))
+        data = first = handle.read(max(BLOCK_SIZE, 4096))
         newline = _newline(data)
         while decoder.encoding is None:
             following = handle.read(BLOCK_SIZE)
@@ -98,7 +100,12 @@ def file_form(path: str | os.PathLike[str]) -> FileForm:
             if not following:
                 break
             data = following
-    return FileForm(decoder.encoding or "utf-8", newline)
+    encoding = decoder.encoding or "utf-8"
+    if encoding == "utf-16":
+        # Python's "utf-16" writes the machine's byte order: keep the file's.
+        big = first.startswith(codecs.BOM_UTF16_BE)
+        return FileForm("utf-16-be" if big else "utf-16-le", newline, "\ufeff")
+    return FileForm(encoding, newline)
 
 
 def _newline(data: bytes) -> str:
@@ -351,6 +358,7 @@ def rewrite(path: str | os.PathLike[str]) -> Iterator[TextIO]:
             newline=form.newline,
             check=same_games,
         ) as handle:
+            handle.write(form.bom)
             restoring = _Restoring(handle, marks, name, form.encoding)
             yield restoring  # type: ignore[misc]  # a TextIOBase used as a TextIO
             restoring.finish()

@@ -104,6 +104,15 @@ def test_a_file_in_written_form_comes_back_byte_for_byte(tmp_path: Path, bom: by
     assert path.read_bytes() == bom + data
 
 
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_utf16_keeps_its_byte_order_and_mark(tmp_path: Path, codec: str) -> None:
+    path = tmp_path / "g.pdn"
+    path.write_bytes(("\ufeff" + game("Ärger")).replace("\n", "\r\n").encode(codec))
+    assert run("annotate", "--in-place", str(path))[0] == 0
+    text = ("\ufeff" + run("annotate", str(path))[1]).replace("\n", "\r\n")
+    assert "PlyCount" in text and path.read_bytes() == text.encode(codec)
+
+
 def test_changing_a_damaged_value_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "mixed.pdn"
     path.write_bytes((game("Müller") + "\n").encode() + game("Kl\xe9ber").encode("latin-1"))

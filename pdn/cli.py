@@ -189,7 +189,8 @@ def _in_place_option(func: click.decorators.FC) -> click.decorators.FC:
         "--in-place",
         is_flag=True,
         help="Without -o: rewrite each FILE with its own output (atomically, once it is all "
-        "read), as sed -i does. With -o: allow OUTPUT to be one of the inputs.",
+        "read), as sed -i does, in its own encoding and line ends; a FILE that would lose "
+        "text is left as it is (exit 1). With -o: allow OUTPUT to be one of the inputs.",
     )(func)
 
 

@@ -20,6 +20,7 @@ from click.testing import CliRunner
 
 from pdn import read_games
 from pdn.atomic import atomic_writer
+from pdn.batch import usable_cores
 from pdn.cli import main
 from pdn.cutting import MAX_GAME_CHARS
 from pdn.inplace import InPlaceRefused, file_form, rewrite
@@ -317,6 +318,7 @@ def test_no_space_left_while_split_spools_names_the_folder(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.pdn", "out"]  # no spool left
 
 
+@pytest.mark.skipif(usable_cores() < 2, reason="one core: no worker is started")
 def test_a_killed_worker_is_one_line_and_exit_2(tmp_path: Path) -> None:
     path = tmp_path / "many.pdn"
     path.write_text("\n".join([game("A")] * 1000))

@@ -22,6 +22,7 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import chain, islice
@@ -276,17 +277,28 @@ def map_games(
         for name, batch in chain(ahead, batches):
             yield from _run_batch(func, name, batch)
         return
-    with ProcessPoolExecutor(
-        max_workers=workers, initializer=_die_with_parent, initargs=(os.getpid(),)
-    ) as pool:
-        pending: deque[Future[list[T]]] = deque()
-        limit = workers * 3
-        for name, batch in chain(ahead, batches):
-            pending.append(pool.submit(_run_batch, func, name, batch))
-            while len(pending) >= limit:
+    try:
+        with ProcessPoolExecutor(
+            max_workers=workers, initializer=_die_with_parent, initargs=(os.getpid(),)
+        ) as pool:
+            pending: deque[Future[list[T]]] = deque()
+            limit = workers * 3
+            for name, batch in chain(ahead, batches):
+                pending.append(pool.submit(_run_batch, func, name, batch))
+                while len(pending) >= limit:
+                    yield from pending.popleft().result()
+            while pending:
                 yield from pending.popleft().result()
-        while pending:
-            yield from pending.popleft().result()
+    except BrokenProcessPool as exc:
+        raise WorkerDiedError(
+            "a worker process died (killed by the system, out of memory?); "
+            "run again with fewer --jobs, or -j 1"
+        ) from exc
+
+
+class WorkerDiedError(RuntimeError):
+    """A worker process of :func:`map_games` died without a word (the out-of-memory killer,
+    ``kill -9``): its games have no result, so the run cannot go on."""
 
 
 # ---------------------------------------------------------------------------------- validation

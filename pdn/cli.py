@@ -114,12 +114,28 @@ def _output_option(func: click.decorators.FC) -> click.decorators.FC:
 
 
 def _load_aliases(ctx: click.Context, param: click.Parameter, value: str | None) -> Aliases | None:
+    from .decoding import decode_bytes
     from .names import AliasError, Aliases
 
+    if not value:
+        return None
     try:
-        return Aliases.from_file(value) if value else None
+        # Decoded as PDN files are (a list saved from a Windows spreadsheet is cp1252).
+        with open(value, "rb") as handle:
+            decoded = decode_bytes(handle)
+            text = "".join(decoded.blocks)
+        damage = decoded.decoder.damage if decoded.decoder is not None else []
+        if damage:
+            raise AliasError(
+                f"{value}: byte {damage[0].byte_offset} ({damage[0].data!r}) is not text in "
+                f"{decoded.decoder.encoding if decoded.decoder else 'its encoding'}; "
+                "save the list as UTF-8"
+            )
+        return Aliases.from_text(text, value)
     except AliasError as exc:
         raise click.BadParameter(str(exc), ctx=ctx, param=param) from exc
+    except OSError as exc:
+        raise click.BadParameter(f"{value}: {exc.strerror or exc}", ctx=ctx, param=param) from exc
 
 
 def _names_option(func: click.decorators.FC) -> click.decorators.FC:
@@ -173,7 +189,8 @@ def _in_place_option(func: click.decorators.FC) -> click.decorators.FC:
         "--in-place",
         is_flag=True,
         help="Without -o: rewrite each FILE with its own output (atomically, once it is all "
-        "read), as sed -i does. With -o: allow OUTPUT to be one of the inputs.",
+        "read), as sed -i does, in its own encoding and line ends; a FILE that would lose "
+        "text is left as it is (exit 1). With -o: allow OUTPUT to be one of the inputs.",
     )(func)
 
 
@@ -184,18 +201,32 @@ def write_outputs(
     write: Callable[[tuple[str, ...], TextIO], None],
 ) -> None:
     """Call ``write(inputs, out)``: once, with every input and OUTPUT; or, with ``in_place``
-    and no ``-o``, once per input file with that file as its output, replaced atomically only
-    when its whole output is written (an error, such as a file that is not PDN at all, leaves
-    it as it was). Standard input cannot be rewritten in place."""
+    and no ``-o``, once per input file with that file as its output, through
+    :func:`pdn.inplace.rewrite`: in its own encoding and line ends, replaced atomically only
+    when its whole output is written and nothing of it would be lost (else it is left as it
+    was, said in one line, the other files are still done, and the exit status is 1).
+    Standard input cannot be rewritten in place."""
+    from .inplace import InPlaceRefused, rewrite
+
     if not (in_place and output == "-"):
-        with open_output(output, files, in_place=in_place) as out:
-            write(files, out)
+        try:
+            with open_output(output, files, in_place=in_place) as out:
+                write(files, out)
+        except InPlaceRefused as exc:
+            raise click.ClickException(printable(str(exc))) from exc
         return
     if not files or "-" in files:
         raise click.UsageError("--in-place without -o rewrites files: name them (not -)")
+    refused = 0
     for name in files:
-        with open_output(name, (name,), in_place=True) as out:
-            write((name,), out)
+        try:
+            with rewrite(name) as out:
+                write((name,), out)
+        except InPlaceRefused as exc:
+            click.echo(f"Error: {printable(str(exc))}", err=True)
+            refused += 1
+    if refused:
+        raise click.exceptions.Exit(EXIT_PROBLEMS)
 
 
 class StreamClosedError(click.ClickException):
@@ -266,6 +297,18 @@ class _Group(click.Group):
             if exc.errno == errno.EBADF and exc.filename:  # -o /dev/stdout with it closed
                 raise StreamClosedError(exc.filename, exc.strerror) from exc
             raise click.ClickException(f"{exc.filename or ''}: {exc.strerror or exc}") from exc
+        except RuntimeError as exc:
+            from .batch import WorkerDiedError
+
+            if not isinstance(exc, WorkerDiedError):
+                raise
+            raise _UsageExit(str(exc)) from exc
+
+
+class _UsageExit(click.ClickException):
+    """A one-line error that ends the run with the usage status (2): the run could not go on."""
+
+    exit_code = EXIT_USAGE
 
 
 def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -413,12 +456,21 @@ def _reported(
     games: Iterator[tuple[str, Game]], *, in_place: bool = False
 ) -> Iterator[tuple[str, Game]]:
     """The games, each reading error said on standard error as FILE:LINE:COL: CODE: MESSAGE
-    (the game is still written with everything that was read).  A file that is not PDN at all
-    is never rewritten in place: that would replace it with nothing."""
+    (the game is still written with everything that was read).  In place, a game that lost
+    text on reading (:func:`pdn.inplace.text_lost`: a file that is not PDN at all, text the
+    parser skipped) ends the rewrite of its file with :class:`~pdn.inplace.InPlaceRefused`:
+    writing it would replace the file with less than it holds."""
+    from .inplace import InPlaceRefused, text_lost
+
     for name, game in games:
         errors = [p for p in game.errors if p.severity == "error"]
-        if in_place and any(p.code == "not-pdn" for p in errors):
-            raise click.ClickException(f"{name}: {errors[0].message}; it was left as it is")
+        lost = text_lost(game) if in_place else None
+        if lost is not None:
+            where = f"{name}:{lost.line or game.line}:{lost.column or 1}"
+            raise InPlaceRefused(
+                f"{where}: {lost.code}: {lost.message}; rewriting in place would lose this "
+                "text: the file was left as it is (write a copy with -o)"
+            )
         for problem in errors[:_ERRORS_SHOWN]:
             where = f"{name}:{problem.line or game.line}:{problem.column or 1}"
             click.echo(printable(f"{where}: {problem.code}: {problem.message}"), err=True)

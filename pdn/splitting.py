@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from .atomic import atomic_writer
+from .atomic import atomic_writer, signals_as_exit
 from .batch import Input, display_name
 from .cutting import RawGame
 from .model import Game, Tags
@@ -255,7 +255,8 @@ def split_files(
             "refusing to write the index through it"
         )
     result = SplitResult(target)
-    with tempfile.TemporaryDirectory(prefix="pdn-split-") as scratch:
+    # SIGTERM and SIGHUP end the run through the with blocks: the scratch folder goes too.
+    with signals_as_exit(), tempfile.TemporaryDirectory(prefix="pdn-split-") as scratch:
         spool = _Spool(scratch)
         index_path = os.path.join(scratch, "index")
         # The index goes to the scratch folder too: memory stays constant.
@@ -277,6 +278,11 @@ def split_files(
                             result.files[name] = count + 1
                             rows(Row(name, label, file, index_no, line, item.tags))
                             result.index_rows += 1
+            except OSError as exc:
+                if exc.filename is not None:
+                    raise
+                # A full disk while spooling: say where (the scratch folder, in TMPDIR).
+                raise OSError(exc.errno, exc.strerror, scratch) from exc
             finally:
                 spool.close()
         for name, path in [*spool.paths.items(), (INDEX_NAME, index_path)]:

@@ -69,10 +69,42 @@ def _expand_files(
         raise click.BadParameter(str(exc), param_hint="FILES") from exc
 
 
+def _remember_encoding(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        try:
+            # A LookupError both for unknown names and for codecs that are not text (base64);
+            # the byte is there because decoding nothing looks no codec up.
+            b"a".decode(value, "replace")
+        except LookupError as exc:
+            raise click.BadParameter(f"{value!r}: {exc}", ctx=ctx, param=param) from exc
+    ctx.meta["pdn.encoding"] = value
+
+
+def _encoding_option(func: click.decorators.FC) -> click.decorators.FC:
+    """``--encoding``, for every command that reads PDN (FILES commands get it with
+    :func:`_files_argument`); read back with :func:`_encoding`."""
+    return click.option(
+        "--encoding",
+        metavar="CODEC",
+        default=None,
+        expose_value=False,  # read through the context by the code that reads the files
+        callback=_remember_encoding,
+        help="Read PDN bytes in this encoding (utf-8, cp1251, cp1252, latin-1...) instead of "
+        "the one detected. JSON is always UTF-8.",
+    )(func)
+
+
+def _encoding() -> str | None:
+    """The ``--encoding`` of the running command (None: detect it)."""
+    context = click.get_current_context(silent=True)
+    return None if context is None else context.meta.get("pdn.encoding")
+
+
 def _files_argument(func: click.decorators.FC) -> click.decorators.FC:
     """FILES...: files, ``-`` for standard input, or folders (their ``*.pdn`` files in sorted
     order; ``--recursive`` for subfolders); none reads standard input when it is not a
-    terminal. Every command taking FILES takes it through here."""
+    terminal. Every command taking FILES takes it through here, and ``--encoding`` with it."""
+    func = _encoding_option(func)
     func = click.argument(
         "files",
         nargs=-1,
@@ -375,7 +407,9 @@ def validate(
         if fmt == "json":
             out.write(f'{{"schema": "{SCHEMA}", "type": "verdicts", "games": [\n')
         first = True
-        for verdict in validate_files(progress.sources(sources), variant=variant, jobs=jobs):
+        for verdict in validate_files(
+            progress.sources(sources), variant=variant, jobs=jobs, encoding=_encoding()
+        ):
             summary.add(verdict)
             progress.tick()
             if fmt == "text":
@@ -438,7 +472,7 @@ def _games_of(files: tuple[str, ...]) -> Iterator[tuple[str, Game]]:
 
     sources = _sources(files)
     progress = _progress(files)
-    return progress.count(named_games(progress.sources(sources)))
+    return progress.count(named_games(progress.sources(sources), encoding=_encoding()))
 
 
 @main.command()
@@ -620,6 +654,7 @@ def _write_picture(out: TextIO, svg: str, png: bool) -> None:
 @click.option("--png", is_flag=True, help='Write a PNG diagram (needs: pip install "pdn[png]").')
 @_picture_options
 @_variant_option
+@_encoding_option
 @_output_option
 def show(
     file: str | None,
@@ -885,7 +920,7 @@ def _headers_of(files: tuple[str, ...]) -> Iterator[Tags]:
         if is_json(source):
             yield from (game.tags for game in iter_games(source))
         else:
-            yield from read_headers(source)
+            yield from read_headers(source, encoding=_encoding())
 
 
 @main.command()
@@ -1230,7 +1265,8 @@ def select(
     chosen = cut = 0
     not_pdn = _NotPdn()
     with open_output(output, files) as out:
-        for picked in select_games(_sources(files), selection, on_problem=not_pdn):
+        picks = select_games(_sources(files), selection, on_problem=not_pdn, encoding=_encoding())
+        for picked in picks:
             if not count_only:
                 out.write(("\n" if chosen else "") + picked.text)
             chosen += 1
@@ -1268,7 +1304,7 @@ def dedupe(files: tuple[str, ...], level: str, report_only: bool, output: str) -
     games = dropped = written = 0
     not_pdn = _NotPdn()
     with open_output(output, files) as out:
-        for seen in dedupe_games(_sources(files), by, on_problem=not_pdn):
+        for seen in dedupe_games(_sources(files), by, on_problem=not_pdn, encoding=_encoding()):
             games += 1
             if seen.repeats is not None:
                 dropped += 1
@@ -1333,7 +1369,7 @@ def split(files: tuple[str, ...], grouping: str, folder: str) -> None:
         )
     not_pdn = _NotPdn()
     try:
-        result = split_files(_sources(files), folder, by, on_problem=not_pdn)
+        result = split_files(_sources(files), folder, by, on_problem=not_pdn, encoding=_encoding())
     except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo(
@@ -1375,7 +1411,12 @@ def view(
     name = title or ", ".join(display_name(s) for s in sources)
     with open_output(output, files) as out:
         count = view_files(
-            sources, out, variant=variant, jobs=jobs or os.cpu_count() or 1, title=name
+            sources,
+            out,
+            variant=variant,
+            jobs=jobs or os.cpu_count() or 1,
+            title=name,
+            encoding=_encoding(),
         )
     if output != "-":
         click.echo(f"{count} games written to {output}", err=True)

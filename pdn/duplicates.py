@@ -161,14 +161,19 @@ class Deduper:
 
 
 def dedupe_games(
-    sources: Sequence[Input], level: Level = "moves", *, on_problem: OnProblem | None = None
+    sources: Sequence[Input],
+    level: Level = "moves",
+    *,
+    on_problem: OnProblem | None = None,
+    encoding: str | None = None,
 ) -> Iterator[Seen]:
     """Every game of ``sources`` in order, each saying which earlier game it repeats at
-    ``level`` (``None``: it is the first of its kind). ``text`` never parses a game."""
+    ``level`` (``None``: it is the first of its kind). ``text`` never parses a game.
+    ``encoding`` forces the codec of PDN bytes (else it is detected)."""
     seen = Deduper()
     for source in sources:
         name = display_name(source)
-        for raw, parsed in games_as_read(source, on_problem):
+        for raw, parsed in games_as_read(source, on_problem, encoding=encoding):
             if raw is None:
                 assert parsed is not None
                 place = Place(name, parsed.line, parsed.index)

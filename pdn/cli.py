@@ -651,7 +651,7 @@ def _write_picture(out: TextIO, svg: str, png: bool) -> None:
     help="Show the position after this many mainline plies (default: the end).",
 )
 @click.option("--svg", is_flag=True, help="Write an SVG diagram instead of a text board.")
-@click.option("--png", is_flag=True, help='Write a PNG diagram (needs: pip install "pdn[png]").')
+@click.option("--png", is_flag=True, help="Write a PNG diagram (needs the optional cairosvg).")
 @_picture_options
 @_variant_option
 @_encoding_option
@@ -676,6 +676,9 @@ def show(
     from .diagram import play_written, svg_board, text_board
     from .validation import position_at
 
+    piped = file is None and fen is None and sys.stdin is not None and not sys.stdin.isatty()
+    if piped:
+        file = "-"  # data piped in and no FILE: standard input, as every command reads it
     if (file is None) == (fen is None):
         raise click.UsageError("give a FILE or --fen FEN (one of them)")
     if written is not None and fen is None:
@@ -695,8 +698,16 @@ def show(
             reason += f", after {written}"
     else:
         assert file is not None
-        game = next((g for _, g in _games_of((file,)) if g.index == number), None)
+        seen = 0
+        game = None
+        for _, candidate in _games_of((file,)):
+            seen += 1
+            if candidate.index == number:
+                game = candidate
+                break
         if game is None:
+            if piped and not seen:
+                raise click.UsageError("give a FILE or --fen FEN (standard input held no game)")
             raise click.BadParameter(f"{file} has fewer than {number} games", param_hint="--game")
         found = position_at(game, ply, variant)
         if found.position is None:
@@ -1448,9 +1459,7 @@ def _plies_option(text: str) -> list[int]:
     is_flag=True,
     help="One printable HTML sheet (DIR/sheet.html) of all diagrams with captions.",
 )
-@click.option(
-    "--png", is_flag=True, help='PNG files instead of SVG (needs: pip install "pdn[png]").'
-)
+@click.option("--png", is_flag=True, help="PNG files instead of SVG (needs the optional cairosvg).")
 @_picture_options
 @_variant_option
 @click.option(

@@ -131,3 +131,33 @@ def test_encoding_is_defined_once() -> None:
         names = {opt for param in command.params for opt in getattr(param, "opts", [])}
         if name != "perft":
             assert "--encoding" in names, name
+
+
+# ------------------------------------------------------------- 10. extras from a clone
+
+
+def test_png_advice_names_an_install_that_works() -> None:
+    from pdn.diagram import PNG_INSTALL
+
+    assert "pdn[png]" not in PNG_INSTALL and 'pip install ".[png]"' in PNG_INSTALL
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert 'pip install "pdn[' not in readme.replace('`pip install "pdn[png]"` cannot work', "")
+    assert 'pip install ".[png]"' in readme and 'pip install ".[dask]"' in readme
+    for command in ("show", "diagram"):
+        _, out = run(command, "--help")
+        assert "pdn[png]" not in out
+
+
+# ------------------------------------------------------------------ 16. show reads stdin
+
+
+def test_show_reads_piped_standard_input() -> None:
+    text = Path(TOURNAMENT).read_text(encoding="utf-8")
+    code, piped = run("show", "--game", "2", "--ply", "3", input=text)
+    assert code == 0
+    _, named = run("show", TOURNAMENT, "--game", "2", "--ply", "3")
+    assert piped == named and piped.startswith("game 2, after ply 3")
+    code, out = run("show", "--game", "99", input=text)
+    assert code == 2 and "- has fewer than 99 games" in out
+    code, out = run("show", input="")
+    assert code == 2 and "FILE or --fen" in out

@@ -434,13 +434,14 @@ def validate(
     sys.exit(EXIT_PROBLEMS if summary.with_errors else EXIT_CLEAN)
 
 
-def _progress(files: tuple[str, ...]) -> Progress:
-    """The progress bar of this command over FILES (silenced by its ``--quiet``)."""
+def _progress(files: tuple[str, ...], *, slow: bool = True) -> Progress:
+    """The progress bar of this command over FILES (silenced by its ``--quiet``, and when the
+    work is not ``slow``: a pass that only cuts games and reads tags is over in a moment)."""
     from .progress import Progress
 
     context = click.get_current_context(silent=True)
     quiet = bool(context is not None and context.meta.get("pdn.quiet"))
-    return Progress(files, quiet=quiet)
+    return Progress(files, quiet=quiet or not slow)
 
 
 def _reported(
@@ -1200,6 +1201,7 @@ def _check_fen(fen: str | None) -> None:
 @click.option("--invert", is_flag=True, help="Keep the games that do NOT match.")
 @click.option("--first", type=click.IntRange(1), default=None, help="Stop after N games.")
 @click.option("--count", "count_only", is_flag=True, help="Print only the number of games.")
+@_quiet_option
 @_output_option
 def select(
     files: tuple[str, ...],
@@ -1275,13 +1277,21 @@ def select(
     )
     chosen = cut = 0
     not_pdn = _NotPdn()
-    with open_output(output, files) as out:
-        picks = select_games(_sources(files), selection, on_problem=not_pdn, encoding=_encoding())
+    sources = _sources(files)
+    # A bar when games are parsed or replayed (positions, verdicts, plies): the slow cases.
+    with (
+        _progress(files, slow=selection.needs_game()) as progress,
+        open_output(output, files) as out,
+    ):
+        picks = select_games(
+            progress.sources(sources), selection, on_problem=not_pdn, encoding=_encoding()
+        )
         for picked in picks:
             if not count_only:
                 out.write(("\n" if chosen else "") + picked.text)
             chosen += 1
             cut += picked.cut
+        progress.close()  # before the count, which stays on screen
         if count_only:
             out.write(f"{chosen}\n")
     if cut:
@@ -1407,6 +1417,7 @@ def split(files: tuple[str, ...], grouping: str, folder: str) -> None:
     help="Worker processes for the replay (0: one per core).",
 )
 @click.option("--title", default=None, help="The page title (default: the file names).")
+@_quiet_option
 @_output_option
 def view(
     files: tuple[str, ...], variant: str | None, jobs: int, title: str | None, output: str
@@ -1420,9 +1431,9 @@ def view(
 
     sources = _sources(files)
     name = title or ", ".join(display_name(s) for s in sources)
-    with open_output(output, files) as out:
+    with _progress(files) as progress, open_output(output, files) as out:
         count = view_files(
-            sources,
+            progress.sources(sources),
             out,
             variant=variant,
             jobs=jobs or os.cpu_count() or 1,

@@ -161,3 +161,58 @@ def test_show_reads_piped_standard_input() -> None:
     assert code == 2 and "- has fewer than 99 games" in out
     code, out = run("show", input="")
     assert code == 2 and "FILE or --fen" in out
+
+
+# ------------------------------------------------------------------- 14. progress bars
+
+
+def _stderr_on_a_terminal(args: list[str], cwd: Path) -> tuple[bytes, bytes]:
+    """(standard output, what standard error showed) of ``pdn ARGS`` with a terminal as
+    standard error, 100 columns wide (tqdm draws nothing on a terminal of no width)."""
+    import contextlib
+    import fcntl
+    import os
+    import pty
+    import struct
+    import subprocess
+    import sys
+    import termios
+
+    controller, terminal = pty.openpty()
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "pdn", *args], stdout=subprocess.PIPE, stderr=terminal, cwd=cwd
+        )
+    finally:
+        os.close(terminal)
+    shown = b""
+    with contextlib.suppress(OSError):
+        while chunk := os.read(controller, 65536):
+            shown += chunk
+    os.close(controller)
+    return done.stdout, shown
+
+
+@pytest.mark.parametrize(
+    ("args", "bar"),
+    [
+        (["view", "-o", "page.html"], True),
+        (["select", "--ballot", "130", "--count"], True),
+        (["select", "--fen-pattern", "?:W20:B15", "--count"], True),
+        (["select", "--player", "Ivanov", "--count"], False),  # tags only: over in a moment
+        (["select", "--ballot", "130", "--count", "--quiet"], False),
+    ],
+)
+def test_view_and_select_by_position_show_the_bar(
+    tmp_path: Path, args: list[str], bar: bool
+) -> None:
+    pytest.importorskip("pty")
+    from pdn.progress import LARGE
+
+    path = tmp_path / "padded.pdn"
+    path.write_text(GAME + " " * LARGE + "\n" + GAME, encoding="utf-8")
+    out, shown = _stderr_on_a_terminal([*args, str(path)], tmp_path)
+    assert (b"%" in shown and b"B/s" in shown) is bar, shown
+    if "--count" in args:
+        assert out == b"2\n"  # the bar is erased before the count, and never on stdout

@@ -1,8 +1,12 @@
+# ruff: noqa: RUF001, RUF003
+# (Cyrillic letters that look like Latin ones are what some of these tests are about.)
 """What new users tripped on (issue 22, items 10-14 and 16): --encoding everywhere, names that
 fold, warnings in the report page, progress bars, show on standard input and smaller things."""
 
 from __future__ import annotations
 
+import csv
+import io
 from pathlib import Path
 
 import pytest
@@ -216,3 +220,95 @@ def test_view_and_select_by_position_show_the_bar(
     assert (b"%" in shown and b"B/s" in shown) is bar, shown
     if "--count" in args:
         assert out == b"2\n"  # the bar is erased before the count, and never on stdout
+
+
+# ------------------------------------------------------------------------- 12. names
+
+
+def test_hyphen_and_comma_variants_are_one_name() -> None:
+    from pdn.names import differences, name_key, similar_names
+
+    spellings = [
+        "Koops, Lambert-Jan",
+        "Koops Lambert Jan",
+        "Koops, Lambert Jan",
+        "Koops Lambert-Jan",
+    ]
+    assert len({name_key(name) for name in spellings}) == 1
+    assert differences("Koops Lambert-Jan", "Koops Lambert Jan") == ["hyphen or comma"]
+    assert differences("Koops\u2013Lambert", "Koops-Lambert") == ["hyphen or comma"]  # en dash
+    (group,) = similar_names([*spellings, "Koops Lambert Jan"])
+    assert group.preferred == "Koops Lambert Jan" and len(group.names) == 4
+    # Other letters still make other names.
+    assert name_key("Koops, Lambert-Jan") != name_key("Koops, Lambert-Jon")
+
+
+def test_a_latin_letter_in_a_cyrillic_name_is_folded() -> None:
+    from pdn.names import differences, name_key, similar_names
+
+    latin_c = "C\u0430довский"  # a Latin C, then Cyrillic letters
+    assert name_key(latin_c) == name_key("Садовский") == "sadovskiy"
+    assert differences(latin_c, "Садовский") == ["look-alike letters"]
+    # Latin capitals that look like Cyrillic ones (H is Н, B is В, P is Р).
+    assert name_key("Hикитин") == name_key("Никитин")
+    assert name_key("Bасильев") == name_key("Васильев")
+    (group,) = similar_names([latin_c, "Садовский", latin_c])
+    assert group.preferred == "Садовский"  # the one-script spelling, however rarely used
+    # The other way still holds, and a Cyrillic name stays Cyrillic.
+    assert name_key("K\u043ek") == "kok" and name_key("Рора") == "rora"
+
+
+def test_suggest_names_writes_these_aliases(tmp_path: Path) -> None:
+    path = tmp_path / "names.pdn"
+    games = [("Koops, Lambert-Jan", "Садовский"), ("Koops Lambert Jan", "C\u0430довский")] * 2
+    games.append(("Koops Lambert Jan", "Садовский"))
+    path.write_text(
+        "\n".join(f'[Black "{b}"]\n[White "{w}"]\n1. 11-15 *\n' for b, w in games),
+        encoding="utf-8",
+    )
+    code, out = run("fix", "--suggest-names", str(path))
+    assert code == 0
+    rows = list(csv.reader(io.StringIO(out)))
+    assert rows[0] == ["old", "new", "tags", "why"]
+    why = "spacing, hyphen or comma; 2 vs 3 games"
+    assert ["Koops, Lambert-Jan", "Koops Lambert Jan", "player", why] in rows
+    assert ["C\u0430довский", "Садовский", "player", "look-alike letters; 2 vs 3 games"] in rows
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        "Чемпионат Беларуси 2015 (женщины)",
+        "Чемпионат Беларуси 2015 women",
+        "Чемпионат Беларуси 2015, Juniors",
+        "Чемпионат Беларуси 2015 (юниоры)",
+        "Чемпионат Беларуси 2015 U-16",
+        "Чемпионат Беларуси 2015 (до 16 лет)",
+        "Чемпионат Беларуси 2015 girls",
+        "Чемпионат Беларуси 2015 veterans",
+        "Чемпионат Беларуси 2015 blitz",
+    ],
+)
+def test_an_event_for_other_players_is_never_folded_in(other: str) -> None:
+    from pdn.model import Tags
+    from pdn.names import distinct_events, suggest_aliases
+
+    main_event = "Чемпионат Беларуси 2015"
+    games = [Tags([("Event", main_event)])] * 5 + [Tags([("Event", other)])] * 2
+    assert distinct_events(main_event, other)
+    assert suggest_aliases(games) == []
+    # A renamed event is still suggested, the words being the same on both sides.
+    renamed = [Tags([("Event", other)])] * 5 + [Tags([("Event", other + ", round 2")])]
+    assert [group.names for _, group in suggest_aliases(renamed)] == [(other, other + ", round 2")]
+
+
+def test_the_mens_event_renamed_is_still_suggested() -> None:
+    from pdn.model import Tags
+    from pdn.names import suggest_aliases
+
+    games = [Tags([("Event", "Championship 2015")])] * 5
+    games += [Tags([("Event", "Championship 2015 (men)")])] * 3
+    games += [Tags([("Event", "Championship 2015 (women)")])] * 3
+    assert [group.names for _, group in suggest_aliases(games)] == [
+        ("Championship 2015", "Championship 2015 (men)")
+    ]

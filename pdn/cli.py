@@ -759,9 +759,13 @@ def openings(
     shows it as text instead of running it as a formula; plain numbers such as -1, and a lone
     -, are left as they are. Control characters from the file are shown as \\x1b and so on.
     """
+    from collections import Counter
+
     from .openings import (
+        Opening,
         ballot_stats,
         classify,
+        empty_stats_note,
         opening_row,
         render_openings_chunks,
         render_stats,
@@ -777,11 +781,25 @@ def openings(
                     out.write(("\n" if extracted else "") + write_game(game))
                     extracted += 1
         elif stats:
+            kinds: Counter[str] = Counter()  # what the games were, to say why no row
+            variants: Counter[str] = Counter()
+
+            def classified() -> Iterator[tuple[Opening, str | None]]:
+                for _, game in _games_of(files):
+                    opening = classify(game)
+                    kinds[opening.kind] += 1
+                    if opening.kind == "not-english":
+                        variants[game.variant or "unknown"] += 1
+                    yield opening, game.result
+
             # Tallied game by game: the memory does not grow with the input.
-            table = ballot_stats((classify(game), game.result) for _, game in _games_of(files))
+            table = ballot_stats(classified())
             if sort == "games":
                 table.sort(key=lambda row: -row.games)
             out.write(render_stats(table, fmt))
+            if not table:
+                note = empty_stats_note(kinds, variants)
+                click.echo(f"note: the table is empty: {note}", err=True)
         else:
             # One row per game, written as it comes in CSV and JSON (text and Markdown size
             # their columns from every row first).
@@ -851,6 +869,7 @@ def report(
 
     from . import report as reports
     from .openings import classify
+    from .problems import Problem
 
     try:
         scheme = None if points is None else reports.parse_points(points)
@@ -859,9 +878,22 @@ def report(
     if width is None and output == "-" and sys.stdout.isatty():
         width = shutil.get_terminal_size().columns
 
+    # What standard error says, the page says too (HTML and Markdown): pdn.report.render_chunks.
+    page_warnings: list[str] = []
+    not_pdn = _NotPdn(page_warnings)
+
     def records() -> Iterator[reports.GameRecord]:
-        repeats = _Repeats(dedupe)
+        repeats = _Repeats(dedupe, page_warnings)
+        with_games: set[str] = set()
         for name, game in _games_of(files):
+            unreadable = next((p for p in game.errors if p.code == "not-pdn"), None)
+            if unreadable is not None:
+                not_pdn(name, unreadable)
+                with_games.add(name)  # said already
+                continue
+            if not (game.tags or game.mainline_moves() or game.terminator is not None):
+                continue  # text between games (or a file of no games): nothing to report
+            with_games.add(name)
             if repeats.skip(name, game):
                 continue
             label = None
@@ -870,6 +902,9 @@ def report(
                 label = f"ACF {opening.number}" if opening.kind == "ballot" else None
             # index: the game's number in its file, as validate and the warnings give it.
             yield reports.game_record(game, variant, opening=label, index=game.index)
+        for name in dict.fromkeys(files):
+            if name not in with_games:
+                not_pdn(name, Problem("not-pdn", "no PDN game in this file", line=1, column=1))
         repeats.summary()  # after the last game, before the first event is written
 
     # One event at a time: the records wait on disk, not in memory (pdn.report.EventStore).
@@ -878,8 +913,10 @@ def report(
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--event") from exc
     with open_output(output, files) as out:
-        for chunk in reports.render_chunks(built, fmt, table=table, width=width):
+        chunks = reports.render_chunks(built, fmt, table=table, width=width, warnings=page_warnings)
+        for chunk in chunks:
             out.write(chunk)
+    not_pdn.exit()
 
 
 @main.command()
@@ -1035,12 +1072,16 @@ class _Repeats:
     """Warns of repeated games on standard error (pdn.duplicates.pairing_key); with
     ``dedupe``, says which are left out of the counts."""
 
-    def __init__(self, dedupe: bool) -> None:
+    #: Repeats listed one by one on a page (standard error lists them all).
+    SHOWN = 20
+
+    def __init__(self, dedupe: bool, page: list[str] | None = None) -> None:
         from .duplicates import Deduper
 
         self.dedupe = dedupe
         self.seen = Deduper()
         self.count = 0
+        self.page = [] if page is None else page
 
     def skip(self, name: str, game: Game) -> bool:
         """Whether to leave ``game`` out: it repeats an earlier game and ``dedupe`` is on."""
@@ -1056,15 +1097,22 @@ class _Repeats:
             f"{place}:1: warning: game {game.index} repeats {first} (game {first.index}), {how}"
         )
         click.echo(printable(message), err=True)
+        if self.count <= self.SHOWN:
+            self.page.append(message)
         return self.dedupe
 
     def summary(self) -> None:
         """One closing line when any game was repeated."""
-        if self.count and not self.dedupe:
-            click.echo(
-                f"warning: {self.count} repeated games counted again; --dedupe counts each once",
-                err=True,
+        if self.count > self.SHOWN:
+            self.page.append(
+                f"... {self.count - self.SHOWN} more repeats (standard error lists all)"
             )
+        if self.count and not self.dedupe:
+            line = f"warning: {self.count} repeated games counted again; --dedupe counts each once"
+            click.echo(line, err=True)
+            self.page.append(line)
+        elif self.count:
+            self.page.append(f"{self.count} repeated games counted once (--dedupe)")
 
 
 T = TypeVar("T")
@@ -1075,13 +1123,17 @@ class _NotPdn:
     """Says each input that is not PDN at all as FILE:LINE:COL: CODE: MESSAGE on standard
     error, and remembers it for the exit status."""
 
-    def __init__(self) -> None:
+    def __init__(self, page: list[str] | None = None) -> None:
         self.count = 0
+        self.page = page  # where a page collects what it must say too (pdn report)
 
     def __call__(self, name: str, problem: Problem) -> None:
         self.count += 1
         where = f"{name}:{problem.line or 1}:{problem.column or 1}"
-        click.echo(printable(f"{where}: {problem.code}: {problem.message}"), err=True)
+        line = f"{where}: {problem.code}: {problem.message}"
+        click.echo(printable(line), err=True)
+        if self.page is not None:
+            self.page.append(line)
 
     def exit(self) -> None:
         """Exit 1 when an input was not PDN."""

@@ -312,3 +312,140 @@ def test_the_mens_event_renamed_is_still_suggested() -> None:
     assert [group.names for _, group in suggest_aliases(games)] == [
         ("Championship 2015", "Championship 2015 (men)")
     ]
+
+
+# ------------------------------------------------- 13. the page says what stderr said
+
+
+def _repeated(folder: Path) -> str:
+    """A file of the tournament and its first five games again, in ``folder``; its name."""
+    games = Path(TOURNAMENT).read_text(encoding="utf-8").split("\n\n[Event")
+    again = "\n\n[Event".join(games[:5])
+    (folder / "twice.pdn").write_text(
+        Path(TOURNAMENT).read_text(encoding="utf-8") + "\n" + again + "\n", encoding="utf-8"
+    )
+    return "twice.pdn"
+
+
+@pytest.mark.parametrize("fmt", ["html", "markdown"])
+def test_the_report_page_states_its_warnings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    name = _repeated(tmp_path)
+    result = CliRunner().invoke(main, ["report", "--format", fmt, name, "-o", "page"])
+    assert result.exit_code == 0
+    page = (tmp_path / "page").read_text(encoding="utf-8")
+    assert "5 repeated games counted again" in result.stderr
+    assert "5 repeated games counted again" in page
+    assert page.index("Warnings") < page.index("German Open 2004")  # at the top
+    # Each repeat, with the file name as given: relative, never the absolute path.
+    for line in result.stderr.splitlines()[:5]:
+        shown = line.replace("_", "\\_") if fmt == "markdown" else line
+        assert shown in page
+    assert "twice.pdn:" in page and str(tmp_path) not in page
+    # --dedupe: the page says they were counted once.
+    result = CliRunner().invoke(main, ["report", "--format", fmt, "--dedupe", name])
+    assert "5 repeated games counted once" in result.stdout
+
+
+def test_a_clean_report_page_has_no_warnings_and_text_keeps_them_on_stderr(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for fmt in ("html", "markdown"):
+        result = CliRunner().invoke(main, ["report", "--format", fmt, TOURNAMENT])
+        assert result.exit_code == 0 and "Warnings" not in result.stdout
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["report", _repeated(tmp_path)])
+    assert "repeated games counted again" in result.stderr
+    assert "repeat" not in result.stdout and "Warnings" not in result.stdout
+
+
+def test_render_chunks_reads_warnings_after_the_records() -> None:
+    from pdn import report as reports
+
+    said: list[str] = []
+
+    def records():  # type: ignore[no-untyped-def]
+        yield reports.record_from_tags({"Event": "E", "Black": "A", "White": "B"})
+        said.append("filled while reading")
+
+    page = "".join(reports.render_chunks(reports.iter_reports(records()), "html", warnings=said))
+    assert "<li>filled while reading</li>" in page
+    assert page.index("filled while reading") < page.index("<h2>E</h2>")
+
+
+def test_the_viewer_names_files_as_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "one.pdn").write_text(GAME, encoding="utf-8")
+    code, _ = run("view", "games", "-o", "page.html")
+    assert code == 0
+    page = (tmp_path / "page.html").read_text(encoding="utf-8")
+    assert "games/one.pdn" in page and str(tmp_path) not in page
+
+
+# ------------------------------------------------------------------- 16. smaller things
+
+
+def test_report_on_a_file_that_is_not_pdn_warns_and_exits_one(tmp_path: Path) -> None:
+    binary = tmp_path / "image.pdn"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8)
+    prose = tmp_path / "notes.pdn"
+    prose.write_text("These are my notes,\nnot a game.\n", encoding="utf-8")
+    empty = tmp_path / "empty.pdn"
+    empty.write_bytes(b"")
+    for path in (binary, prose, empty):
+        result = CliRunner().invoke(main, ["report", str(path)])
+        assert result.exit_code == 1, path
+        assert f"{path}:1:1: not-pdn:" in result.stderr
+        assert result.stdout == ""  # no report of a "?" event
+    # Beside a real file: the report is written, the bad input said in the page, exit 1.
+    result = CliRunner().invoke(main, ["report", "--format", "html", str(prose), TOURNAMENT])
+    assert result.exit_code == 1
+    assert "German Open 2004" in result.stdout
+    assert f"{prose}:1:1: not-pdn: no PDN game in this file" in result.stdout
+
+
+def test_openings_stats_says_why_its_table_is_empty() -> None:
+    russian = str(EXAMPLES / "russian-setup.pdn")
+    result = CliRunner().invoke(main, ["openings", "--stats", russian])
+    assert result.exit_code == 0
+    assert "the table is empty: no English game among the 1 read (russian 1)" in result.stderr
+    result = CliRunner().invoke(main, ["openings", "--stats"], input="1. 11-15 24-20 *\n")
+    assert "none of the 1 English games opens with a three-move ballot (short 1)" in (result.stderr)
+    result = CliRunner().invoke(main, ["openings", "--stats", TOURNAMENT])
+    assert "empty" not in result.stderr  # a table with rows needs no note
+
+
+def test_csv_games_column_names_are_unique_ignoring_case() -> None:
+    import sqlite3
+
+    code, out = run("convert", TOURNAMENT, "--to", "csv-games")
+    assert code == 0
+    rows = list(csv.reader(io.StringIO(out)))
+    header = rows[0]
+    assert len({name.casefold() for name in header}) == len(header)
+    assert header[header.index("Result") + 2] == "pdn_result"
+    # As an SQL import reads it (column names compared ignoring case).
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE games (" + ", ".join(f'"{name}"' for name in header) + ")")
+    db.executemany(f"INSERT INTO games VALUES ({', '.join('?' * len(header))})", rows[1:])
+    assert db.execute("SELECT count(*) FROM games WHERE Result = pdn_result").fetchone() == (15,)
+    _, out = run("convert", TOURNAMENT, "--to", "csv-games", "--tags", "Plies,plies,File")
+    header = out.splitlines()[0].split(",")
+    assert header[:3] == ["pdn_file", "game", "line"]
+    assert header[3:6] == ["Plies", "plies_2", "File"]
+    assert len({name.casefold() for name in header}) == len(header)
+
+
+def test_repr_of_a_report_is_one_short_line() -> None:
+    import pdn
+
+    game = next(iter(pdn.read_games(TOURNAMENT)))
+    report = pdn.validate(game)
+    text = repr(report)
+    assert "\n" not in text and len(text) < 120
+    assert text.startswith("Report(status='ok', variant='english', game=1, line=1, plies=")
+    plies = sum(1 for _ in report.mainline_steps())
+    assert f"plies={plies}, problems={len(report.all_problems)})" in text

@@ -496,9 +496,11 @@ def _extended_events(events: list[str], grouped: list[NameGroup]) -> list[NameGr
         for index in range(bisect.bisect_right(sorted_keys, prefix), len(ordered)):
             if not sorted_keys[index].startswith(prefix):
                 break
-            if extends(ordered[index], short) and not distinct_events(ordered[index], short):
+            if extends(ordered[index], short):
                 longer.append(ordered[index])
-        if len(longer) == 1:
+        # A women's (junior...) event beside it is another event, and it still makes the short
+        # name ambiguous: "Championship" with "(men)" and "(women)" may be either.
+        if len(longer) == 1 and not distinct_events(longer[0], short):
             pair = sorted((short, longer[0]), key=lambda n: -counts[n])
             found.append(
                 NameGroup(

@@ -302,16 +302,31 @@ def test_an_event_for_other_players_is_never_folded_in(other: str) -> None:
     assert [group.names for _, group in suggest_aliases(renamed)] == [(other, other + ", round 2")]
 
 
-def test_the_mens_event_renamed_is_still_suggested() -> None:
+def test_the_mens_event_renamed_is_suggested_alone_only() -> None:
     from pdn.model import Tags
     from pdn.names import suggest_aliases
 
     games = [Tags([("Event", "Championship 2015")])] * 5
     games += [Tags([("Event", "Championship 2015 (men)")])] * 3
-    games += [Tags([("Event", "Championship 2015 (women)")])] * 3
     assert [group.names for _, group in suggest_aliases(games)] == [
         ("Championship 2015", "Championship 2015 (men)")
     ]
+    # Beside a women's event the short name may be either (the Belarus 2015 files name both
+    # championships so in some rounds): nothing is suggested.
+    games += [Tags([("Event", "Championship 2015 (women)")])] * 3
+    assert suggest_aliases(games) == []
+
+
+BELARUS = ROOT.parent / "shared" / "corpus" / "jpalaz__Draughts-Games"
+
+
+@pytest.mark.skipif(not BELARUS.is_dir(), reason="needs the shared corpus")
+def test_the_belarus_championships_are_kept_apart() -> None:
+    men, women = str(BELARUS / "belarus64M2015"), str(BELARUS / "belarus64W2015")
+    for folders in ([women], [men, women]):
+        code, out = run("fix", "-r", "--suggest-names", *folders)
+        assert code == 0
+        assert "женщины" not in out and "мужчины" not in out, out
 
 
 # ------------------------------------------------- 13. the page says what stderr said

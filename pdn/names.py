@@ -185,13 +185,14 @@ _FOLDS: tuple[tuple[str, Callable[[str], str]], ...] = (
 )
 
 
-def _key(text: str, skip: str | None = None) -> str:
+def _key(text: str, skip: str | tuple[str, ...] | None = None) -> str:
+    skipped = (skip,) if isinstance(skip, str) else skip or ()
     text = unicodedata.normalize("NFKC", text)
     for name, fold in _FOLDS:
-        if name != skip:
+        if name not in skipped:
             text = fold(text)
     # After the dots fold "d." and "d" differ only by the spaces it leaves.
-    return "".join(text.split()) if skip != "spacing" else text
+    return "".join(text.split()) if "spacing" not in skipped else text
 
 
 def name_key(name: str) -> str:
@@ -227,7 +228,20 @@ def differences(a: str, b: str) -> list[str]:
             return ["damaged letter"]
         return []
     found = [name for name, _ in _FOLDS if _key(a, skip=name) != _key(b, skip=name)]
-    # Equal keys but no single fold needed: the difference is only in Unicode forms.
+    if not found:
+        # Two folds that each undo the difference ("Tinsley ,M." and "Tinsley, M.": spacing,
+        # and commas read as spaces): the first of them, in the order of the folds.
+        names = [name for name, _ in _FOLDS]
+        found = next(
+            (
+                [first]
+                for i, first in enumerate(names)
+                for second in names[i + 1 :]
+                if _key(a, skip=(first, second)) != _key(b, skip=(first, second))
+            ),
+            [],
+        )
+    # Equal keys but no fold needed: the difference is only in Unicode forms.
     return found or ["Unicode form"]
 
 

@@ -239,6 +239,8 @@ def test_hyphen_and_comma_variants_are_one_name() -> None:
     assert differences("Koops\u2013Lambert", "Koops-Lambert") == ["hyphen or comma"]  # en dash
     (group,) = similar_names([*spellings, "Koops Lambert Jan"])
     assert group.preferred == "Koops Lambert Jan" and len(group.names) == 4
+    # A comma moved across a space is spacing (commas read as spaces undo it too).
+    assert differences("Tinsley ,M.F.", "Tinsley, M.F.") == ["spacing"]
     # Other letters still make other names.
     assert name_key("Koops, Lambert-Jan") != name_key("Koops, Lambert-Jon")
 

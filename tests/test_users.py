@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -383,7 +384,7 @@ def test_render_chunks_reads_warnings_after_the_records() -> None:
 
     said: list[str] = []
 
-    def records():  # type: ignore[no-untyped-def]
+    def records() -> Iterator[reports.GameRecord]:
         yield reports.record_from_tags({"Event": "E", "Black": "A", "White": "B"})
         said.append("filled while reading")
 

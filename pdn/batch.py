@@ -120,11 +120,12 @@ def is_json(source: Input) -> bool:
     return False
 
 
-def iter_games(source: Input) -> Iterator[Game]:
+def iter_games(source: Input, *, encoding: str | None = None) -> Iterator[Game]:
     """The games of one source (a path as ``str`` or ``PathLike``, or an open file): PDN, or
-    the JSON records of :mod:`pdn.jsonio`."""
+    the JSON records of :mod:`pdn.jsonio`. ``encoding`` forces the codec of PDN bytes (see
+    :func:`pdn.reader.read_games`); JSON is always UTF-8."""
     if not is_json(source):
-        return read_games(source)
+        return read_games(source, encoding=encoding)
     if isinstance(source, (str, os.PathLike)):
         return _json_file(os.fspath(source))
     if isinstance(source, io.TextIOBase):
@@ -137,25 +138,30 @@ def _json_file(path: str) -> Iterator[Game]:
         yield from read_json_games(handle)
 
 
-def named_games(sources: Iterable[Input]) -> Iterator[tuple[str, Game]]:
-    """``(file name, game)`` for every game of every source, streaming, on this process."""
+def named_games(
+    sources: Iterable[Input], *, encoding: str | None = None
+) -> Iterator[tuple[str, Game]]:
+    """``(file name, game)`` for every game of every source, streaming, on this process
+    (``encoding``: as :func:`iter_games` takes it)."""
     for source in sources:
         name = display_name(source)
-        for game in iter_games(source):
+        for game in iter_games(source, encoding=encoding):
             yield name, game
 
 
-def _raw_games(source: Input) -> Iterator[RawGame | Game]:
+def _raw_games(source: Input, encoding: str | None) -> Iterator[RawGame | Game]:
     # PDN is cut here and parsed by the workers; JSON records are read here.
-    return iter_games(source) if is_json(source) else split_games(source)
+    return iter_games(source) if is_json(source) else split_games(source, encoding=encoding)
 
 
-def _batches(sources: Iterable[Input]) -> Iterator[tuple[str, list[RawGame | Game]]]:
+def _batches(
+    sources: Iterable[Input], encoding: str | None = None
+) -> Iterator[tuple[str, list[RawGame | Game]]]:
     """``(file name, up to BATCH_SIZE raw games)``, streaming; a batch never spans two files."""
     for source in sources:
         name = display_name(source)
         batch: list[RawGame | Game] = []
-        for raw in _raw_games(source):
+        for raw in _raw_games(source, encoding):
             batch.append(raw)
             if len(batch) >= BATCH_SIZE:
                 yield name, batch
@@ -256,8 +262,10 @@ def map_games(
     sources: Iterable[Input],
     *,
     jobs: int = 1,
+    encoding: str | None = None,
 ) -> Iterator[T]:
-    """``func(game, file_name)`` for every game of every source, in input order.
+    """``func(game, file_name)`` for every game of every source, in input order (PDN bytes
+    read in ``encoding`` when given, else in the one detected).
 
     With ``jobs > 1`` the games are parsed and processed by worker processes, at most
     ``jobs``, and no more than :func:`worker_count` allows (one per usable core, one per
@@ -266,10 +274,10 @@ def map_games(
     ``functools.partial`` of one). Workers end when this process dies.
     """
     if jobs <= 1:
-        for name, game in named_games(sources):
+        for name, game in named_games(sources, encoding=encoding):
             yield func(game, name)
         return
-    batches = _batches(sources)
+    batches = _batches(sources, encoding)
     # Look ahead just far enough to know how many workers the input can keep busy.
     ahead = list(islice(batches, min(jobs, usable_cores())))
     workers = worker_count(jobs, len(ahead))
@@ -380,10 +388,15 @@ def _unchecked_title(game: Game) -> str:
 
 
 def validate_files(
-    sources: Iterable[Input], *, variant: str | None = None, jobs: int = 1
+    sources: Iterable[Input],
+    *,
+    variant: str | None = None,
+    jobs: int = 1,
+    encoding: str | None = None,
 ) -> Iterator[Verdict]:
-    """Validate every game of every source, in order (see :func:`map_games` for ``jobs``)."""
-    return map_games(partial(verdict_of, variant=variant), sources, jobs=jobs)
+    """Validate every game of every source, in order (see :func:`map_games` for ``jobs`` and
+    ``encoding``)."""
+    return map_games(partial(verdict_of, variant=variant), sources, jobs=jobs, encoding=encoding)
 
 
 @dataclass(slots=True)

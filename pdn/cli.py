@@ -69,10 +69,42 @@ def _expand_files(
         raise click.BadParameter(str(exc), param_hint="FILES") from exc
 
 
+def _remember_encoding(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        try:
+            # A LookupError both for unknown names and for codecs that are not text (base64);
+            # the byte is there because decoding nothing looks no codec up.
+            b"a".decode(value, "replace")
+        except LookupError as exc:
+            raise click.BadParameter(f"{value!r}: {exc}", ctx=ctx, param=param) from exc
+    ctx.meta["pdn.encoding"] = value
+
+
+def _encoding_option(func: click.decorators.FC) -> click.decorators.FC:
+    """``--encoding``, for every command that reads PDN (FILES commands get it with
+    :func:`_files_argument`); read back with :func:`_encoding`."""
+    return click.option(
+        "--encoding",
+        metavar="CODEC",
+        default=None,
+        expose_value=False,  # read through the context by the code that reads the files
+        callback=_remember_encoding,
+        help="Read PDN bytes in this encoding (utf-8, cp1251, cp1252, latin-1...) instead of "
+        "the one detected. JSON is always UTF-8.",
+    )(func)
+
+
+def _encoding() -> str | None:
+    """The ``--encoding`` of the running command (None: detect it)."""
+    context = click.get_current_context(silent=True)
+    return None if context is None else context.meta.get("pdn.encoding")
+
+
 def _files_argument(func: click.decorators.FC) -> click.decorators.FC:
     """FILES...: files, ``-`` for standard input, or folders (their ``*.pdn`` files in sorted
     order; ``--recursive`` for subfolders); none reads standard input when it is not a
-    terminal. Every command taking FILES takes it through here."""
+    terminal. Every command taking FILES takes it through here, and ``--encoding`` with it."""
+    func = _encoding_option(func)
     func = click.argument(
         "files",
         nargs=-1,
@@ -418,7 +450,9 @@ def validate(
         if fmt == "json":
             out.write(f'{{"schema": "{SCHEMA}", "type": "verdicts", "games": [\n')
         first = True
-        for verdict in validate_files(progress.sources(sources), variant=variant, jobs=jobs):
+        for verdict in validate_files(
+            progress.sources(sources), variant=variant, jobs=jobs, encoding=_encoding()
+        ):
             summary.add(verdict)
             progress.tick()
             if fmt == "text":
@@ -443,13 +477,14 @@ def validate(
     sys.exit(EXIT_PROBLEMS if summary.with_errors else EXIT_CLEAN)
 
 
-def _progress(files: tuple[str, ...]) -> Progress:
-    """The progress bar of this command over FILES (silenced by its ``--quiet``)."""
+def _progress(files: tuple[str, ...], *, slow: bool = True) -> Progress:
+    """The progress bar of this command over FILES (silenced by its ``--quiet``, and when the
+    work is not ``slow``: a pass that only cuts games and reads tags is over in a moment)."""
     from .progress import Progress
 
     context = click.get_current_context(silent=True)
     quiet = bool(context is not None and context.meta.get("pdn.quiet"))
-    return Progress(files, quiet=quiet)
+    return Progress(files, quiet=quiet or not slow)
 
 
 def _reported(
@@ -490,7 +525,7 @@ def _games_of(files: tuple[str, ...]) -> Iterator[tuple[str, Game]]:
 
     sources = _sources(files)
     progress = _progress(files)
-    return progress.count(named_games(progress.sources(sources)))
+    return progress.count(named_games(progress.sources(sources), encoding=_encoding()))
 
 
 @main.command()
@@ -701,9 +736,10 @@ def _write_picture(out: TextIO, svg: str, png: bool) -> None:
     help="Show the position after this many mainline plies (default: the end).",
 )
 @click.option("--svg", is_flag=True, help="Write an SVG diagram instead of a text board.")
-@click.option("--png", is_flag=True, help='Write a PNG diagram (needs: pip install "pdn[png]").')
+@click.option("--png", is_flag=True, help="Write a PNG diagram (needs the optional cairosvg).")
 @_picture_options
 @_variant_option
+@_encoding_option
 @_output_option
 def show(
     file: str | None,
@@ -725,6 +761,9 @@ def show(
     from .diagram import play_written, svg_board, text_board
     from .validation import position_at
 
+    piped = file is None and fen is None and sys.stdin is not None and not sys.stdin.isatty()
+    if piped:
+        file = "-"  # data piped in and no FILE: standard input, as every command reads it
     if (file is None) == (fen is None):
         raise click.UsageError("give a FILE or --fen FEN (one of them)")
     if written is not None and fen is None:
@@ -744,8 +783,16 @@ def show(
             reason += f", after {written}"
     else:
         assert file is not None
-        game = next((g for _, g in _games_of((file,)) if g.index == number), None)
+        seen = 0
+        game = None
+        for _, candidate in _games_of((file,)):
+            seen += 1
+            if candidate.index == number:
+                game = candidate
+                break
         if game is None:
+            if piped and not seen:
+                raise click.UsageError("give a FILE or --fen FEN (standard input held no game)")
             raise click.BadParameter(f"{file} has fewer than {number} games", param_hint="--game")
         found = position_at(game, ply, variant)
         if found.position is None:
@@ -796,9 +843,13 @@ def openings(
     shows it as text instead of running it as a formula; plain numbers such as -1, and a lone
     -, are left as they are. Control characters from the file are shown as \\x1b and so on.
     """
+    from collections import Counter
+
     from .openings import (
+        Opening,
         ballot_stats,
         classify,
+        empty_stats_note,
         opening_row,
         render_openings_chunks,
         render_stats,
@@ -814,11 +865,25 @@ def openings(
                     out.write(("\n" if extracted else "") + write_game(game))
                     extracted += 1
         elif stats:
+            kinds: Counter[str] = Counter()  # what the games were, to say why no row
+            variants: Counter[str] = Counter()
+
+            def classified() -> Iterator[tuple[Opening, str | None]]:
+                for _, game in _games_of(files):
+                    opening = classify(game)
+                    kinds[opening.kind] += 1
+                    if opening.kind == "not-english":
+                        variants[game.variant or "unknown"] += 1
+                    yield opening, game.result
+
             # Tallied game by game: the memory does not grow with the input.
-            table = ballot_stats((classify(game), game.result) for _, game in _games_of(files))
+            table = ballot_stats(classified())
             if sort == "games":
                 table.sort(key=lambda row: -row.games)
             out.write(render_stats(table, fmt))
+            if not table:
+                note = empty_stats_note(kinds, variants)
+                click.echo(f"note: the table is empty: {note}", err=True)
         else:
             # One row per game, written as it comes in CSV and JSON (text and Markdown size
             # their columns from every row first).
@@ -888,6 +953,7 @@ def report(
 
     from . import report as reports
     from .openings import classify
+    from .problems import Problem
 
     try:
         scheme = None if points is None else reports.parse_points(points)
@@ -896,9 +962,22 @@ def report(
     if width is None and output == "-" and sys.stdout.isatty():
         width = shutil.get_terminal_size().columns
 
+    # What standard error says, the page says too (HTML and Markdown): pdn.report.render_chunks.
+    page_warnings: list[str] = []
+    not_pdn = _NotPdn(page_warnings)
+
     def records() -> Iterator[reports.GameRecord]:
-        repeats = _Repeats(dedupe)
+        repeats = _Repeats(dedupe, page_warnings)
+        with_games: set[str] = set()
         for name, game in _games_of(files):
+            unreadable = next((p for p in game.errors if p.code == "not-pdn"), None)
+            if unreadable is not None:
+                not_pdn(name, unreadable)
+                with_games.add(name)  # said already
+                continue
+            if not (game.tags or game.mainline_moves() or game.terminator is not None):
+                continue  # text between games (or a file of no games): nothing to report
+            with_games.add(name)
             if repeats.skip(name, game):
                 continue
             label = None
@@ -907,6 +986,9 @@ def report(
                 label = f"ACF {opening.number}" if opening.kind == "ballot" else None
             # index: the game's number in its file, as validate and the warnings give it.
             yield reports.game_record(game, variant, opening=label, index=game.index)
+        for name in dict.fromkeys(files):
+            if name not in with_games:
+                not_pdn(name, Problem("not-pdn", "no PDN game in this file", line=1, column=1))
         repeats.summary()  # after the last game, before the first event is written
 
     # One event at a time: the records wait on disk, not in memory (pdn.report.EventStore).
@@ -915,8 +997,10 @@ def report(
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--event") from exc
     with open_output(output, files) as out:
-        for chunk in reports.render_chunks(built, fmt, table=table, width=width):
+        chunks = reports.render_chunks(built, fmt, table=table, width=width, warnings=page_warnings)
+        for chunk in chunks:
             out.write(chunk)
+    not_pdn.exit()
 
 
 @main.command()
@@ -969,7 +1053,7 @@ def _headers_of(files: tuple[str, ...]) -> Iterator[Tags]:
         if is_json(source):
             yield from (game.tags for game in iter_games(source))
         else:
-            yield from read_headers(source)
+            yield from read_headers(source, encoding=_encoding())
 
 
 @main.command()
@@ -1072,12 +1156,16 @@ class _Repeats:
     """Warns of repeated games on standard error (pdn.duplicates.pairing_key); with
     ``dedupe``, says which are left out of the counts."""
 
-    def __init__(self, dedupe: bool) -> None:
+    #: Repeats listed one by one on a page (standard error lists them all).
+    SHOWN = 20
+
+    def __init__(self, dedupe: bool, page: list[str] | None = None) -> None:
         from .duplicates import Deduper
 
         self.dedupe = dedupe
         self.seen = Deduper()
         self.count = 0
+        self.page = [] if page is None else page
 
     def skip(self, name: str, game: Game) -> bool:
         """Whether to leave ``game`` out: it repeats an earlier game and ``dedupe`` is on."""
@@ -1093,15 +1181,22 @@ class _Repeats:
             f"{place}:1: warning: game {game.index} repeats {first} (game {first.index}), {how}"
         )
         click.echo(printable(message), err=True)
+        if self.count <= self.SHOWN:
+            self.page.append(message)
         return self.dedupe
 
     def summary(self) -> None:
         """One closing line when any game was repeated."""
-        if self.count and not self.dedupe:
-            click.echo(
-                f"warning: {self.count} repeated games counted again; --dedupe counts each once",
-                err=True,
+        if self.count > self.SHOWN:
+            self.page.append(
+                f"... {self.count - self.SHOWN} more repeats (standard error lists all)"
             )
+        if self.count and not self.dedupe:
+            line = f"warning: {self.count} repeated games counted again; --dedupe counts each once"
+            click.echo(line, err=True)
+            self.page.append(line)
+        elif self.count:
+            self.page.append(f"{self.count} repeated games counted once (--dedupe)")
 
 
 T = TypeVar("T")
@@ -1112,13 +1207,17 @@ class _NotPdn:
     """Says each input that is not PDN at all as FILE:LINE:COL: CODE: MESSAGE on standard
     error, and remembers it for the exit status."""
 
-    def __init__(self) -> None:
+    def __init__(self, page: list[str] | None = None) -> None:
         self.count = 0
+        self.page = page  # where a page collects what it must say too (pdn report)
 
     def __call__(self, name: str, problem: Problem) -> None:
         self.count += 1
         where = f"{name}:{problem.line or 1}:{problem.column or 1}"
-        click.echo(printable(f"{where}: {problem.code}: {problem.message}"), err=True)
+        line = f"{where}: {problem.code}: {problem.message}"
+        click.echo(printable(line), err=True)
+        if self.page is not None:
+            self.page.append(line)
 
     def exit(self) -> None:
         """Exit 1 when an input was not PDN."""
@@ -1282,6 +1381,7 @@ def _check_line(moves: tuple[str, ...] | None, text: str | None) -> None:
 @click.option("--invert", is_flag=True, help="Keep the games that do NOT match.")
 @click.option("--first", type=click.IntRange(1), default=None, help="Stop after N games.")
 @click.option("--count", "count_only", is_flag=True, help="Print only the number of games.")
+@_quiet_option
 @_output_option
 def select(
     files: tuple[str, ...],
@@ -1386,12 +1486,21 @@ def select(
     )
     chosen = cut = 0
     not_pdn = _NotPdn()
-    with open_output(output, files) as out:
-        for picked in select_games(_sources(files), selection, on_problem=not_pdn):
+    sources = _sources(files)
+    # A bar when games are parsed or replayed (positions, verdicts, plies): the slow cases.
+    with (
+        _progress(files, slow=selection.needs_game()) as progress,
+        open_output(output, files) as out,
+    ):
+        picks = select_games(
+            progress.sources(sources), selection, on_problem=not_pdn, encoding=_encoding()
+        )
+        for picked in picks:
             if not count_only:
                 out.write(("\n" if chosen else "") + picked.text)
             chosen += 1
             cut += picked.cut
+        progress.close()  # before the count, which stays on screen
         if count_only:
             out.write(f"{chosen}\n")
     if cut:
@@ -1497,6 +1606,7 @@ def dedupe(
             by,
             against=progress.sources(archive),
             on_problem=not_pdn,
+            encoding=_encoding(),
         )
         for seen in progress.count(checked):
             games += 1
@@ -1569,7 +1679,7 @@ def split(files: tuple[str, ...], grouping: str, folder: str) -> None:
         )
     not_pdn = _NotPdn()
     try:
-        result = split_files(_sources(files), folder, by, on_problem=not_pdn)
+        result = split_files(_sources(files), folder, by, on_problem=not_pdn, encoding=_encoding())
     except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo(
@@ -1596,6 +1706,7 @@ def split(files: tuple[str, ...], grouping: str, folder: str) -> None:
     help="Worker processes for the replay (0: one per core).",
 )
 @click.option("--title", default=None, help="The page title (default: the file names).")
+@_quiet_option
 @_output_option
 def view(
     files: tuple[str, ...], variant: str | None, jobs: int, title: str | None, output: str
@@ -1609,9 +1720,14 @@ def view(
 
     sources = _sources(files)
     name = title or ", ".join(display_name(s) for s in sources)
-    with open_output(output, files) as out:
+    with _progress(files) as progress, open_output(output, files) as out:
         count = view_files(
-            sources, out, variant=variant, jobs=jobs or os.cpu_count() or 1, title=name
+            progress.sources(sources),
+            out,
+            variant=variant,
+            jobs=jobs or os.cpu_count() or 1,
+            title=name,
+            encoding=_encoding(),
         )
     if output != "-":
         click.echo(f"{count} games written to {output}", err=True)
@@ -1643,9 +1759,7 @@ def _plies_option(text: str) -> list[int]:
     is_flag=True,
     help="One printable HTML sheet (DIR/sheet.html) of all diagrams with captions.",
 )
-@click.option(
-    "--png", is_flag=True, help='PNG files instead of SVG (needs: pip install "pdn[png]").'
-)
+@click.option("--png", is_flag=True, help="PNG files instead of SVG (needs the optional cairosvg).")
 @_picture_options
 @_variant_option
 @click.option(

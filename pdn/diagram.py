@@ -28,6 +28,7 @@ from .safe_text import one_line
 from .validation import Report, locate, validate
 
 __all__ = [
+    "PNG_INSTALL",
     "PngUnavailable",
     "Snapshot",
     "confined",
@@ -117,18 +118,23 @@ def play_written(position: Position, text: str) -> tuple[Position, Move]:
     raise ValueError(f"{text}: {why}" + (f" (legal here: {legal})" if legal else ""))
 
 
+#: How to get PNG output: pdn is installed from a clone, not from the package index, so
+#: ``pip install "pdn[png]"`` cannot work.
+PNG_INSTALL = 'pip install cairosvg (or, in a clone of pdn, pip install ".[png]")'
+
+
 class PngUnavailable(RuntimeError):
     """PNG output needs the optional ``cairosvg`` package, which is not installed."""
 
 
 def png_bytes(svg: str) -> bytes:
-    """The SVG rendered as PNG by ``cairosvg`` (``pip install "pdn[png]"``); raises
+    """The SVG rendered as PNG by ``cairosvg`` (:data:`PNG_INSTALL`); raises
     :class:`PngUnavailable` with that advice when it is missing."""
     try:
         import cairosvg
     except (ImportError, OSError) as exc:  # OSError: the package is there, libcairo is not
         raise PngUnavailable(
-            f'PNG output needs cairosvg ({exc}); install it with: pip install "pdn[png]"'
+            f"PNG output needs cairosvg ({exc}); install it with: {PNG_INSTALL}"
         ) from exc
     data = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
     assert isinstance(data, bytes)

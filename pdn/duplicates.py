@@ -166,12 +166,14 @@ def dedupe_games(
     *,
     against: Iterable[Input] = (),
     on_problem: OnProblem | None = None,
+    encoding: str | None = None,
 ) -> Iterator[Seen]:
     """Every game of ``sources`` in order, each saying which earlier game it repeats at
     ``level`` (``None``: it is the first of its kind). ``text`` never parses a game.
 
     The games of ``against`` (an archive) are read first and only remembered, never given:
-    a game of ``sources`` that the archive has says the archive's place.
+    a game of ``sources`` that the archive has says the archive's place. ``encoding``
+    forces the codec of PDN bytes (else it is detected).
 
     >>> import io
     >>> archive = io.StringIO("1. 11-15 23-19 *\\n")
@@ -181,18 +183,22 @@ def dedupe_games(
     """
     seen = Deduper()
     for source in against:
-        for _ in _keyed(source, level, seen, on_problem):
+        for _ in _keyed(source, level, seen, on_problem, encoding):
             pass
     for source in sources:
-        yield from _keyed(source, level, seen, on_problem)
+        yield from _keyed(source, level, seen, on_problem, encoding)
 
 
 def _keyed(
-    source: Input, level: Level, seen: Deduper, on_problem: OnProblem | None
+    source: Input,
+    level: Level,
+    seen: Deduper,
+    on_problem: OnProblem | None,
+    encoding: str | None = None,
 ) -> Iterator[Seen]:
     """The games of one source, each checked against (and added to) ``seen``."""
     name = display_name(source)
-    for raw, parsed in games_as_read(source, on_problem):
+    for raw, parsed in games_as_read(source, on_problem, encoding=encoding):
         if raw is None:
             assert parsed is not None
             place = Place(name, parsed.line, parsed.index)

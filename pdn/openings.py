@@ -30,7 +30,7 @@ import functools
 import io
 import itertools
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal
@@ -61,6 +61,7 @@ __all__ = [
     "classify_positions",
     "compact_fen",
     "eleven_man_fens",
+    "empty_stats_note",
     "opening_row",
     "render_openings",
     "render_stats",
@@ -822,6 +823,32 @@ def _aligned_table(chosen: str, cells: list[dict[str, str]]) -> str:
     if chosen == "markdown":
         return _markdown_table(columns, cells)
     return _text_table(columns, cells)
+
+
+def empty_stats_note(kinds: Mapping[str, int], variants: Mapping[str, int]) -> str:
+    """Why :func:`ballot_stats` gave no row, from the :attr:`Opening.kind` of each game read
+    (counted) and the variants of those that are not English (counted).
+
+    >>> empty_stats_note({"not-english": 3}, {"russian": 2, "international": 1})
+    'no English game among the 3 read (russian 2, international 1): ballots are English'
+    >>> empty_stats_note({"short": 2, "illegal": 1}, {})
+    'none of the 3 English games opens with a three-move ballot (short 2, illegal 1)'
+    """
+    games = sum(kinds.values())
+    if not games:
+        return "no game was read"
+    english = games - kinds.get("not-english", 0)
+    if not english:
+        others = ", ".join(
+            f"{name} {n}" for name, n in sorted(variants.items(), key=lambda kv: -kv[1])
+        )
+        return f"no English game among the {games} read ({others}): ballots are English"
+    found = ", ".join(
+        f"{kind} {n}"
+        for kind, n in sorted(kinds.items(), key=lambda kv: -kv[1])
+        if kind not in ("not-english", "ballot")
+    )
+    return f"none of the {english} English games opens with a three-move ballot ({found})"
 
 
 def render_stats(stats: Iterable[BallotStats], fmt: str = "text") -> str:

@@ -466,7 +466,8 @@ class _Walker:
             self.problem(
                 "encoding",
                 f"the file is not UTF-8: read as {names.get(chunk.encoding, chunk.encoding)}, "
-                "a guess from its bytes (pass the encoding to be sure)",
+                "a guess from its bytes (give it with --encoding, or encoding= in Python, "
+                "to be sure)",
                 chunk.line,
                 chunk.column,
             )

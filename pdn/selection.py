@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -954,17 +954,22 @@ OnProblem = Callable[[str, Problem], None]
 
 
 def games_as_read(
-    source: Input, on_problem: OnProblem | None = None, *, scan: bool = True
+    source: Input,
+    on_problem: OnProblem | None = None,
+    *,
+    scan: bool = True,
+    encoding: str | None = None,
 ) -> Iterator[AsRead]:
     """Each game of a source as read, cheaply: ``(raw, None)`` for PDN (cut, not parsed),
     ``(None, game)`` for a JSON record. A source that is not text at all gives no game, and
     ``on_problem`` hears why. ``scan=False`` skips the file's scan for the board its games
-    agree on (:mod:`pdn.detection`), for callers that never parse a game."""
+    agree on (:mod:`pdn.detection`), for callers that never parse a game. ``encoding`` forces
+    the codec of PDN bytes (else it is detected)."""
     if is_json(source):
         for game in iter_games(source):
             yield None, game
         return
-    for raw in split_games(source, scan=scan):
+    for raw in split_games(source, scan=scan, encoding=encoding):
         if raw.problem is not None:
             if on_problem is not None:
                 on_problem(display_name(source), raw.problem)
@@ -973,18 +978,23 @@ def games_as_read(
 
 
 def select_games(
-    sources: Sequence[Input], selection: Selection, *, on_problem: OnProblem | None = None
+    sources: Iterable[Input],
+    selection: Selection,
+    *,
+    on_problem: OnProblem | None = None,
+    encoding: str | None = None,
 ) -> Iterator[Picked]:
     """The games of ``sources`` that meet ``selection``, streaming, in input order.
 
     Only what the conditions need is done per game (see the module docstring). JSON inputs
     are written back as PDN; PDN games are written as read, unless ``cut_at_error`` cuts
-    them.
+    them. ``encoding``: see :func:`games_as_read`.
     """
     chosen = 0
     for source in sources:
         name = display_name(source)
-        for raw, parsed in games_as_read(source, on_problem, scan=selection.may_parse()):
+        scan = selection.may_parse()
+        for raw, parsed in games_as_read(source, on_problem, scan=scan, encoding=encoding):
             if selection.first is not None and chosen >= selection.first:
                 return
             game = parsed

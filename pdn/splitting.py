@@ -233,12 +233,13 @@ def split_files(
     by: str | int,
     *,
     on_problem: OnProblem | None = None,
+    encoding: str | None = None,
 ) -> SplitResult:
     """Write the games of ``sources`` into ``folder`` (made if missing), one file per group
     (``by`` is one of :data:`GROUPINGS` or a number of games per file), and the index.
 
     Files already in the folder with the names chosen are replaced, each atomically; an input
-    file is never among them.
+    file is never among them. ``encoding`` forces the codec of PDN bytes (else detected).
     """
     if isinstance(by, int) and by < 1:
         raise ValueError("a number of games per file is at least 1")
@@ -265,7 +266,7 @@ def split_files(
             try:
                 for source in sources:
                     file = display_name(source)
-                    for raw, game in games_as_read(source, on_problem):
+                    for raw, game in games_as_read(source, on_problem, encoding=encoding):
                         result.games += 1
                         item = _Lazy(raw, game)
                         labels = _labels(item, by, result.games)

@@ -121,6 +121,15 @@ class Report:
         """The steps of the mainline, in order."""
         return (step for step in self.steps if step.mainline)
 
+    def __repr__(self) -> str:
+        # One line: the fields hold every position of the game (kilobytes for one game).
+        rules = self.variant.name if self.variant is not None else None
+        plies = sum(1 for _ in self.mainline_steps())
+        return (
+            f"Report(status={self.status!r}, variant={rules!r}, game={self.game.index}, "
+            f"line={self.game.line}, plies={plies}, problems={len(self.all_problems)})"
+        )
+
     def _repr_html_(self) -> str:
         """The verdict and a table of the problems, in Jupyter (:func:`pdn.viewer.report_html`)."""
         from .viewer import report_html

@@ -355,11 +355,13 @@ def view_files(
     variant: str | None = None,
     jobs: int = 1,
     title: str = "Games",
+    encoding: str | None = None,
 ) -> int:
     """Validate every game of ``sources`` (on ``jobs`` processes, in order) and write the
-    viewer page to ``out``; returns the number of games."""
+    viewer page to ``out``; returns the number of games. ``encoding`` forces the codec of PDN
+    bytes (else it is detected)."""
     viewed: Iterator[ViewedGame] = map_games(
-        partial(view_game, variant=variant), sources, jobs=jobs
+        partial(view_game, variant=variant), sources, jobs=jobs, encoding=encoding
     )
     return write_page(viewed, out, title=title)
 

@@ -29,7 +29,7 @@ from pdn.engine import (
 )
 from pdn.engine.pickling import pickle_by_fields
 
-from .draws import DrawWatch, draw_rules
+from .draws import DrawWatch, draw_rules, unwatched_sentence
 from .fastpath import fast_path
 from .gametype import FULL_VALUES, detect_variant, moves_evidence
 from .model import Game, Node
@@ -588,6 +588,9 @@ class _Replayer:
         # Each federation's own draw rules, on the main line (pdn.draws).
         rules = draw_rules(self.variant) if mainline else None
         watch = DrawWatch(rules, position) if rules is not None else None
+        # Where none are watched, the first king move of the main line (before it no draw
+        # rule of any federation can apply) says so, once.
+        unwatched = mainline and rules is None
         report = self.report
         problems, steps = report.problems, report.steps
         fast = self.fast.match
@@ -632,6 +635,18 @@ class _Replayer:
                 ply += 1
             elif watch is not None:
                 watch = DrawWatch(watch.rules, after)  # a setup starts the counts afresh
+            if unwatched and move is not None and move.king and not move.captures:
+                unwatched = False
+                problems.append(
+                    Problem(
+                        "draws-unwatched",
+                        f"{unwatched_sentence(self.variant)} (first king move here)",
+                        line=main.line,
+                        column=main.column,
+                        ply=ply - 1,
+                        move=text,
+                    )
+                )
             position = after
             parent = main
         return position

@@ -12,7 +12,7 @@ import pdn
 from pdn.batch import validate_files
 from pdn.engine import Position, Variant, get_variant
 from pdn.gametype import moves_evidence
-from pdn.notation import move_texts
+from pdn.notation import move_text, move_texts
 from pdn.validation import FileRules
 
 SAMPLE = Path(__file__).resolve().parent / "fixtures" / "corpus" / "wiegerw__pdn" / "games"
@@ -148,3 +148,178 @@ def test_the_czech_game_of_a_czech_file_is_czech() -> None:
     sixth = verdicts[5]
     assert (sixth.status, sixth.variant, sixth.rules_source) == ("ok", "czech", "replay-file")
     assert all(v.status == "ok" for v in verdicts)
+
+
+# ------------------------------------------------------------------ item 9: draw rules
+
+
+def draws_of(game_type: int, fen: str, moves: str) -> list[tuple[str, int | None, str]]:
+    report = pdn.validate(pdn.parse_game(f'[GameType "{game_type}"]\n[FEN "{fen}"]\n{moves} *'))
+    assert report.status == "ok", report.problems
+    return [(p.code, p.ply, p.message) for p in report.problems if p.code.startswith("draw")]
+
+
+def mixed_line(name: str, fen: str, plies: int, man_every: int, first_seed: int = 0) -> str:
+    """``plies`` moves from ``fen`` with no capture, no crowning and nothing left to capture,
+    a man move every ``man_every`` plies (so the king-move count never reaches its limit),
+    king moves otherwise, no position a third time: random, from the first seed that goes
+    the whole way."""
+    variant = get_variant(name)
+    for seed in range(first_seed, first_seed + 200):
+        rng = random.Random(seed)
+        position = Position.from_fen(fen, variant)
+        seen = {position: 1}
+        texts: list[str] = []
+        for ply in range(1, plies + 1):
+            options = []
+            for move in position.legal_moves():
+                after = position.play(move)
+                if move.is_capture or move.crowns or after.has_capture() or after.is_game_over():
+                    continue
+                if seen.get(after, 0) < 2:
+                    options.append((move, after))
+            wanted = [o for o in options if o[0].is_man_move == (ply % man_every == 0)]
+            if not (wanted or options):
+                break
+            move, position = rng.choice(wanted or options)
+            seen[position] = seen.get(position, 0) + 1
+            texts.append(move_text(move, variant))
+        else:
+            return " ".join(texts)
+    raise AssertionError(f"no line of {plies} plies from {fen}")
+
+
+def capture_line(name: str, fen: str, before: int, after: int) -> str:
+    """``before`` quiet king moves, a move that offers the other side a capture, that
+    capture, then ``after`` quiet king moves (random, from the first seed that works)."""
+    variant = get_variant(name)
+    for seed in range(300):
+        rng = random.Random(seed)
+        position = Position.from_fen(fen, variant)
+        texts: list[str] = []
+        for ply in range(1, before + after + 3):
+            legal = position.legal_moves()
+            if ply == before + 1:
+                options = [m for m in legal if position.play(m).has_capture()]
+            elif ply == before + 2:
+                options = [m for m in legal if m.is_capture]
+            else:
+                options = [
+                    m
+                    for m in legal
+                    if not m.is_capture and not m.is_man_move and not position.play(m).has_capture()
+                ]
+            options = [m for m in options if not position.play(m).is_game_over()]
+            if not options:
+                break
+            move = rng.choice(options)
+            texts.append(move_text(move, variant))
+            position = position.play(move)
+        else:
+            return " ".join(texts)
+    raise AssertionError(f"no capture line from {fen}")
+
+
+@pytest.mark.parametrize(
+    ("fen", "moves", "rule"),
+    [
+        ("W:WKa1,c3:BKh8,f6", 30, "30-move rule"),  # 4 pieces
+        ("W:WKa1,c3,e3:BKh8,f6,d6", 60, "60-move rule"),  # 6 pieces
+    ],
+)
+def test_russian_endings_of_four_to_seven_pieces(fen: str, moves: int, rule: str) -> None:
+    # Men move now and then, so the 15-move rule (kings only) never fires; nothing is
+    # captured and nothing crowned, so the balance of forces stays as it was.
+    line = mixed_line("russian", fen, 2 * moves + 4, 2 * 15 - 2)
+    found = draws_of(25, fen, line)
+    assert [(code, ply) for code, ply, _ in found] == [("draw-rule", 2 * moves)]
+    assert f"FShR {rule}" in found[0][2]
+
+
+def test_a_russian_ending_count_starts_again_at_a_capture() -> None:
+    # Five pieces for 40 plies, then a man is taken (four pieces: the same 30-move ending,
+    # the balance changed): the 30 moves count from the capture, not from the start.
+    russian = pdn.engine.RUSSIAN
+    fen = "W:WKa1,c3,e3:BKh8,f6"
+    offers = []
+    for seed in range(0, 2000, 200):
+        first = mixed_line("russian", fen, 40, 28, first_seed=seed)
+        game = pdn.parse_game(f'[GameType "25"]\n[FEN "{fen}"]\n{first} *')
+        position = pdn.validate(game).final
+        assert position is not None
+        for offer in position.legal_moves():
+            offered = position.play(offer)
+            for take in offered.legal_moves() if not offer.is_capture else ():
+                taken = offered.play(take)
+                kings = (taken.black & taken.kings, taken.white & taken.kings)
+                one = take.is_capture and len(take.captures) == 1
+                if one and all(kings) and not taken.has_capture():
+                    offers.append((offer, take, taken))
+        if offers:
+            break
+    assert offers
+    offer, take, taken = offers[0]
+    rest = mixed_line("russian", taken.fen(), 64, 28)
+    line = f"{first} {move_text(offer, russian)} {move_text(take, russian)} {rest}"
+    found = draws_of(25, fen, line)
+    assert [(code, ply) for code, ply, _ in found] == [("draw-rule", 42 + 60)]
+    assert "30-move rule" in found[0][2]
+
+
+def test_the_fmjd_sixteen_move_count_goes_on_after_a_capture() -> None:
+    # 3 kings against 1; at ply 26 the lone king takes one: 2 against 1. The 16 moves still
+    # count from the start of the ending (drawn at ply 32), not 5 moves from the capture (36).
+    fen = "W:WK46,K47,K50:BK3"
+    line = capture_line("international", fen, 24, 16)
+    found = draws_of(20, fen, line)
+    assert (found[0][1], "16-move rule" in found[0][2]) == (32, True)
+    assert "counted on after a capture" in found[0][2]
+    # An early capture: the 5-move rule of the new ending is reached first.
+    early = draws_of(20, fen, capture_line("international", fen, 4, 14))
+    assert (early[0][1], "5-move rule" in early[0][2]) == (16, True)
+
+
+@pytest.mark.parametrize(
+    ("game_type", "name", "fen", "ply", "rule"),
+    [
+        (40, "frisian", "W:WK46,K47:BK3", 13, "Frisian 7-move rule"),
+        (40, "frisian", "B:WK46,K47:BK3", 14, "Frisian 7-move rule"),
+        (23, "pool", "W:WK25,K26,K31:BK4", 25, "APCA 13-move rule"),
+        (23, "pool", "B:WK25,K26,K31:BK1", 26, "APCA 13-move rule"),
+    ],
+)
+def test_the_stronger_side_has_so_many_moves(
+    game_type: int, name: str, fen: str, ply: int, rule: str
+) -> None:
+    # Drawn when the side with the kings has made its 7th (13th) move in the ending without
+    # winning: the 13th or the 14th ply of it, as that side moves first or second.
+    found = draws_of(game_type, fen, mixed_line(name, fen, ply + 4, 10**6))
+    assert [(code, at) for code, at, _ in found] == [("draw-rule", ply)]
+    assert rule in found[0][2] and "by the stronger side" in found[0][2]
+
+
+@pytest.mark.parametrize(
+    ("game_type", "fen", "moves"),
+    [
+        (22, "W:WK32:B1", "32-28"),
+        (24, "W:WK32:B1", "32-28"),
+        (26, "W:WKa1:Bh8", "a1-b2"),
+        (27, "W:WK72:B1", "72-66"),
+        (30, "W:WKa1:Bh8", "a1-a2"),
+        (31, "W:WK32:B1", "32-27"),
+    ],
+)
+def test_variants_without_watched_draw_rules_say_so(game_type: int, fen: str, moves: str) -> None:
+    report = pdn.validate(pdn.parse_game(f'[GameType "{game_type}"]\n[FEN "{fen}"]\n{moves} *'))
+    variant = report.variant
+    assert variant is not None and pdn.draws.draw_rules(variant) is None
+    (said,) = [p for p in report.problems if p.code == "draws-unwatched"]
+    assert said.severity == "notice" and said.ply == 1
+    assert said.message.startswith(f"draw rules not watched for {variant.title}")
+
+
+def test_no_such_notice_before_a_king_moves_or_where_rules_are_watched() -> None:
+    men_only = pdn.validate(pdn.parse_game('[GameType "22"]\n1. 21-17 12-16 *'))
+    assert not [p for p in men_only.problems if p.code == "draws-unwatched"]
+    watched = pdn.validate(pdn.parse_game('[GameType "20"]\n[FEN "W:WK46:B1"]\n1. 46-37 *'))
+    assert not [p for p in watched.problems if p.code == "draws-unwatched"]

@@ -323,3 +323,75 @@ def test_no_such_notice_before_a_king_moves_or_where_rules_are_watched() -> None
     assert not [p for p in men_only.problems if p.code == "draws-unwatched"]
     watched = pdn.validate(pdn.parse_game('[GameType "20"]\n[FEN "W:WK46:B1"]\n1. 46-37 *'))
     assert not [p for p in watched.problems if p.code == "draws-unwatched"]
+
+
+# ------------------------------------------------------------------ item 9: published perft
+
+# dctl (R. Halbersma), test/src/algo/traversal/initial/board_08x08.cpp, from the "Perft for
+# all recognized draughts variants" thread (damforum.nl, t=2822): perft from the initial
+# position, duplicate captures kept. dctl's Thai test starts from the usual 12 men each
+# (``initial(2)``: two empty rows), White to move, not from Thai's 8 men each.
+DCTL_PERFT = {
+    "italian": (7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860875, 17761384, 81647058),
+    "spanish": (7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860866, 17743464, 81383200),
+    "czech": (7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963671, 18368918, 84967210),
+    "thai": (7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963648, 18363523, 84892793),
+}
+TWELVE_EACH = "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+
+
+def dctl_cases() -> list[object]:
+    cases = []
+    for name, counts in DCTL_PERFT.items():
+        for depth, count in enumerate(counts, start=1):
+            # A few seconds at depth 8; 9 (the first with kings) and deeper are slow.
+            marks = [pytest.mark.slow] if depth > 7 else []
+            cases.append(pytest.param(name, depth, count, marks=marks, id=f"{name}-{depth}"))
+    return cases
+
+
+@pytest.mark.parametrize(("name", "depth", "count"), dctl_cases())
+def test_perft_agrees_with_dctl(name: str, depth: int, count: int) -> None:
+    variant = get_variant(name)
+    start = Position.from_fen(TWELVE_EACH, variant) if name == "thai" else Position.start(variant)
+    assert pdn.engine.perft(start, depth) == count
+
+
+def test_a_turkish_king_turning_back_is_told_so() -> None:
+    # d6 is gone once jumped, so nothing blocks d8-d1 but the 180-degree rule.
+    game = pdn.parse_game('[GameType "30"]\n[FEN "W:WKd4:Bd6,d2,a8"]\n1. d4xd8xd1 *')
+    (problem,) = pdn.validate(game).problems
+    assert problem.code == "illegal-move"
+    assert "may not turn back along the line it came (a 180-degree turn" in problem.message
+    assert "pieces in the way" not in problem.message
+    # Thai kings may turn back (as in dctl's Thai rules): d4xg7, then back over d4 to a1.
+    board = pdn.engine.board_for(pdn.engine.THAI)
+    position = Position.from_fen("W:WKd4:Bf6,b2,h8", pdn.engine.THAI)
+    paths = {tuple(board.algebraic(s) for s in m.path) for m in position.legal_moves()}
+    assert ("d4", "g7", "a1") in paths
+
+
+# dctl's Frisian table (test/src/algo/traversal/initial/board_10x10.cpp): duplicate captures
+# kept, and dropped (a man's captures in eight directions give two paths to one result).
+DCTL_FRISIAN = {
+    1: (9, 9),
+    2: (81, 81),
+    3: (658, 658),
+    4: (3880, 3874),
+    5: (21345, 21265),
+    6: (103584, 102431),
+    7: (550314, 540126),
+}
+
+
+@pytest.mark.parametrize(
+    ("depth", "counted", "merged"),
+    [
+        pytest.param(d, c, m, marks=[pytest.mark.slow] if d > 5 else [], id=f"frisian-{d}")
+        for d, (c, m) in DCTL_FRISIAN.items()
+    ],
+)
+def test_frisian_perft_agrees_with_dctl(depth: int, counted: int, merged: int) -> None:
+    start = Position.start(get_variant("frisian"))
+    assert pdn.engine.perft(start, depth) == counted
+    assert pdn.engine.perft(start, depth, merge_duplicates=True) == merged

@@ -36,7 +36,7 @@ from .model import Game
 from .problems import Problem
 from .reader import read_games, split_games
 from .safe_text import printable
-from .validation import validate
+from .validation import FileRules, validate
 
 T = TypeVar("T")
 
@@ -362,9 +362,18 @@ class Verdict:
         }
 
 
+#: What the earlier games of the file being validated replayed under (validation.FileRules).
+_FILE_RULES = FileRules(block=BATCH_SIZE)
+
+
 def verdict_of(game: Game, file: str, variant: str | None = None) -> Verdict:
-    """Validate one game and keep what a report needs."""
-    report = validate(game, variant)
+    """Validate one game and keep what a report needs (the earlier games of its file, in
+    this process, break a tie between rules that all replay it: see :func:`validate`)."""
+    if variant is None:
+        report = validate(game, file_rules=_FILE_RULES.before(file, game.index))
+        _FILE_RULES.add(report)
+    else:
+        report = validate(game, variant)
     rules = report.variant
     return Verdict(
         file=file,

@@ -106,7 +106,7 @@ def _one(game: Game, report: Report | None, options: ConvertOptions, first: bool
     fmt = options.fmt
     if fmt == "pdn":
         # The moves and positions are already rewritten: the writer only lays the game out.
-        writer = PdnWriter(normalize=options.normalize, variant=game.variant)
+        writer = PdnWriter(normalize=options.normalize, variant=game.variant, separate=True)
         return ("" if first else "\n") + game.accept(writer)
     assert report is not None  # every other format replays (ConvertOptions.replays)
     if fmt == "json":

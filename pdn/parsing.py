@@ -36,6 +36,7 @@ Policies:
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Sequence
 from typing import Any, TypeVar, cast
 
@@ -161,12 +162,17 @@ def _broken_tags(text: str, body_at: int) -> list[tuple[int, int]]:
             end = broken_tag_end(text, start, line.end())
             if end > line.end():
                 found.append((start, end))
-    # Tag pairs that lost their "[" (the cutter kept them in the tag section: pdn.cutting).
+    # Tag pairs that lost their "[" (the cutter kept them in the tag section: pdn.cutting),
+    # unless a broken pair holds them; both lists are in text order.
+    lost: list[tuple[int, int]] = []
+    k = 0
     for line in _LOST_LINE.finditer(text, 0, body_at):
         start = line.start(1)
-        if not any(begin <= start < end for begin, end in found):
-            found.append((start, line.end(1)))
-    return sorted(found)
+        while k < len(found) and found[k][1] <= start:
+            k += 1
+        if k == len(found) or found[k][0] > start:
+            lost.append((start, line.end(1)))
+    return sorted(found + lost) if lost else found
 
 
 def _set_aside(text: str, spans: list[tuple[int, int]]) -> tuple[str, list[Token]]:
@@ -384,7 +390,7 @@ class _Walker:
         self.star: Token | None = None  # a glued "*" that may still turn out to be the end
         self.held: list[Comment] = []  # comments after that "*"
         # Tokens the parser's recovery skipped, in text order: kept as comments in their place.
-        self.skipped: list[Token] = []
+        self.skipped: deque[Token] = deque()
 
     # Positions and problems ---------------------------------------------------------------
 
@@ -908,7 +914,7 @@ class _Walker:
         """The skipped tokens that stand before offset ``before``, as comments in their place."""
         skipped = self.skipped
         while skipped and (skipped[0].start_pos or 0) < before:
-            for comment in kept_text(str(skipped.pop(0)).strip()):
+            for comment in kept_text(str(skipped.popleft()).strip()):
                 if in_tags:
                     self.visitor.visit_comment(comment)
                 else:

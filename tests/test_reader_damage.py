@@ -240,3 +240,30 @@ def test_mutants_of_real_files_keep_their_games_through_convert() -> None:
         if first != back or not same:
             failures.append((edits, first, back, mutant[:200]))
     assert failures == []
+
+
+def test_fix_gives_a_changed_game_a_terminator_only_where_the_next_would_join_it(
+    tmp_path: Path,
+) -> None:
+    # Game 1 is ended by game 2's tags; game 3 is ended by an unclosed comment cut at the
+    # tag line of game 4, which starts with a comment in the output: written with no
+    # terminator, game 3 would take that comment in.
+    source = tmp_path / "loose.pdn"
+    source.write_text(
+        '[Event "a"]\n[Date "2024-01-02"]\n1. 11-15 23-19\n'
+        '[Event "b"]\n[Date "2024-01-03"]\n1. 9-13 {unclosed\n'
+        '[Event "c"]\n1. 10-14 *\n',
+        encoding="utf-8",
+    )
+    code, out, err = run("fix", "--dates", str(source))
+    assert code == 0
+    games = list(pdn.parse_games(out))
+    assert [g.tags["Event"] for g in games] == ["a", "b", "c"]
+    assert [g.terminator for g in games] == [None, None, "*"]
+    assert "(terminator): added" not in err
+    bare = '[Event "a"]\n[Date "2024-01-02"]\n{unclosed\n[Event "b"]\n1. 9-13 *\n'
+    source.write_text(bare, encoding="utf-8")
+    code, out, err = run("fix", "--dates", str(source))
+    games = list(pdn.parse_games(out))
+    assert [g.tags["Event"] for g in games] == ["a", "b"] and games[0].terminator == "*"
+    assert f'{source}:1: (terminator): added "*"' in err

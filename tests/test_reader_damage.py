@@ -98,6 +98,29 @@ def test_stray_closers_and_empty_variations_are_kept() -> None:
     assert ("unopened-variation", 2, 10) in codes and ("syntax-error", 2, 18) in codes
     assert ("junk", 2, 20) in codes  # the empty variation
     assert faithful_again(game) == game
+    assert game_from_dict(game_to_dict(game)) == game
+
+
+def test_convert_keeps_the_games_of_a_damaged_file(tmp_path: Path) -> None:
+    source = tmp_path / "damaged.pdn"
+    source.write_text(
+        '[Event "a"]\n[GameTy\n1. 11-15 23-19 2. 1-0\n'
+        'Event "Suriname 2025"]\n[Site "b"]\n(\n'
+        '[Event "c"]\n{unclosed\n'
+        '[Event "d"]\n1. 9-13 ) } 22-18 *\n',
+        encoding="utf-8",
+    )
+    code, out, _ = run("convert", str(source))
+    assert code == 0
+    read = list(pdn.read_games(source))
+    back = list(pdn.parse_games(out))
+    assert [g.tags.get("Event") for g in back] == ["a", "Suriname 2025", "c", "d"]
+    assert len(read) == len(back) == 4
+    assert "[GameTy\n" in out and comments(back[0]) == ["[GameTy", "2."]
+    assert comments(back[3]) == [")", "}"]
+    assert [pdn.write_game(g, separate=True) for g in read] == [
+        pdn.write_game(g, separate=True) for g in back
+    ]
 
 
 @pytest.mark.parametrize(

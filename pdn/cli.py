@@ -1102,10 +1102,12 @@ def fix(
 ) -> None:
     """Repair the tags of FILES as asked, listing every change (FILE:LINE: TAG: OLD -> NEW).
 
-    Everything else in each game is written as it was read. Nothing is changed unless an
-    option asks; --suggest-names only writes an alias list for --names.
+    Everything else in each game is written as it was read, and a game with no change keeps
+    its text exactly; with --in-place a file with no change is not rewritten at all. Nothing
+    is changed unless an option asks; --suggest-names only writes an alias list for --names.
     """
-    from .fixing import FixOptions, fix_game
+    from .batch import display_name
+    from .fixing import FixOptions, fix_source
     from .names import aliases_csv, suggest_aliases
 
     if suggest_names:
@@ -1127,26 +1129,41 @@ def fix(
             "nothing to fix: give --names, --result-from-terminator, --terminator-from-result, "
             "--dates or --add-gametype (or --suggest-names)"
         )
-    from .writer import write_game
-
     made = games_changed = 0
     log = open_output(log_file, files) if log_file else contextlib.nullcontext(sys.stderr)
     with log as log_out:
 
         def write(inputs: tuple[str, ...], out: TextIO) -> None:
             nonlocal made, games_changed
-            games = _reported(_games_of(inputs), in_place=in_place)
-            for number, (name, game) in enumerate(games):
-                changes = fix_game(game, options)
-                for change in changes:
-                    log_out.write(printable(f"{name}:{change.line}: {change.text()}") + "\n")
-                done = sum(change.made for change in changes)
-                made += done
-                games_changed += bool(done)
-                out.write(("\n" if number else "") + write_game(game))
+            progress = _progress(inputs)
+            number = made_here = 0
+            for source in progress.sources(_sources(inputs)):
+                name = display_name(source)
+                for fixed in progress.count(fix_source(source, options)):
+                    for _ in _reported(iter([(name, fixed.game)]), in_place=in_place):
+                        pass  # (says the game's reading errors)
+                    for change in fixed.changes:
+                        log_out.write(printable(f"{name}:{change.line}: {change.text()}") + "\n")
+                    made_here += fixed.made
+                    games_changed += bool(fixed.made)
+                    out.write(("\n" if number else "") + fixed.text)
+                    number += 1
+            made += made_here
+            if in_place and output == "-" and not made_here:
+                raise _Unchanged  # the file stays byte for byte as it was
 
-        write_outputs(output, files, in_place, write)
+        if in_place and output == "-" and files:
+            for name in files:  # one at a time: an unchanged file is left as it is
+                with contextlib.suppress(_Unchanged):
+                    write_outputs(output, (name,), in_place, write)
+        else:
+            write_outputs(output, files, in_place, write)
     click.echo(f"{made} changes in {games_changed} games", err=True)
+
+
+class _Unchanged(Exception):
+    """Raised inside the atomic writer of ``fix --in-place`` when a file needs no change: the
+    temporary copy is thrown away and the file is not touched."""
 
 
 # ------------------------------------------------------------ select, dedupe, split (issue 11)

@@ -131,6 +131,7 @@ def _one(game: Game, report: Report | None, options: ConvertOptions, first: bool
             variant=game.variant,
             columns=options.columns,
             move_numbers=options.move_numbers,
+            separate=True,
         )
         return ("" if first else "\n") + game.accept(writer)
     assert report is not None  # every other format replays (ConvertOptions.replays)

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-__all__ = ["MAX_GAME_CHARS", "TAG_LINE", "Chunker", "RawGame", "broken_tag_end"]
+__all__ = ["LOST_BRACKET", "MAX_GAME_CHARS", "TAG_LINE", "Chunker", "RawGame", "broken_tag_end"]
 
 #: A game longer than this (in characters) is cut, so that memory stays bounded (a real game,
 #: even with many annotated variations, is a few tens of kilobytes).
@@ -96,6 +96,15 @@ _SPECIAL_KIND.update({"*": "star", "(": "open", "/": "setup"})
 
 # A line holding a tag pair: inside a "{" comment it shows that the comment was never closed.
 TAG_LINE = re.compile(r"\n[ \t]*\[[A-Za-z][^\]\n\"]*\"[^\"\n]*\"[ \t]*\]")
+
+
+#: A tag pair that lost its ``[`` (``Event "Suriname 2025"]``), the rest of its line blank: in
+#: a tag section it is a damaged tag pair of that game, never movetext (its year a move).
+LOST_BRACKET = re.compile(
+    r'[A-Za-z][A-Za-z0-9_]*[ \t]+"(?:\\.|[^"\\\n])*"[ \t]*\](?=[ \t]*(?:\n|\Z))'
+)
+# As far as a text could be one: where it stops, the cutter knows whether it must see more.
+_LOST_START = re.compile(r'[A-Za-z][A-Za-z0-9_]*[ \t]+"(?:\\.|[^"\\\n])*(?:"[ \t]*\][ \t]*)?')
 
 
 # The rest of a tag pair that a line end broke (``[Date "`` then ``2025"]``, ``[Date`` then
@@ -280,6 +289,16 @@ class Chunker:
             if ch in "%;":
                 q = self._skip_line(buf, q, n, eof, start)
                 continue
+            begun = _LOST_START.match(buf, q) if ch.isalpha() else None
+            if begun is not None:
+                if begun.end() >= n and not eof:
+                    raise self._need(start, n)  # see all of its line
+                lost = LOST_BRACKET.match(buf, q)
+                if lost is not None and (q == start or _at_line_start(buf, q, start)):
+                    q = lost.end()
+                    if q >= guard and not eof:
+                        raise self._need(start, n)
+                    continue
             if ch == "}":
                 q += 1
                 continue

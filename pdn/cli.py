@@ -492,8 +492,8 @@ def _reported(
 ) -> Iterator[tuple[str, Game]]:
     """The games, each reading error said on standard error as FILE:LINE:COL: CODE: MESSAGE
     (the game is still written with everything that was read).  In place, a game that lost
-    text on reading (:func:`pdn.inplace.text_lost`: a file that is not PDN at all, text the
-    parser skipped) ends the rewrite of its file with :class:`~pdn.inplace.InPlaceRefused`:
+    text on reading (:func:`pdn.inplace.text_lost`: a file that is not PDN at all, a game cut
+    for its length) ends the rewrite of its file with :class:`~pdn.inplace.InPlaceRefused`:
     writing it would replace the file with less than it holds."""
     from .inplace import InPlaceRefused, text_lost
 

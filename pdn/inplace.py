@@ -51,10 +51,11 @@ if TYPE_CHECKING:
 
 __all__ = ["LOSSY_CODES", "FileForm", "InPlaceRefused", "file_form", "rewrite", "text_lost"]
 
-#: Reading problems (of severity ``error``) whose text is not in the game as read: the parser
-#: skipped it (a stray token, tag pairs after the moves, a ``)`` closing nothing, a game cut for
-#: its size) or there is no PDN at all. Writing such a game back over its file would lose it.
-LOSSY_CODES = frozenset({"syntax-error", "bad-tag", "unopened-variation", "not-pdn"})
+#: Reading problems (of severity ``error``) whose text is not in the game as read: a game cut
+#: for its length (its end skipped), or no PDN at all. Writing such a game back over its file
+#: would lose it. Every other piece of text the reader cannot read is kept in the game (as a
+#: comment, or as read), so its problem alone does not stop a rewrite.
+LOSSY_CODES = frozenset({"game-too-long", "not-pdn"})
 
 # How many characters (not white space) before a damaged byte must be the same in the new text
 # for the byte to be put back there.

@@ -304,10 +304,12 @@ class _Recovery:
             char = walker.text[at : at + 1]
             walker.problem(
                 "syntax-error",
-                f"unexpected character {char!r} at {line}:{column} was skipped",
+                f"unexpected character {char!r} at {line}:{column} was kept as a comment",
                 line,
                 column,
             )
+            # The lexer steps over it; the walker puts it back in its place, as any skipped token.
+            walker.skipped.append(Token("JUNK", char, at, error.line, error.column))
             return True
         return False
 

@@ -844,20 +844,19 @@ _RECORD_TYPES = ("game", "verdict", "summary")
 def _not_games(document: object, line: int) -> Game:
     # Said once for the whole input, as the PDN reader says a file is binary: not-pdn.
     kind = document.get("type") if isinstance(document, dict) else None
-    if isinstance(document, dict) and document.get("schema") == SCHEMA and kind != "games":
-        what = f"{SCHEMA} records of type {_short(kind)}"
-        if kind in ("verdict", "verdicts", "summary"):
-            what += " (a pdn validate report: read the games it was made from instead)"
-    elif isinstance(document, dict) and kind == "games":
-        what = f'a games document without "schema": {SCHEMA!r} and a list "games"'
+    schema = document.get("schema") if isinstance(document, dict) else None
+    if schema == SCHEMA and kind in ("verdict", "verdicts", "summary"):
+        what = f"a pdn validate report ({SCHEMA} {kind!r} records)"
+        advice = ": read the games it was made from"
+    elif schema == SCHEMA and kind != "games":
+        what, advice = f"{SCHEMA} records of type {_short(kind)}", ""
+    elif kind == "games":
+        what = f'a games document without "schema": "{SCHEMA}" and a list "games"'
+        advice = ""
     else:
-        what = f'JSON ({_kind(document)}) without "schema": {SCHEMA!r}'
-    problem = Problem(
-        "not-pdn",
-        f"this is {what}, not game records (see docs/json.md)",
-        line=line,
-        column=1,
-    )
+        what, advice = f'JSON ({_kind(document)}) without "schema": "{SCHEMA}"', ""
+    message = f"this is {what}, not game records{advice} (see docs/json.md)"
+    problem = Problem("not-pdn", message, line=line, column=1)
     return Game(line=line, errors=[problem], variant=None)
 
 

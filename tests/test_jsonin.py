@@ -355,6 +355,12 @@ def test_a_json_document_that_is_not_games_is_an_error(tmp_path: Path) -> None:
         assert code == 1 and "not-pdn" in out and "not game records" in out
         code, out, err = run("convert", path)
         assert out == "" and f"{path}:1:1: not-pdn: this is " in err
+        # As for a binary PDN file: said, no game, exit status 1.
+        for command in (["select", "--min-plies", "0"], ["dedupe"]):
+            code, out, err = run(*command, path)
+            assert (code, out) == (1, "") and f"{path}:1:1: not-pdn" in err
+        code, _, err = run("split", "--by", "event", path, "-o", tmp_path / "split")
+        assert code == 1 and "not-pdn" in err and not list((tmp_path / "split").glob("*.pdn"))
     assert "pdn validate report" in run("convert", verdicts)[2]
 
 

@@ -28,6 +28,7 @@ True
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -792,6 +793,10 @@ def read_json_games(stream: IO[str]) -> Iterator[Game]:
     ``syntax-error`` problem with its line (and column), and reading goes on with the next
     record.  A text that is JSON but no game records (a ``pdn validate`` report, any other
     JSON) gives one empty game carrying a ``not-pdn`` error that says what it is.
+
+    NDJSON, and a document laid out as ``pdn convert --to json`` writes it (:data:`GAMES_HEAD`,
+    then a record a line), are read a line at a time: memory is that of one record, and each
+    record's problems carry its line.  Another document is read whole.
     """
     first = ""
     number = 0
@@ -814,6 +819,14 @@ def read_json_games(stream: IO[str]) -> Iterator[Game]:
             if line.strip():
                 yield _game_of_line(line, at)
         return
+    if first.strip() == GAMES_HEAD:
+        # The layout convert writes, a record a line: read as it comes, each record with its
+        # line (a document laid out otherwise is read whole below).
+        second = stream.readline()
+        if _document_line(second) is not None:
+            yield from _document_lines(second, stream, number + 1)
+            return
+        first += second
     text = first + stream.read()
     try:
         document = loads(text)
@@ -837,7 +850,40 @@ def read_json_games(stream: IO[str]) -> Iterator[Game]:
         yield _game(item, number, f"game {position} of the document: ")
 
 
-#: The record types of the schema (docs/json.md): a stream of them is NDJSON.
+#: The first line of a games document as ``pdn convert --to json`` writes it: then come the
+#: records, one a line, each but the last followed by a comma, and a last line ``]}``.
+GAMES_HEAD = f'{{"schema": "{SCHEMA}", "type": "games", "games": ['
+
+
+def _document_line(line: str) -> Any:
+    """The record of a line of that layout (``_END`` for the closing ``]}``), or ``None``."""
+    text = line.strip()
+    if text == "]}":
+        return _END
+    try:
+        return loads(text[:-1] if text.endswith(",") else text)
+    except json.JSONDecodeError:
+        return None
+
+
+def _document_lines(second: str, stream: IO[str], number: int) -> Iterator[Game]:
+    at = number
+    for at, line in enumerate(itertools.chain([second], stream), start=number):
+        if not line.strip():
+            continue
+        found = _document_line(line)
+        if found is _END:
+            rest = stream.read(1 << 16)
+            if rest.strip():
+                yield _unreadable("text after the end of the document", at + 1, 1)
+            return
+        if found is None:
+            yield _game_of_line(line.strip().removesuffix(","), at)  # says why
+        else:
+            yield _game(found, at)
+    yield _unreadable("the document ends before its closing ']}'", at, 1)
+
+
 _RECORD_TYPES = ("game", "verdict", "summary")
 
 

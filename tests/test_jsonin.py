@@ -364,6 +364,48 @@ def test_a_json_document_that_is_not_games_is_an_error(tmp_path: Path) -> None:
     assert "pdn validate report" in run("convert", verdicts)[2]
 
 
+def _document(records: list[str]) -> str:
+    # The layout pdn convert --to json writes.
+    return f'{{"schema": "{SCHEMA}", "type": "games", "games": [\n' + ",\n".join(records) + "\n]}\n"
+
+
+def test_a_games_document_is_read_record_by_record_with_each_record_s_line() -> None:
+    good = json.dumps(record())
+    text = _document([good, good[:40], good.replace('"index": 1', '"index": -1'), good])
+    games = read(text)
+    assert len(games) == 4 and games[0] == games[3] == game_from_dict(record())
+    assert [(p.line, p.message.split(":")[0]) for g in games for p in g.errors] == [
+        (3, "not valid JSON"),
+        (4, "index must be a positive integer, not -1 (at 4"),
+    ]
+    assert errors(read(text[: text.rindex("]}")])[-1])[0].endswith("closing ']}' (at 5:1)")
+    assert "after the end" in errors(read(text + "[1]\n")[-1])[0]
+    # Laid out otherwise (indented), the same document is read whole, to the same games.
+    whole = {"schema": SCHEMA, "type": "games", "games": [record(), record()]}
+    assert read(json.dumps(whole, indent=2)) == read(_document([good, good]))
+
+
+def test_reading_a_games_document_takes_memory_of_one_record_not_of_the_file(
+    tmp_path: Path,
+) -> None:
+    import tracemalloc
+
+    good = json.dumps(record())
+    read(_document([good]))  # the first read's one-time costs (the grammar) are not the file's
+    peaks = []
+    for count in (100, 1600):
+        path = tmp_path / f"{count}.json"
+        path.write_text(_document([good] * count), encoding="utf-8")
+        tracemalloc.start()
+        with path.open(encoding="utf-8") as handle:
+            assert sum(1 for _ in read_json_games(handle)) == count
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+    # Sixteen times the games, not sixteen times the memory (the margin is the collector's:
+    # a game's nodes form cycles, freed when it runs).
+    assert peaks[1] < peaks[0] * 3, peaks
+
+
 def test_a_single_record_over_several_lines_is_read(tmp_path: Path) -> None:
     (game,) = read(json.dumps(record(), indent=2))
     assert game == game_from_dict(record()) and not errors(game)

@@ -967,6 +967,12 @@ def games_as_read(
     the codec of PDN bytes (else it is detected)."""
     if is_json(source):
         for game in iter_games(source):
+            # JSON that is not game records (a validate report...) is told as binary PDN is.
+            unreadable = next((p for p in game.errors if p.code == "not-pdn"), None)
+            if unreadable is not None:
+                if on_problem is not None:
+                    on_problem(display_name(source), unreadable)
+                continue
             yield None, game
         return
     for raw in split_games(source, scan=scan, encoding=encoding):

@@ -20,7 +20,10 @@ on the board.
 
 Every value from a file goes through :mod:`pdn.safe_text` and into JSON with ``<``, ``>`` and
 ``&`` escaped, so no file can close a ``<script>`` or add markup; the script builds the document
-with ``textContent`` only.
+with ``textContent`` only.  The whole page also carries a Content-Security-Policy that lets it
+load nothing and run only its own script and style (named by their SHA-256), as the report's
+page does; a notebook fragment's ids are random, so that the viewers of two kernels shown in
+one page never share one.
 
 >>> import pdn
 >>> page = render_html([view_game(pdn.parse_game('[White "<b>x</b>"] 1. 11-15 23-19 *'), "-")])
@@ -30,9 +33,11 @@ with ``textContent`` only.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
-import itertools
 import json
+import secrets
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -289,7 +294,10 @@ def _asset(name: str) -> str:
     return resources.files("pdn").joinpath("viewer_assets").joinpath(name).read_text("utf-8")
 
 
-_SEQUENCE = itertools.count(1)
+def _digest(text: str) -> str:
+    """The CSP source that allows exactly this inline script or style."""
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
 
 
 def write_page(
@@ -299,14 +307,20 @@ def write_page(
     comes, the list after), and return how many games it holds. ``standalone`` makes a whole
     HTML document whose arrow keys work anywhere on the page; otherwise a fragment (for
     Jupyter) that takes keys when it has the focus."""
-    ident = f"pdnv-{next(_SEQUENCE)}"
+    # Random, not a count: notebook fragments of two kernels (two processes) can share a page.
+    ident = f"pdnv-{secrets.randbits(64)}"
+    style = _asset("viewer.css")
+    script = f"{_asset('viewer.js')}\nPdnViewer.mount({json.dumps(ident)});"
     if standalone:
+        # The data blocks are not scripts the browser runs, so the policy need not name them.
+        policy = f"default-src 'none'; style-src {_digest(style)}; script-src {_digest(script)}"
         out.write(
             '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
+            f'<meta http-equiv="Content-Security-Policy" content="{policy}">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>{html.escape(printable(title))}</title>\n"
         )
-    out.write(f"<style>{_asset('viewer.css')}</style>\n")
+    out.write(f"<style>{style}</style>\n")
     if standalone:
         out.write("</head><body>\n")
     listen = "page" if standalone else "focus"
@@ -333,7 +347,7 @@ def write_page(
         "board_of": [names.index(k) for k in keys_of_games],
     }
     out.write(f'<script type="application/json" id="{ident}-meta">{script_json(meta)}</script>\n')
-    out.write(f"<script>{_asset('viewer.js')}\nPdnViewer.mount({json.dumps(ident)});</script>\n")
+    out.write(f"<script>{script}</script>\n")
     if standalone:
         out.write("</body></html>\n")
     return len(rows)

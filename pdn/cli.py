@@ -1139,7 +1139,7 @@ def fix(
             number = made_here = 0
             for source in progress.sources(_sources(inputs)):
                 name = display_name(source)
-                for fixed in progress.count(fix_source(source, options)):
+                for fixed in progress.count(fix_source(source, options, encoding=_encoding())):
                     for _ in _reported(iter([(name, fixed.game)]), in_place=in_place):
                         pass  # (says the game's reading errors)
                     for change in fixed.changes:

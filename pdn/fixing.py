@@ -112,7 +112,9 @@ class Fixed:
         return sum(change.made for change in self.changes)
 
 
-def fix_source(source: Input, options: FixOptions) -> Iterator[Fixed]:
+def fix_source(
+    source: Input, options: FixOptions, *, encoding: str | None = None
+) -> Iterator[Fixed]:
     """Each game of ``source`` (PDN, or JSON records) repaired as ``options`` ask, streaming.
 
     A PDN game that no repair changed keeps the text it was read with, so a file with no
@@ -120,19 +122,20 @@ def fix_source(source: Input, options: FixOptions) -> Iterator[Fixed]:
     game, and every JSON record, is written by the faithful writer. A changed game without
     a terminator that the next game's text would join on reading (it has no moves, or the
     next game does not start with its tag pairs) gets the terminator ``*``, a change listed.
+    ``encoding`` forces the codec of PDN bytes (else it is detected).
     """
     from .grammar import patterns
     from .reader import split_games
     from .writer import write_game
 
     if is_json(source):
-        for game in iter_games(source):
+        for game in iter_games(source, encoding=encoding):
             changes = fix_game(game, options)
             yield Fixed(game, write_game(game, separate=True), changes)
         return
     held: tuple[Game, list[Change]] | None = None  # a changed game, written when the next comes
     tags = patterns().tags
-    for raw in split_games(source):
+    for raw in split_games(source, encoding=encoding):
         if held is not None:
             game, changes = held
             if game.terminator is None and (

@@ -456,9 +456,14 @@ class PdnWriter(GameVisitor[str]):
         if self.normalize and terminator is None:
             result = (dict(reversed(self.pairs)).get("Result") or "").strip()
             terminator = result if result in TERMINATORS else "*"
-        elif self.separate and terminator is None:
+        elif (
+            self.separate
+            and terminator is None
+            and (self.head or self.layout.units or self.layout.lines)
+        ):
             # Without one, the game would take in what follows it up to the next tag line:
-            # the next game's first comments, or all of a next game that has no tags.
+            # the next game's first comments, or all of a next game that has no tags. A game
+            # with nothing in it (a refused JSON record) is written as nothing.
             terminator = "*"
         if terminator is not None:
             self.layout.word(terminator)

@@ -139,12 +139,16 @@ def _comments(node_comments: Sequence[Any]) -> list[str]:
     return [printable(c.text, layout=True) for c in node_comments]
 
 
-def _problem(problem: Problem, variant: Variant | None) -> JsonDict:
+def _problem(problem: Problem, variant: Variant | None, *, named: bool) -> JsonDict:
+    # ``where`` spells the variation path, as long as the nesting is deep: in a side line only
+    # the problem the verdict line names (``named``) carries it, so that variations nested
+    # thousands deep, each with a problem, do not repeat their path for every level (the move
+    # list places the others).
     data: JsonDict = {
         "code": problem.code,
         "severity": problem.severity,
         "message": printable(problem.message),
-        "where": problem.where,
+        "where": problem.where if named or not problem.variation else "",
         "at": problem.location,
         "legal": [one_line(m) for m in problem.legal],
         "move": one_line(problem.move or ""),
@@ -212,6 +216,20 @@ def _moves(game: Game, report: Report, problem_indices: dict[int, list[int]]) ->
     return top
 
 
+#: A variation path shared with the parent's: ``None`` on the main line, else the parent's link
+#: and the number of the alternative taken (see :func:`_spelled`).
+_PathLink = tuple[Any, int] | None
+
+
+def _spelled(link: _PathLink) -> tuple[int, ...]:
+    """The path a link stands for, as :attr:`pdn.problems.Problem.variation` writes it."""
+    numbers: list[int] = []
+    while link is not None:
+        link, number = link
+        numbers.append(number)
+    return tuple(reversed(numbers))
+
+
 def _problems_per_node(game: Game, report: Report, problems: list[Problem]) -> dict[int, list[int]]:
     """Which problems (indices into ``problems``) are about which move (``id`` of its node).
 
@@ -221,24 +239,34 @@ def _problems_per_node(game: Game, report: Report, problems: list[Problem]) -> d
     """
     if not any(p.ply is not None for p in problems):
         return {}
-    paths: dict[int, tuple[int, ...]] = {}
-    pending: list[tuple[Node, tuple[int, ...]]] = [(game.root, ())]
-    while pending:  # the variation path of every node, as the validator numbers lines
-        parent, path = pending.pop()
-        for number, child in enumerate(parent.variations):
-            paths[id(child)] = path if number == 0 else (*path, number)
-            pending.append((child, paths[id(child)]))
-    places = {
-        (s.node.line, s.node.column, s.ply, paths.get(id(s.node)), s.node.move): id(s.node)
-        for s in report.steps
-    }
-    per_node: dict[int, list[int]] = {}
+    wanted: dict[tuple[Any, ...], list[int]] = {}
     for index, p in enumerate(problems):
-        if p.ply is None:
+        if p.ply is not None:
+            wanted.setdefault((p.line, p.column, p.ply, p.move), []).append(index)
+    # The variation path of every node, as the validator numbers lines, kept as a link to the
+    # parent's path plus the number here: a tuple per node would cost the depth for each of
+    # them, quadratic in variations nested thousands deep. Only a step that a problem names
+    # by everything else has its path spelled out.
+    links: dict[int, _PathLink] = {}
+    pending: list[tuple[Node, _PathLink]] = [(game.root, None)]
+    while pending:
+        parent, link = pending.pop()
+        for number, child in enumerate(parent.variations):
+            links[id(child)] = link if number == 0 else (link, number)
+            pending.append((child, links[id(child)]))
+    owner: dict[int, int] = {}  # problem index -> the node it is about (the last step wins)
+    for step in report.steps:
+        node = step.node
+        indices = wanted.get((node.line, node.column, step.ply, node.move))
+        if not indices or id(node) not in links:
             continue
-        node = places.get((p.line, p.column, p.ply, p.variation, p.move))
-        if node is not None:
-            per_node.setdefault(node, []).append(index)
+        path = _spelled(links[id(node)])
+        for index in indices:
+            if problems[index].variation == path:
+                owner[index] = id(node)
+    per_node: dict[int, list[int]] = {}
+    for index in sorted(owner):
+        per_node.setdefault(owner[index], []).append(index)
     return per_node
 
 
@@ -260,6 +288,7 @@ def view_game(game: Game, file: str, variant: str | None = None) -> ViewedGame:
     problems = report.all_problems
     per_node = _problems_per_node(game, report, problems)
     linked = {i for indices in per_node.values() for i in indices}
+    named = next((p for p in problems if p.severity == "error"), None)  # the verdict line's
     ballot = ""
     if report.variant is not None and report.variant.name == "english":
         opening = classify(game, report)
@@ -276,7 +305,7 @@ def view_game(game: Game, file: str, variant: str | None = None) -> ViewedGame:
         "start": letters(start) if start is not None else "." * board_for(board_variant).squares,
         "turn": (start.turn if start is not None else board_variant.first_mover).letter,
         "status": report.status,
-        "problems": [_problem(p, report.variant) for p in problems],
+        "problems": [_problem(p, report.variant, named=p is named) for p in problems],
         "general": [i for i in range(len(problems)) if i not in linked],
         "comments": _comments([*game.root.comments_before, *game.root.comments_after]),
         "moves": _moves(game, report, per_node),

@@ -1,0 +1,78 @@
+"""Linear work and memory on hostile shapes (issue 22, item 3): the viewer on nested variations
+with illegal moves, the writer on long runs of glued ``)``, ``split`` on names sharing a stem,
+``openings`` text on a growing collection.
+
+No wall-clock: each test measures the work (operations counted, peak memory under tracemalloc,
+or bytes of data) at ``n`` and ``4n`` and asserts a ratio well under the 16 of a quadratic
+step. The exact sizes of the issue are timed by ``benchmarks/bench_hostile_shapes.py``.
+"""
+
+from __future__ import annotations
+
+import tracemalloc
+from collections.abc import Callable
+
+import pdn
+from pdn import viewer
+from pdn.validation import validate
+
+#: 4n over n: linear work gives 4, quadratic 16; the margin covers fixed costs and noise.
+LINEAR = 7.0
+
+
+def _peak(work: Callable[[], object]) -> int:
+    """The peak memory (bytes) that ``work`` allocates, what it returns dropped."""
+    tracemalloc.start()
+    try:
+        work()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def _nested_stopping(n: int) -> pdn.Game:
+    """Variations nested ``n`` deep, each alternative to the second move of the one around it,
+    whose second move is illegal: the replay stops in each, so the tree is deep and the steps
+    are few."""
+    text = "1. 11-15 23-19 " + "(23-18 11-20 " * n + ") " * n + "*\n"
+    return pdn.parse_game(text)
+
+
+def _nested_replayed(n: int) -> pdn.Game:
+    """Variations nested ``n`` deep that the replay enters level after level (two kings go
+    back and forth), each with an illegal move: a problem per level, each deeper."""
+    cycle = ["29-25", "4-8", "25-29", "8-4"]
+    levels = "".join(f"({cycle[(k + 1) % 4]} 1-2 " for k in range(n))
+    return pdn.parse_game(f'[GameType "21"][FEN "W:WK29:BK4"]\n1. 29-25 4-8 {levels}{") " * n}*\n')
+
+
+def test_viewer_matching_problems_to_moves_is_linear_in_nesting() -> None:
+    """The path of every node was a tuple as long as its depth: quadratic memory."""
+    sizes = []
+    for n in (400, 1600):
+        game = _nested_stopping(n)
+        report = validate(game)
+        problems = report.all_problems
+        assert any(p.variation for p in problems)  # side-line problems to match
+        per_node = viewer._problems_per_node(game, report, problems)
+        assert sorted(i for v in per_node.values() for i in v) == list(range(len(problems)))
+        sizes.append(_peak(lambda g=game, r=report, p=problems: viewer._problems_per_node(g, r, p)))
+    assert sizes[1] < LINEAR * sizes[0], sizes
+
+
+def test_viewer_page_data_per_nested_variation_is_constant() -> None:
+    """A problem per level: the page must not spell each one's path (as long as its depth)."""
+    sizes = []
+    for n in (300, 1200):
+        game = _nested_replayed(n)
+        record = viewer.view_game(game, "-").record
+        assert len(record["problems"]) == n  # one per level, each deeper than the last
+        sizes.append(len(viewer.script_json(record)))
+    assert sizes[1] < 4.5 * sizes[0], sizes
+
+
+def test_viewer_still_names_where_the_first_error_is() -> None:
+    record = viewer.view_game(_nested_replayed(3), "-").record
+    wheres = [p["where"] for p in record["problems"]]
+    first = next(p for p in validate(_nested_replayed(3)).all_problems if p.severity == "error")
+    assert wheres[0] == first.where and first.variation  # the verdict line's problem

@@ -9,12 +9,17 @@ step. The exact sizes of the issue are timed by ``benchmarks/bench_hostile_shape
 
 from __future__ import annotations
 
+import sys
 import tracemalloc
 from collections.abc import Callable
+from typing import Any
+
+import pytest
 
 import pdn
-from pdn import viewer
+from pdn import viewer, writer
 from pdn.validation import validate
+from pdn.writer import write_game
 
 #: 4n over n: linear work gives 4, quadratic 16; the margin covers fixed costs and noise.
 LINEAR = 7.0
@@ -76,3 +81,40 @@ def test_viewer_still_names_where_the_first_error_is() -> None:
     wheres = [p["where"] for p in record["problems"]]
     first = next(p for p in validate(_nested_replayed(3)).all_problems if p.severity == "error")
     assert wheres[0] == first.where and first.variation  # the verdict line's problem
+
+
+def _lines_run(module_file: str, work: Callable[[], object]) -> int:
+    """How many lines of ``module_file`` run while ``work`` runs (an operation count)."""
+    count = 0
+
+    def tracer(frame: Any, event: str, arg: object) -> Any:
+        nonlocal count
+        if frame.f_code.co_filename != module_file:
+            return None
+        if event == "line":
+            count += 1
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        work()
+    finally:
+        sys.settrace(None)
+    return count
+
+
+def _glued_closes(n: int) -> pdn.Game:
+    """Variations nested ``n`` deep, so that the text ends in ``n`` glued ``)``."""
+    return pdn.parse_game("1. 11-15 23-19 " + "(23-18 11-20 " * n + ")" * n + " *\n")
+
+
+@pytest.mark.skipif(not writer.__file__.endswith(".py"), reason="compiled: no lines to count")
+def test_writer_lays_out_a_long_run_of_glued_closes_in_linear_work() -> None:
+    """Each ``)`` looked back along the whole glued run for where it starts: quadratic."""
+    counts = []
+    for n in (250, 1000):
+        game = _glued_closes(n)
+        text = write_game(game)
+        assert ")" * 40 in text and pdn.parse_game(text) == game  # laid out, nothing lost
+        counts.append(_lines_run(writer.__file__, lambda g=game: write_game(g)))
+    assert counts[1] < LINEAR * counts[0], counts

@@ -12,12 +12,14 @@ from __future__ import annotations
 import sys
 import tracemalloc
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import pdn
-from pdn import viewer, writer
+from pdn import splitting, viewer, writer
+from pdn.splitting import NAME_BYTES, Names, safe_name
 from pdn.validation import validate
 from pdn.writer import write_game
 
@@ -118,3 +120,38 @@ def test_writer_lays_out_a_long_run_of_glued_closes_in_linear_work() -> None:
         assert ")" * 40 in text and pdn.parse_game(text) == game  # laid out, nothing lost
         counts.append(_lines_run(writer.__file__, lambda g=game: write_game(g)))
     assert counts[1] < LINEAR * counts[0], counts
+
+
+def _naming_work(folder: Path, labels: list[str]) -> int:
+    """The lines of :mod:`pdn.splitting` that naming ``labels`` runs (each a new label)."""
+    names = Names(folder)
+    chosen: list[str] = []
+    work = _lines_run(splitting.__file__, lambda: chosen.extend(map(names.name, labels)))
+    assert len({c.casefold() for c in chosen}) == len(labels)  # unique, even ignoring case
+    return work
+
+
+@pytest.mark.skipif(not splitting.__file__.endswith(".py"), reason="compiled: no lines to count")
+def test_split_names_sharing_a_stem_take_constant_work_each(tmp_path: Path) -> None:
+    """Each new label of a stem probed ``stem.pdn``, ``stem-2.pdn``... from 1: quadratic."""
+    stem = "Open " + "x" * NAME_BYTES  # the label is cut to the stem: the number is lost
+    counts = []
+    for n in (200, 800):
+        labels = [f"{stem} {i}" for i in range(n)]
+        assert len({safe_name(label) for label in labels}) == 1
+        counts.append(_naming_work(tmp_path, labels))
+    assert counts[1] < LINEAR * counts[0], counts
+
+
+def test_split_names_still_skip_files_in_the_way(tmp_path: Path) -> None:
+    """A name another stem took, or a link in the folder, is passed over; stems that differ
+    only in case share one numbering (they are one name where case is ignored)."""
+    (tmp_path / "a-3.pdn").symlink_to(tmp_path / "elsewhere")
+    names = Names(tmp_path)
+    assert [names.name(label) for label in ("a-2", "a", "a?", "a*", "A:")] == [
+        "a-2.pdn",
+        "a.pdn",
+        "a-4.pdn",  # "a?" is "a" made safe: 3 is the link
+        "a-5.pdn",
+        "A-6.pdn",  # "A" is "a" on a file system that ignores case
+    ]

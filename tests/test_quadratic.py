@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ import pytest
 
 import pdn
 from pdn import splitting, viewer, writer
+from pdn.openings import Opening, OpeningRow, render_openings_chunks
 from pdn.splitting import NAME_BYTES, Names, safe_name
 from pdn.validation import validate
 from pdn.writer import write_game
@@ -155,3 +156,35 @@ def test_split_names_still_skip_files_in_the_way(tmp_path: Path) -> None:
         "a-5.pdn",
         "A-6.pdn",  # "A" is "a" on a file system that ignores case
     ]
+
+
+def _opening_rows(n: int) -> Iterator[OpeningRow]:
+    """``n`` rows made as they are asked for, names of every length and script."""
+    kinds = [Opening("short", played="11-15"), Opening("ballot", number=3, moves="9-13 21-17")]
+    for i in range(n):
+        event = None if i % 3 else f"Open {'é' * (i % 17)} \udcff{i}"
+        yield OpeningRow(i + 1, kinds[i % 2], event, f"B{i}", None)
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown"])
+def test_openings_aligned_table_memory_does_not_grow_with_the_rows(fmt: str) -> None:
+    """The columns are sized from every row: the rows wait on disk, not in memory."""
+
+    def render(n: int) -> None:
+        for _chunk in render_openings_chunks(_opening_rows(n), fmt):
+            pass
+
+    peaks = [_peak(lambda n=n: render(n)) for n in (1500, 6000)]
+    assert peaks[1] < 1.5 * peaks[0], peaks
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown"])
+def test_openings_spooled_table_is_the_table_laid_out_in_memory(fmt: str) -> None:
+    from pdn.openings import _OPENING_COLUMNS, _markdown_table, _opening_cells, _text_table
+
+    rows = list(_opening_rows(50))
+    cells = [_opening_cells(row) for row in rows]
+    shown = [c for c in _OPENING_COLUMNS if c[0] not in {"white"}]  # no row has a White
+    whole = (_text_table if fmt == "text" else _markdown_table)(shown, cells)
+    assert "".join(render_openings_chunks(iter(rows), fmt)) == whole
+    assert "Event" in whole and "White" not in whole

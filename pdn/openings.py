@@ -855,7 +855,7 @@ def _aligned_table(chosen: str, cells: Iterable[dict[str, str]]) -> Iterator[str
         spool.seek(0)
         chosen_at = [at for at, key in enumerate(keys) if key not in _OPTIONAL or key in present]
         columns = [_OPENING_COLUMNS[at] for at in chosen_at]
-        lay = _markdown_row
+        lay: Callable[[Sequence[str]], str] = _markdown_row
         if text:
             lay = _text_lines(columns, [widths[key] for key, _, _ in columns])
             yield lay([header for _, header, _ in columns])

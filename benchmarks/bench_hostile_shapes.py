@@ -41,7 +41,18 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-OCA = ROOT / "../shared/corpus/mzuluaga__checkers/OCA_2.0.pdn"
+# The shared corpus beside the checkout (or beside the folder of work trees).
+OCA = (
+    next(
+        (
+            path
+            for path in (ROOT / "../shared/corpus", ROOT / "../../shared/corpus")
+            if path.is_dir()
+        ),
+        ROOT / "../shared/corpus",
+    )
+    / "mzuluaga__checkers/OCA_2.0.pdn"
+)
 DEFAULT = [
     "view:10000",
     "view:20000",

@@ -139,16 +139,28 @@ def _comments(node_comments: Sequence[Any]) -> list[str]:
     return [printable(c.text, layout=True) for c in node_comments]
 
 
-def _problem(problem: Problem, variant: Variant | None, *, named: bool) -> JsonDict:
-    # ``where`` spells the variation path, as long as the nesting is deep: in a side line only
-    # the problem the verdict line names (``named``) carries it, so that variations nested
-    # thousands deep, each with a problem, do not repeat their path for every level (the move
-    # list places the others).
+# The longest variation path a problem's ``where`` spells in full on the page.
+_WHERE_DEPTH = 8
+
+
+def _where(problem: Problem) -> str:
+    """``problem.where``, with the path of a side line nested deeper than eight levels cut to
+    its two ends: spelled in full, variations nested thousands deep, each with a problem,
+    would repeat their path for every level (quadratic in the depth)."""
+    path = problem.variation
+    if len(path) <= _WHERE_DEPTH:
+        return problem.where
+    half = _WHERE_DEPTH // 2
+    ends = ".".join(map(str, path[:half])) + " ... " + ".".join(map(str, path[-half:]))
+    return f"variation {ends} ({len(path)} deep), ply {problem.ply}"
+
+
+def _problem(problem: Problem, variant: Variant | None) -> JsonDict:
     data: JsonDict = {
         "code": problem.code,
         "severity": problem.severity,
         "message": printable(problem.message),
-        "where": problem.where if named or not problem.variation else "",
+        "where": _where(problem),
         "at": problem.location,
         "legal": [one_line(m) for m in problem.legal],
         "move": one_line(problem.move or ""),
@@ -217,17 +229,8 @@ def _moves(game: Game, report: Report, problem_indices: dict[int, list[int]]) ->
 
 
 #: A variation path shared with the parent's: ``None`` on the main line, else the parent's link
-#: and the number of the alternative taken (see :func:`_spelled`).
+#: and the number of the alternative taken; one object per distinct path.
 _PathLink = tuple[Any, int] | None
-
-
-def _spelled(link: _PathLink) -> tuple[int, ...]:
-    """The path a link stands for, as :attr:`pdn.problems.Problem.variation` writes it."""
-    numbers: list[int] = []
-    while link is not None:
-        link, number = link
-        numbers.append(number)
-    return tuple(reversed(numbers))
 
 
 def _problems_per_node(game: Game, report: Report, problems: list[Problem]) -> dict[int, list[int]]:
@@ -239,34 +242,38 @@ def _problems_per_node(game: Game, report: Report, problems: list[Problem]) -> d
     """
     if not any(p.ply is not None for p in problems):
         return {}
-    wanted: dict[tuple[Any, ...], list[int]] = {}
-    for index, p in enumerate(problems):
-        if p.ply is not None:
-            wanted.setdefault((p.line, p.column, p.ply, p.move), []).append(index)
-    # The variation path of every node, as the validator numbers lines, kept as a link to the
-    # parent's path plus the number here: a tuple per node would cost the depth for each of
-    # them, quadratic in variations nested thousands deep. Only a step that a problem names
-    # by everything else has its path spelled out.
+    # The variation path of every node, as the validator numbers lines, as a link to the
+    # parent's path and the number here, one link per distinct path: a tuple per node would
+    # cost the depth for each of them, quadratic in variations nested thousands deep.
     links: dict[int, _PathLink] = {}
+    branches: dict[tuple[int, int], _PathLink] = {}  # (id of a path's link, number) -> link
     pending: list[tuple[Node, _PathLink]] = [(game.root, None)]
     while pending:
         parent, link = pending.pop()
         for number, child in enumerate(parent.variations):
-            links[id(child)] = link if number == 0 else (link, number)
-            pending.append((child, links[id(child)]))
-    owner: dict[int, int] = {}  # problem index -> the node it is about (the last step wins)
-    for step in report.steps:
-        node = step.node
-        indices = wanted.get((node.line, node.column, step.ply, node.move))
-        if not indices or id(node) not in links:
-            continue
-        path = _spelled(links[id(node)])
-        for index in indices:
-            if problems[index].variation == path:
-                owner[index] = id(node)
+            child_link = link
+            if number:
+                child_link = branches.setdefault((id(link), number), (link, number))
+            links[id(child)] = child_link
+            pending.append((child, child_link))
+    places = {  # a node off the tree (none from a replay) gets its step as a link: no match
+        (s.node.line, s.node.column, s.ply, id(links.get(id(s.node), s)), s.node.move): id(s.node)
+        for s in report.steps
+    }
     per_node: dict[int, list[int]] = {}
-    for index in sorted(owner):
-        per_node.setdefault(owner[index], []).append(index)
+    for index, p in enumerate(problems):
+        if p.ply is None:
+            continue
+        found: _PathLink = None
+        for number in p.variation:  # as long as the problem's own path
+            found = branches.get((id(found), number))
+            if found is None:
+                break
+        if found is None and p.variation:
+            continue
+        node = places.get((p.line, p.column, p.ply, id(found), p.move))
+        if node is not None:
+            per_node.setdefault(node, []).append(index)
     return per_node
 
 
@@ -288,7 +295,6 @@ def view_game(game: Game, file: str, variant: str | None = None) -> ViewedGame:
     problems = report.all_problems
     per_node = _problems_per_node(game, report, problems)
     linked = {i for indices in per_node.values() for i in indices}
-    named = next((p for p in problems if p.severity == "error"), None)  # the verdict line's
     ballot = ""
     if report.variant is not None and report.variant.name == "english":
         opening = classify(game, report)
@@ -305,7 +311,7 @@ def view_game(game: Game, file: str, variant: str | None = None) -> ViewedGame:
         "start": letters(start) if start is not None else "." * board_for(board_variant).squares,
         "turn": (start.turn if start is not None else board_variant.first_mover).letter,
         "status": report.status,
-        "problems": [_problem(p, report.variant, named=p is named) for p in problems],
+        "problems": [_problem(p, report.variant) for p in problems],
         "general": [i for i in range(len(problems)) if i not in linked],
         "comments": _comments([*game.root.comments_before, *game.root.comments_after]),
         "moves": _moves(game, report, per_node),

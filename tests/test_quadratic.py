@@ -79,11 +79,18 @@ def test_viewer_page_data_per_nested_variation_is_constant() -> None:
     assert sizes[1] < 4.5 * sizes[0], sizes
 
 
-def test_viewer_still_names_where_the_first_error_is() -> None:
-    record = viewer.view_game(_nested_replayed(3), "-").record
-    wheres = [p["where"] for p in record["problems"]]
-    first = next(p for p in validate(_nested_replayed(3)).all_problems if p.severity == "error")
-    assert wheres[0] == first.where and first.variation  # the verdict line's problem
+def test_viewer_spells_where_in_full_up_to_eight_levels_then_cuts_the_path() -> None:
+    game = _nested_replayed(12)
+    record = viewer.view_game(game, "-").record
+    problems = validate(game).all_problems
+    assert {len(p.variation) for p in problems} == set(range(1, 13))
+    for problem, shown in zip(problems, record["problems"], strict=True):
+        if len(problem.variation) <= 8:
+            assert shown["where"] == problem.where  # as every real file has them
+        else:
+            assert shown["where"] == (
+                f"variation 1.1.1.1 ... 1.1.1.1 ({len(problem.variation)} deep), ply {problem.ply}"
+            )
 
 
 def _lines_run(module_file: str, work: Callable[[], object]) -> int:

@@ -144,12 +144,28 @@ def _comments(node_comments: Sequence[Any]) -> list[str]:
     return [printable(c.text, layout=True) for c in node_comments]
 
 
+# The longest variation path a problem's ``where`` spells in full on the page.
+_WHERE_DEPTH = 8
+
+
+def _where(problem: Problem) -> str:
+    """``problem.where``, with the path of a side line nested deeper than eight levels cut to
+    its two ends: spelled in full, variations nested thousands deep, each with a problem,
+    would repeat their path for every level (quadratic in the depth)."""
+    path = problem.variation
+    if len(path) <= _WHERE_DEPTH:
+        return problem.where
+    half = _WHERE_DEPTH // 2
+    ends = ".".join(map(str, path[:half])) + " ... " + ".".join(map(str, path[-half:]))
+    return f"variation {ends} ({len(path)} deep), ply {problem.ply}"
+
+
 def _problem(problem: Problem, variant: Variant | None) -> JsonDict:
     data: JsonDict = {
         "code": problem.code,
         "severity": problem.severity,
         "message": printable(problem.message),
-        "where": problem.where,
+        "where": _where(problem),
         "at": problem.location,
         "legal": [one_line(m) for m in problem.legal],
         "move": one_line(problem.move or ""),
@@ -217,6 +233,11 @@ def _moves(game: Game, report: Report, problem_indices: dict[int, list[int]]) ->
     return top
 
 
+#: A variation path shared with the parent's: ``None`` on the main line, else the parent's link
+#: and the number of the alternative taken; one object per distinct path.
+_PathLink = tuple[Any, int] | None
+
+
 def _problems_per_node(game: Game, report: Report, problems: list[Problem]) -> dict[int, list[int]]:
     """Which problems (indices into ``problems``) are about which move (``id`` of its node).
 
@@ -226,22 +247,36 @@ def _problems_per_node(game: Game, report: Report, problems: list[Problem]) -> d
     """
     if not any(p.ply is not None for p in problems):
         return {}
-    paths: dict[int, tuple[int, ...]] = {}
-    pending: list[tuple[Node, tuple[int, ...]]] = [(game.root, ())]
-    while pending:  # the variation path of every node, as the validator numbers lines
-        parent, path = pending.pop()
+    # The variation path of every node, as the validator numbers lines, as a link to the
+    # parent's path and the number here, one link per distinct path: a tuple per node would
+    # cost the depth for each of them, quadratic in variations nested thousands deep.
+    links: dict[int, _PathLink] = {}
+    branches: dict[tuple[int, int], _PathLink] = {}  # (id of a path's link, number) -> link
+    pending: list[tuple[Node, _PathLink]] = [(game.root, None)]
+    while pending:
+        parent, link = pending.pop()
         for number, child in enumerate(parent.variations):
-            paths[id(child)] = path if number == 0 else (*path, number)
-            pending.append((child, paths[id(child)]))
-    places = {
-        (s.node.line, s.node.column, s.ply, paths.get(id(s.node)), s.node.move): id(s.node)
+            child_link = link
+            if number:
+                child_link = branches.setdefault((id(link), number), (link, number))
+            links[id(child)] = child_link
+            pending.append((child, child_link))
+    places = {  # a node off the tree (none from a replay) gets its step as a link: no match
+        (s.node.line, s.node.column, s.ply, id(links.get(id(s.node), s)), s.node.move): id(s.node)
         for s in report.steps
     }
     per_node: dict[int, list[int]] = {}
     for index, p in enumerate(problems):
         if p.ply is None:
             continue
-        node = places.get((p.line, p.column, p.ply, p.variation, p.move))
+        found: _PathLink = None
+        for number in p.variation:  # as long as the problem's own path
+            found = branches.get((id(found), number))
+            if found is None:
+                break
+        if found is None and p.variation:
+            continue
+        node = places.get((p.line, p.column, p.ply, id(found), p.move))
         if node is not None:
             per_node.setdefault(node, []).append(index)
     return per_node

@@ -154,6 +154,11 @@ class _Layout:
         # The width of the current line's last row, kept as words come: measuring the line
         # again for each word made laying out a long movetext quadratic.
         self.width = 0
+        # Where the trailing group of glued words starts in ``units``, and whether one of them
+        # holds a line break, kept as words come for the same reason: looking back for the
+        # group at each word made a long run of glued ")" quadratic.
+        self.group = 0
+        self.group_breaks = False
 
     def _line(self, units: list[tuple[str, bool]]) -> str:
         return "".join(
@@ -163,6 +168,11 @@ class _Layout:
     def _add(self, text: str, glued: bool) -> None:
         units = self.units
         spaced = bool(units) and not glued
+        if glued and units:
+            self.group_breaks = self.group_breaks or "\n" in text
+        else:
+            self.group = len(units)
+            self.group_breaks = "\n" in text
         units.append((text, glued and bool(units)))
         last = text.rfind("\n")
         if last >= 0:
@@ -190,11 +200,9 @@ class _Layout:
         elif glued:
             if self.width + length > self.columns:
                 # Too long for this line: carry the glued group it joins over with it.
-                start = len(units) - 1
-                while start > 0 and units[start][1]:
-                    start -= 1
-                group = units[start:]
-                if start > 0 and not any("\n" in word for word, _ in group):
+                start = self.group
+                if start > 0 and not self.group_breaks:
+                    group = units[start:]
                     del units[start:]
                     self.newline()
                     for index, (word, _) in enumerate(group):

@@ -453,7 +453,7 @@ def _accept_line(moves: object, visitor: GameVisitor[Any], reader: _RecordReader
     # Iterative: a stack of the lines being walked, so any depth of variations is fine.
     if not isinstance(moves, list):
         raise JsonError(f"moves must be a list, not {_kind(moves)}")
-    known = _KNOWN_WORDS
+    known_numbers, known_moves = _KNOWN_WORDS["number"], _KNOWN_WORDS["move"]
     no_comments: tuple[Comment, ...] = ()  # immutable: a visitor may keep what it is given
     stack: list[tuple[Iterator[Any], bool]] = [(iter(moves), False)]
     while stack:
@@ -467,7 +467,7 @@ def _accept_line(moves: object, visitor: GameVisitor[Any], reader: _RecordReader
         if not isinstance(item, dict):
             raise JsonError(f"a move must be an object, not {_kind(item)}")
         number = item.get("number")
-        if number is not None and not (type(number) is str and number in known):
+        if number is not None and not (type(number) is str and number in known_numbers):
             number = _checked_word(reader, number, item, "number")
         before = item.get("comments_before")
         if before is not None:
@@ -479,7 +479,7 @@ def _accept_line(moves: object, visitor: GameVisitor[Any], reader: _RecordReader
             visitor.visit_setup(fen, number, before or no_comments, None, None)
         else:
             move = item.get("move")
-            if not (type(move) is str and move in known):
+            if not (type(move) is str and move in known_moves):
                 move = _checked_word(reader, move, item, "move")
             visitor.visit_move(move, number, before or no_comments, None, None)
         strength = item.get("strength")
@@ -515,9 +515,10 @@ def _accept_line(moves: object, visitor: GameVisitor[Any], reader: _RecordReader
             stack.append((_opening(variation, visitor), True))
 
 
-#: Moves and move numbers already found good: a file writes the same few thousand again and
-#: again, so each is matched against the grammar once (bounded, as the grammar's run words).
-_KNOWN_WORDS: set[str] = set()
+#: Moves and move numbers already found good, one set for each (``1. ...`` is a number, never
+#: a move): a file writes the same few thousand again and again, so each is matched against
+#: the grammar once (bounded, as the grammar's run words).
+_KNOWN_WORDS: dict[str, set[str]] = {"move": set(), "number": set()}
 _KNOWN_WORDS_KEPT = 1 << 15
 
 
@@ -537,8 +538,9 @@ def _checked_word(reader: _RecordReader, value: object, item: JsonDict, field: s
         raise JsonError(f"{where} is not a move as PDN writes one")
     if field == "number" and (found is None or found.group(3) is None):
         raise JsonError(f"{where}: {_short(text)} is not a move number")
-    if text == value and len(_KNOWN_WORDS) < _KNOWN_WORDS_KEPT:
-        _KNOWN_WORDS.add(text)  # (not when a surrogate was replaced: that says a warning)
+    known = _KNOWN_WORDS[field]
+    if text == value and len(known) < _KNOWN_WORDS_KEPT:
+        known.add(text)  # (not when a surrogate was replaced: that says a warning)
     return text
 
 

@@ -12,8 +12,8 @@ still cut at its real end, so it swallows no game after it and splits into none,
 first characters are kept (its head, cut at a line end or else a space): it comes as a
 :class:`RawGame` with ``end == "size"`` and ``skipped`` (how many characters were not kept),
 which the parser reports as a ``game-too-long`` error, so that no writer takes the head for the
-game (a file holding one is never rewritten in place).  Within such a game, one item that is
-itself longer than the limit (a tag pair of one huge line) is skipped to the end of its line.
+game (a file holding one is never rewritten in place).  Within the skipped part, an item longer
+than :data:`MAX_ITEM_CHARS` (a tag pair of one huge line) is skipped to the end of its line.
 
 The result is a stream of :class:`RawGame` records: the text of one game with its position in
 the file, cheap to make and small to send to another process.
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
 from pdn.decoding import Damage, Decoder
-from pdn.grammar import SETUP_PARTS, patterns
+from pdn.grammar import SETUP_PARTS, Patterns, patterns
 from pdn.problems import Problem
 from pdn.results import TERMINATORS
 
@@ -38,12 +38,16 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-__all__ = ["MAX_GAME_CHARS", "TAG_LINE", "Chunker", "RawGame", "broken_tag_end"]
+__all__ = ["MAX_GAME_CHARS", "MAX_ITEM_CHARS", "TAG_LINE", "Chunker", "RawGame", "broken_tag_end"]
 
 #: What is kept of a game (in characters): a longer one is read this far and the rest of it
 #: skipped to its end, so that memory stays bounded (a real game, even with many annotated
 #: variations, is a few tens of kilobytes).
 MAX_GAME_CHARS = 1 << 20
+#: The longest item (a tag pair, a bracket, a comment's line that may be a tag pair) that is
+#: still read as one in the skipped part of an over-long game; a longer one is skipped to the
+#: end of its line, so that what is held while skipping stays bounded too.
+MAX_ITEM_CHARS = 1 << 20
 _RESULTS = frozenset(TERMINATORS)
 
 
@@ -205,6 +209,8 @@ class Chunker:
         self._result_cache: tuple[int, int, int] = (1 << 62, -1, -1)
         self._special_cache: tuple[int, re.Match[str] | None] = (1 << 62, None)
         self._cut: _Cut | None = None  # the game being cut
+        self._junk_run = _junk_run(self._patterns)
+        self._run_past = -1  # below this (absolute), junk words are scanned one at a time
 
     def _fill(self) -> bool:
         try:
@@ -318,7 +324,7 @@ class Chunker:
         base = self._base
         if cut.head is None:
             start = cut.start - base
-            if n - start <= MAX_GAME_CHARS:
+            if n - start <= MAX_GAME_CHARS + 64:  # (a game that ends before it never waits here)
                 return
             cut.head = self._head(cut, buf, start)
         # What the scan still needs: the item it waits on, from its start, or from where its
@@ -329,7 +335,7 @@ class Chunker:
             need = cut.searched - base
         else:
             need = cut.q - base
-        if n - need > MAX_GAME_CHARS:
+        if n - need > MAX_ITEM_CHARS:
             # One item of an over-long game longer than that (a tag pair, a bracket, a line
             # of a comment that may still be a tag pair): skipped to the end of its line.
             if cut.item == "comment":
@@ -354,16 +360,14 @@ class Chunker:
             cut.blank = cut.blank and _blank(buf, start, end)
 
     def _head(self, cut: _Cut, buf: str, start: int) -> RawGame:
-        # The first MAX_GAME_CHARS characters of the game, cut at its last line end (or else
-        # at its last space, so that no word is cut in half): the parser reads them.
-        limit = start + MAX_GAME_CHARS
-        end = buf.rfind("\n", start + 1, limit + 1)
+        # The first MAX_GAME_CHARS characters of the game, cut at the last line end or space
+        # in them (so that no word is cut in half): the parser reads them.
+        limit = start + MAX_GAME_CHARS + 1
+        end = max(buf.rfind(c, start + 1, limit) for c in "\n \t")
         if end <= start:
-            end = max(buf.rfind(" ", start + 1, limit + 1), buf.rfind("\t", start + 1, limit + 1))
-        if end <= start:
-            end = limit
-        self._let_go(cut, buf, start, end)
-        line, column = self._advance(start, end)
+            end = limit - 1
+        # (The text is let go as the scan goes on, which may still need some of the head's.)
+        line, column = self._advance(start, start)
         head = RawGame(buf[start:end], cut.start, line, column, "size")
         self._place(head, cut, end - start)
         return head
@@ -440,6 +444,16 @@ class Chunker:
             if ch == "}":
                 q += 1
                 continue
+            # Words that are neither a result nor the start of the movetext, as many at a time
+            # as the expression takes (a line of junk words is scanned at the regex's speed).
+            # (A run that reaches the guard is left to the word-by-word scan, up to its end.)
+            if base + q >= self._run_past:
+                junk_run = self._junk_run.match(buf, q)
+                if junk_run is not None:
+                    if junk_run.end() < guard or eof:
+                        q = junk_run.end()
+                        continue
+                    self._run_past = base + junk_run.end()
             result = patterns.result.match(buf, q)
             if result is not None:
                 if result.end() >= guard and not eof:
@@ -627,6 +641,27 @@ class Chunker:
                 raise self._wait(cut, at)
             return n
         return stop
+
+
+_JUNK_RUNS: list[tuple[Patterns, re.Pattern[str]]] = []
+
+
+def _junk_run(found: Patterns) -> re.Pattern[str]:
+    """Up to 2,000 words of the tag section that are junk, each followed by white space: what
+    the scan of the tag section skips one word at a time (no result, no start of movetext,
+    no delimiter), in one match; bounded, as the grammar's runs are."""
+    for known, compiled in _JUNK_RUNS:
+        if known is found:
+            return compiled
+    stop = f"(?!(?:{found.result.pattern})|(?:{found.lead.pattern}))"
+    # Most junk words are known by their first characters: no result, number, move, NAG,
+    # strength, star or setup starts with a letter that no digit follows, nor with a
+    # character other than a digit, a letter, ".-!?*$/(" (the other words are checked whole).
+    plain = r"(?:[^\s{}()\[;%0-9.\-!?*$/a-lA-L]|[a-lA-L](?![0-9]))"
+    word = f"(?:{plain}|{stop}(?:{found.junk.pattern}))[^\\s{{}}()\\[;%]*"
+    compiled = re.compile(f"(?:{word}\\s+){{1,2000}}")
+    _JUNK_RUNS[:] = [(found, compiled)]
+    return compiled
 
 
 def _blank(text: str, start: int, end: int) -> bool:

@@ -296,3 +296,16 @@ def test_validate_of_a_line_of_junk_says_it_was_too_long(tmp_path: Path) -> None
     assert proc.returncode == 1 and "Traceback" not in proc.stderr.decode()
     assert "1 games:" in out and "game-too-long 1" in out
     assert out.count(": junk: ") == MAX_LISTED_PROBLEMS
+
+
+def test_the_file_scan_of_a_long_line_is_bounded(tmp_path: Path) -> None:
+    # Before the games are cut, the file is scanned for what its games agree on; it read a
+    # line whole, so one line of 200 MB was held (twice) in memory.
+    from pdn.detection import scan_file
+
+    peaks = []
+    for copies in (1, 4):
+        path = tmp_path / f"line{copies}.pdn"
+        path.write_text("lorem ipsum 11-15 dolor sit amet " * (100_000 * copies), encoding="utf-8")
+        peaks.append(measure(lambda path=path: iter([scan_file(path)]))[0])
+    assert peaks[1] < 1.5 * peaks[0], peaks

@@ -48,6 +48,9 @@ MAX_GAME_CHARS = 1 << 20
 #: still read as one in the skipped part of an over-long game; a longer one is skipped to the
 #: end of its line, so that what is held while skipping stays bounded too.
 MAX_ITEM_CHARS = 1 << 20
+#: The text a game's scan is done with is set aside in pieces at least this long while more
+#: text is read, so that a refill never copies all of the game (read_game refills by line).
+HOLD_PIECE = 1 << 12
 _RESULTS = frozenset(TERMINATORS)
 
 
@@ -175,6 +178,11 @@ class _Cut:
     item: str = ""
     searched: int = -1  # searched up to here: for "}" (a comment) or the line end ("line")
     tag_from: int = -1  # a comment: where the search for a tag pair line goes on
+    # The game's text scanned and set aside (see HOLD_PIECE), and the line and column of its
+    # start then.
+    held: list[str] = field(default_factory=list)
+    line: int = 0
+    column: int = 0
     # An over-long game (see MAX_GAME_CHARS): what is kept of it.
     head: RawGame | None = None
     # The game's text let go since its last line end that was let go: None while no line end
@@ -296,10 +304,16 @@ class Chunker:
         if cut.head is not None:
             return self._finish_long(cut, end)
         absolute = cut.start
-        start = absolute - self._base
-        line, column = self._advance(start, end)
-        chunk = RawGame(buf[start:end], absolute, line, column, reason)
-        self._place(chunk, cut, end - start)
+        if cut.held:
+            text = "".join(cut.held) + buf[self._pos : end]
+            line, column = cut.line, cut.column
+            self._advance(end, end)
+        else:
+            start = absolute - self._base
+            text = buf[start:end]
+            line, column = self._advance(start, end)
+        chunk = RawGame(text, absolute, line, column, reason)
+        self._place(chunk, cut, len(text))
         return chunk
 
     def _place(self, chunk: RawGame, cut: _Cut, length: int) -> None:
@@ -322,11 +336,6 @@ class Chunker:
         """After a wait for more text: a game longer than MAX_GAME_CHARS keeps its head, and
         lets go of what the scan no longer needs, so that memory stays bounded."""
         base = self._base
-        if cut.head is None:
-            start = cut.start - base
-            if n - start <= MAX_GAME_CHARS + 64:  # (a game that ends before it never waits here)
-                return
-            cut.head = self._head(cut, buf, start)
         # What the scan still needs: the item it waits on, from its start, or from where its
         # search stopped for an item that goes on.
         if cut.item == "comment":
@@ -335,6 +344,20 @@ class Chunker:
             need = cut.searched - base
         else:
             need = cut.q - base
+        if cut.head is None:
+            start = cut.start - base
+            if n - start <= MAX_GAME_CHARS + 64:  # (a game that ends before it never waits here)
+                # The text scanned is set aside in pieces for the game's text, so that a
+                # refill (a line, for read_game) does not copy all of the game again.
+                pos = max(self._pos, start)
+                if need - _BEHIND - pos >= HOLD_PIECE:
+                    if not cut.held:
+                        cut.line, cut.column = self._advance(start, start)
+                    self._let_go(cut, buf, pos, need - _BEHIND)
+                    cut.held.append(buf[pos : need - _BEHIND])
+                    self._advance(need - _BEHIND, need - _BEHIND)
+                return
+            cut.head = self._head(cut, buf, start)
         if n - need > MAX_ITEM_CHARS:
             # One item of an over-long game longer than that (a tag pair, a bracket, a line
             # of a comment that may still be a tag pair): skipped to the end of its line.
@@ -362,13 +385,19 @@ class Chunker:
     def _head(self, cut: _Cut, buf: str, start: int) -> RawGame:
         # The first MAX_GAME_CHARS characters of the game, cut at the last line end or space
         # in them (so that no word is cut in half): the parser reads them.
+        if cut.held:  # the text set aside, then the buffer's
+            text, start = "".join(cut.held) + buf[self._pos :], 0
+            line, column = cut.line, cut.column
+            cut.held = []
+        else:
+            # (The text is let go as the scan goes on, which may still need some of it.)
+            text = buf
+            line, column = self._advance(start, start)
         limit = start + MAX_GAME_CHARS + 1
-        end = max(buf.rfind(c, start + 1, limit) for c in "\n \t")
+        end = max(text.rfind(c, start + 1, limit) for c in "\n \t")
         if end <= start:
             end = limit - 1
-        # (The text is let go as the scan goes on, which may still need some of the head's.)
-        line, column = self._advance(start, start)
-        head = RawGame(buf[start:end], cut.start, line, column, "size")
+        head = RawGame(text[start:end], cut.start, line, column, "size")
         self._place(head, cut, end - start)
         return head
 

@@ -113,11 +113,16 @@ TEXTS = st.lists(st.tuples(PIECES, SPACES), max_size=40).map(
 
 
 @SETTINGS
-@given(TEXTS, st.lists(st.integers(0, 2000), max_size=30))
-def test_the_cut_does_not_depend_on_the_blocks(text: str, cuts: list[int]) -> None:
+@given(TEXTS, st.lists(st.integers(0, 2000), max_size=30), st.sampled_from([1, 5, 4096]))
+def test_the_cut_does_not_depend_on_the_blocks(
+    monkeypatch: pytest.MonkeyPatch, text: str, cuts: list[int], hold: int
+) -> None:
     # The scan goes on where it stopped when more text comes: it must decide as it would with
-    # all the text at once (an item cut by the end of a block waits for the rest of it).
-    assert shape(cut(pieces_of(text, cuts))) == shape(cut([text]))
+    # all the text at once (an item cut by the end of a block waits for the rest of it), and
+    # the text it sets aside meanwhile must come back whole.
+    whole = shape(cut([text]))
+    monkeypatch.setattr(pdn.cutting, "HOLD_PIECE", hold)
+    assert shape(cut(pieces_of(text, cuts))) == whole
 
 
 @SETTINGS
@@ -130,6 +135,7 @@ def test_games_past_the_limit_end_where_they_would_without_it(
     monkeypatch.setattr(pdn.cutting, "MAX_GAME_CHARS", 1 << 30)
     whole = [(r.offset, r.offset + len(r.text), r.end) for r in cut([text])]
     monkeypatch.setattr(pdn.cutting, "MAX_GAME_CHARS", limit)
+    monkeypatch.setattr(pdn.cutting, "HOLD_PIECE", 1 + limit % 7)
     raws = cut(pieces_of(text, cuts))
     ends = [(r.offset, r.offset + len(r.text) + r.skipped) for r in raws]
     assert ends == [(a, b) for a, b, _ in whole]

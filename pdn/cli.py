@@ -414,11 +414,13 @@ def _reported(
 ) -> Iterator[tuple[str, Game]]:
     """The games, each reading error said on standard error as FILE:LINE:COL: CODE: MESSAGE
     (the game is still written with everything that was read).  A file that is not PDN at all
-    is never rewritten in place: that would replace it with nothing."""
+    is never rewritten in place: that would replace it with nothing; nor one holding a game
+    longer than the reader keeps (``game-too-long``): that would cut the game."""
     for name, game in games:
         errors = [p for p in game.errors if p.severity == "error"]
-        if in_place and any(p.code == "not-pdn" for p in errors):
-            raise click.ClickException(f"{name}: {errors[0].message}; it was left as it is")
+        refused = [p for p in errors if p.code in ("not-pdn", "game-too-long")]
+        if in_place and refused:
+            raise click.ClickException(f"{name}: {refused[0].message}; it was left as it is")
         for problem in errors[:_ERRORS_SHOWN]:
             where = f"{name}:{problem.line or game.line}:{problem.column or 1}"
             click.echo(printable(f"{where}: {problem.code}: {problem.message}"), err=True)

@@ -315,3 +315,26 @@ def test_the_file_scan_of_a_long_line_is_bounded(tmp_path: Path) -> None:
         path.write_text("lorem ipsum 11-15 dolor sit amet " * (100_000 * copies), encoding="utf-8")
         peaks.append(measure(lambda path=path: iter([scan_file(path)]))[0])
     assert peaks[1] < 1.5 * peaks[0], peaks
+
+
+@pytest.mark.parametrize(
+    "command", [("convert",), ("fix", "--dates"), ("annotate",)], ids=lambda c: c[0]
+)
+def test_a_file_with_an_over_long_game_is_not_rewritten_in_place(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    # Only the head of such a game is read: writing it back would cut the game.
+    path = tmp_path / "long.pdn"
+    data = ('[Event "a"]\n1. 11-15 *\n\n[Event "b"]\n1. 9-13 {' + "x " * 600_000 + "} *\n").encode()
+    path.write_bytes(data)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pdn", *command, "--in-place", str(path)],
+        capture_output=True,
+        cwd=ROOT,
+        timeout=300,
+        check=False,
+    )
+    err = proc.stderr.decode()
+    assert proc.returncode == 1 and "Traceback" not in err
+    assert "game-too-long" in err or "longer than" in err
+    assert "it was left as it is" in err and path.read_bytes() == data

@@ -797,11 +797,29 @@ def _geometry(
             )
     own = piece.color
     taken: set[int] = set()
+    # Where jumped pieces leave the board at once (Turkish, Thai), a square emptied earlier in
+    # the move is free, and turning back along the line just come is the rule's to forbid.
+    removed = variant.pieces_removed_at_once
+    came: tuple[int, int] | None = None
     for x, y in itertools.pairwise(squares):
         between = board.between(x, y)
         pieces = [(s, position.piece_at(s)) for s in between]
-        occupied = [(s, p) for s, p in pieces if p is not None and s != a]
+        occupied = [
+            (s, p) for s, p in pieces if p is not None and s != a and not (removed and s in taken)
+        ]
         hop = f"{_sq(variant, x)} to {_sq(variant, y)}"
+        found = board.direction(x, y)
+        unit = board.deltas[found[0]] if found is not None else None
+        turned = came is not None and unit == (-came[0], -came[1])
+        came = unit
+        if turned and removed and piece.king and not variant.king_may_reverse:
+            return Diagnosis(
+                None,
+                Fault.ILLEGAL_MOVE,
+                f"{text} is not possible: within a capture a king may not turn back along the "
+                f"line it came (a 180-degree turn, from {hop}) in {variant.title}",
+                everything,
+            )
         friends = [s for s, p in occupied if p.color is own]
         enemies = [s for s, p in occupied if p.color is not own]
         if friends:

@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from html import escape
 from typing import TYPE_CHECKING
@@ -87,6 +88,27 @@ def screen_cell(board: Board, square: int, flip: bool = False) -> tuple[int, int
     if flip:
         return board.width - 1 - column, board.height - 1 - row
     return column, row
+
+
+# What XML 1.0 allows in no form, not even as a character reference: a document holding one is
+# not well-formed (parsers and cairosvg refuse it).  C0 controls but tab, line feed and carriage
+# return, the surrogates (lone ones: a str holds no pairs) and the noncharacters U+FFFE, U+FFFF.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _visible(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def xml_text(text: str) -> str:
+    """``text`` escaped for XML (content or a quoted attribute), each character XML 1.0 does not
+    allow written visibly, as ``\\uNNNN`` (``\\xNN`` for a control), so the SVG stays well-formed.
+
+    >>> xml_text("A<\\uffffB\\x01")
+    'A&lt;\\\\uffffB\\\\x01'
+    """
+    return escape(_NOT_XML.sub(_visible, text))
 
 
 def svg_diagram(
@@ -174,7 +196,7 @@ def svg_diagram(
         parts.append(
             f'<text class="caption" x="{left + size / 2:.1f}" y="{top + bottom + below * 0.7:.1f}" '
             f'font-size="{cell * 0.3:.1f}" text-anchor="middle" fill="#222">'
-            f"{escape(caption)}</text>"
+            f"{xml_text(caption)}</text>"
         )
     parts.append("</svg>")
     return "\n".join(parts)

@@ -7,7 +7,11 @@ Only regular files (and paths that do not exist yet) are replaced that way. Anyt
 written straight into, because replacing it would destroy it: a character device such as
 ``/dev/null`` or a terminal, a FIFO, and the streams the process was given, ``/dev/stdout``,
 ``/dev/stderr`` and ``/dev/fd/N``. Those last ones are written through a duplicate of the
-inherited descriptor, so ``-o /dev/stdout >> log`` appends to ``log`` as the shell promised.
+inherited descriptor, so ``-o /dev/stdout >> log`` appends to ``log`` as the shell promised;
+the file is compared, not its name, so a symbolic link to ``/dev/stdout`` or
+``/proc/thread-self/fd/1`` does the same. A replaced file keeps its owner, group and
+permissions (as ``sed -i`` does), and an error while writing (``No space left on device``)
+names the file.
 
 A temporary file never outlives the process: it is removed when the block raises (``Ctrl-C``
 included) and when the process is killed by ``SIGTERM`` or ``SIGHUP`` while writing.
@@ -30,51 +34,79 @@ import signal
 import stat
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
 from typing import TextIO
 
-__all__ = ["atomic_writer", "reserve_closed_standard_descriptors"]
+__all__ = ["Terminated", "atomic_writer", "reserve_closed_standard_descriptors", "signals_as_exit"]
 
 # Names that stand for a descriptor the process inherited; opening them anew would give a new
 # file description (losing O_APPEND and the offset), so they are duplicated instead.
 _STANDARD_STREAMS = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
-_FD_PATH = re.compile(r"/(?:dev|proc/self)/fd/([0-9]{1,9})")
+_FD_PATH = re.compile(r"/(?:dev|proc/(?:self|thread-self))/fd/([0-9]{1,9})")
 
 
 @contextlib.contextmanager
-def atomic_writer(path: str | os.PathLike[str], *, encoding: str = "utf-8") -> Iterator[TextIO]:
+def atomic_writer(
+    path: str | os.PathLike[str],
+    *,
+    encoding: str = "utf-8",
+    errors: str = "strict",
+    newline: str = "",
+    check: Callable[[str], None] | None = None,
+) -> Iterator[TextIO]:
     """Open ``path`` for writing text; a regular file is replaced only when the block ends
     without error.
 
     On an exception the temporary file is removed and an existing ``path`` is left untouched.
-    Devices, FIFOs and inherited descriptors (``/dev/stdout``, ``/dev/fd/3``) are written
-    straight into (see the module docstring). Errors name ``path`` as given, never the
-    temporary file.
+    Devices, FIFOs and inherited descriptors (``/dev/stdout``, ``/dev/fd/3``, or a path that
+    is the same file as standard output) are written straight into (see the module
+    docstring). Errors name ``path`` as given, never the temporary file. ``errors`` and
+    ``newline`` are those of :func:`open` (``"\\r\\n"`` writes CRLF line ends). ``check``,
+    when given, is called with the path of the complete temporary file before it replaces
+    ``path``: an exception it raises leaves ``path`` as it was (it is not called for what
+    is written straight into).
     """
     name = os.fspath(path)
     inherited = _inherited_descriptor(name)
+    found: os.stat_result | None = None
+    if inherited is None:
+        with contextlib.suppress(FileNotFoundError):
+            found = os.stat(name)
+        if found is not None:
+            inherited = _standard_stream_of(found)
     if inherited is not None:
         try:
             fd = os.dup(inherited)
         except OSError as exc:
             raise OSError(exc.errno, "no such stream is open", name) from None
-        with _direct(fd, encoding) as handle:
+        with _direct(fd, name, encoding, errors, newline) as handle:
             yield handle
         return
-    try:
-        mode: int | None = os.stat(name).st_mode
-    except FileNotFoundError:
-        mode = None
-    if mode is not None and not stat.S_ISREG(mode):
+    if found is not None and not stat.S_ISREG(found.st_mode):
         # O_NOCTTY: writing to a terminal device must not make it our controlling terminal.
         fd = os.open(name, os.O_WRONLY | getattr(os, "O_NOCTTY", 0))
-        with _direct(fd, encoding) as handle:
+        with _direct(fd, name, encoding, errors, newline) as handle:
             yield handle
         return
-    with _replacing(name, encoding) as handle:
+    with _replacing(name, encoding, errors, newline, check) as handle:
         yield handle
+
+
+def _standard_stream_of(found: os.stat_result) -> int | None:
+    """1 or 2 when ``found`` is the file standard output or standard error writes to (a
+    link to ``/dev/stdout``, ``/proc/thread-self/fd/1``, the log of ``>> log``), else None."""
+    for number in (1, 2):
+        if number in _reserved:
+            continue
+        try:
+            stream = os.fstat(number)
+        except OSError:
+            continue
+        if (stream.st_dev, stream.st_ino) == (found.st_dev, found.st_ino):
+            return number
+    return None
 
 
 def _inherited_descriptor(name: str) -> int | None:
@@ -117,14 +149,40 @@ def reserve_closed_standard_descriptors() -> frozenset[int]:
     return frozenset(_reserved)
 
 
-@contextlib.contextmanager
-def _direct(fd: int, encoding: str) -> Iterator[TextIO]:
-    with os.fdopen(fd, "w", encoding=encoding, newline="") as handle:
-        yield handle
+# Errors of writing that carry no file name; they are given the target's (the user must learn
+# which file could not be written).
+_WRITE_ERRORS = frozenset(
+    getattr(errno, code) for code in ("ENOSPC", "EDQUOT", "EFBIG", "EIO") if hasattr(errno, code)
+)
+
+
+def _named(exc: OSError, name: str) -> OSError:
+    """``exc`` as raised, or a copy naming ``name`` when it is a write error naming nothing."""
+    if exc.filename is None and exc.errno in _WRITE_ERRORS:
+        return OSError(exc.errno, exc.strerror, name)
+    return exc
 
 
 @contextlib.contextmanager
-def _replacing(name: str, encoding: str) -> Iterator[TextIO]:
+def _direct(fd: int, name: str, encoding: str, errors: str, newline: str) -> Iterator[TextIO]:
+    try:
+        with os.fdopen(fd, "w", encoding=encoding, errors=errors, newline=newline) as handle:
+            yield handle
+    except OSError as exc:
+        named = _named(exc, name)
+        if named is exc:
+            raise
+        raise named from exc
+
+
+@contextlib.contextmanager
+def _replacing(
+    name: str,
+    encoding: str,
+    errors: str,
+    newline: str,
+    check: Callable[[str], None] | None,
+) -> Iterator[TextIO]:
     # Through a symbolic link the file it points to is replaced, and the link is kept.
     target = Path(os.path.realpath(name))
     folder = target.parent
@@ -140,13 +198,23 @@ def _replacing(name: str, encoding: str) -> Iterator[TextIO]:
             raise OSError(exc.errno, why, name) from None
         _track(temp_name)
     try:
-        with os.fdopen(fd, "w", encoding=encoding, newline="") as handle:
+        with os.fdopen(fd, "w", encoding=encoding, errors=errors, newline=newline) as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
-        if target.exists():
-            # Keep the permissions of the file being replaced.
-            os.chmod(temp_name, target.stat().st_mode & 0o777)
+        if check is not None:
+            check(temp_name)
+        try:
+            old: os.stat_result | None = target.stat()
+        except FileNotFoundError:
+            old = None
+        if old is not None:
+            # Keep the owner, group and permissions of the file being replaced, as sed -i does
+            # (as root, the new file would otherwise be root's). A user who may not give the
+            # file its group (not a member of it) still gets the file written.
+            with contextlib.suppress(PermissionError):
+                os.chown(temp_name, old.st_uid, old.st_gid)
+            os.chmod(temp_name, old.st_mode & 0o777)
         else:
             os.chmod(temp_name, 0o666 & ~_umask())
         os.replace(temp_name, target)
@@ -155,6 +223,9 @@ def _replacing(name: str, encoding: str) -> Iterator[TextIO]:
         if exc.filename == temp_name or exc.filename2 == temp_name:
             # The user never heard of the temporary file: name the path they gave.
             raise OSError(exc.errno, exc.strerror, name) from exc
+        named = _named(exc, name)
+        if named is not exc:
+            raise named from exc
         raise
     except BaseException:
         _discard(temp_name)
@@ -237,3 +308,41 @@ def _on_signal(signum: int, frame: FrameType | None) -> None:
     signal.signal(signum, signal.SIG_DFL)
     os.kill(me, signum)
     os._exit(128 + signum)
+
+
+class Terminated(SystemExit):
+    """``SIGTERM`` or ``SIGHUP`` arrived inside :func:`signals_as_exit`; exits 128 + signal."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(128 + signum)
+        self.signum = signum
+
+
+def _raise_terminated(signum: int, frame: FrameType | None) -> None:
+    raise Terminated(signum)
+
+
+@contextlib.contextmanager
+def signals_as_exit() -> Iterator[None]:
+    """Within the block, ``SIGTERM`` and ``SIGHUP`` raise :class:`Terminated`, so that every
+    ``finally`` and ``with`` runs (a scratch folder is removed); once out of the block the
+    process dies of the same signal, as it would have. Outside the main thread, or where a
+    program set its own handlers, this changes nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    installed = [s for s in _CLEANUP_SIGNALS if signal.getsignal(s) is signal.SIG_DFL]
+    for signum in installed:
+        signal.signal(signum, _raise_terminated)
+    try:
+        yield
+    except Terminated as stop:
+        for signum in installed:
+            signal.signal(signum, signal.SIG_DFL)
+        installed = []
+        if stop.signum in _CLEANUP_SIGNALS:
+            os.kill(os.getpid(), stop.signum)
+        raise
+    finally:
+        for signum in installed:
+            signal.signal(signum, signal.SIG_DFL)

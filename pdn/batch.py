@@ -22,6 +22,7 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import chain, islice
@@ -35,7 +36,7 @@ from .model import Game
 from .problems import Problem
 from .reader import read_games, split_games
 from .safe_text import printable
-from .validation import validate
+from .validation import FileRules, validate
 
 T = TypeVar("T")
 
@@ -119,11 +120,12 @@ def is_json(source: Input) -> bool:
     return False
 
 
-def iter_games(source: Input) -> Iterator[Game]:
+def iter_games(source: Input, *, encoding: str | None = None) -> Iterator[Game]:
     """The games of one source (a path as ``str`` or ``PathLike``, or an open file): PDN, or
-    the JSON records of :mod:`pdn.jsonio`."""
+    the JSON records of :mod:`pdn.jsonio`. ``encoding`` forces the codec of PDN bytes (see
+    :func:`pdn.reader.read_games`); JSON is always UTF-8."""
     if not is_json(source):
-        return read_games(source)
+        return read_games(source, encoding=encoding)
     if isinstance(source, (str, os.PathLike)):
         return _json_file(os.fspath(source))
     if isinstance(source, io.TextIOBase):
@@ -136,25 +138,30 @@ def _json_file(path: str) -> Iterator[Game]:
         yield from read_json_games(handle)
 
 
-def named_games(sources: Iterable[Input]) -> Iterator[tuple[str, Game]]:
-    """``(file name, game)`` for every game of every source, streaming, on this process."""
+def named_games(
+    sources: Iterable[Input], *, encoding: str | None = None
+) -> Iterator[tuple[str, Game]]:
+    """``(file name, game)`` for every game of every source, streaming, on this process
+    (``encoding``: as :func:`iter_games` takes it)."""
     for source in sources:
         name = display_name(source)
-        for game in iter_games(source):
+        for game in iter_games(source, encoding=encoding):
             yield name, game
 
 
-def _raw_games(source: Input) -> Iterator[RawGame | Game]:
+def _raw_games(source: Input, encoding: str | None) -> Iterator[RawGame | Game]:
     # PDN is cut here and parsed by the workers; JSON records are read here.
-    return iter_games(source) if is_json(source) else split_games(source)
+    return iter_games(source) if is_json(source) else split_games(source, encoding=encoding)
 
 
-def _batches(sources: Iterable[Input]) -> Iterator[tuple[str, list[RawGame | Game]]]:
+def _batches(
+    sources: Iterable[Input], encoding: str | None = None
+) -> Iterator[tuple[str, list[RawGame | Game]]]:
     """``(file name, up to BATCH_SIZE raw games)``, streaming; a batch never spans two files."""
     for source in sources:
         name = display_name(source)
         batch: list[RawGame | Game] = []
-        for raw in _raw_games(source):
+        for raw in _raw_games(source, encoding):
             batch.append(raw)
             if len(batch) >= BATCH_SIZE:
                 yield name, batch
@@ -255,8 +262,10 @@ def map_games(
     sources: Iterable[Input],
     *,
     jobs: int = 1,
+    encoding: str | None = None,
 ) -> Iterator[T]:
-    """``func(game, file_name)`` for every game of every source, in input order.
+    """``func(game, file_name)`` for every game of every source, in input order (PDN bytes
+    read in ``encoding`` when given, else in the one detected).
 
     With ``jobs > 1`` the games are parsed and processed by worker processes, at most
     ``jobs``, and no more than :func:`worker_count` allows (one per usable core, one per
@@ -265,10 +274,10 @@ def map_games(
     ``functools.partial`` of one). Workers end when this process dies.
     """
     if jobs <= 1:
-        for name, game in named_games(sources):
+        for name, game in named_games(sources, encoding=encoding):
             yield func(game, name)
         return
-    batches = _batches(sources)
+    batches = _batches(sources, encoding)
     # Look ahead just far enough to know how many workers the input can keep busy.
     ahead = list(islice(batches, min(jobs, usable_cores())))
     workers = worker_count(jobs, len(ahead))
@@ -276,17 +285,28 @@ def map_games(
         for name, batch in chain(ahead, batches):
             yield from _run_batch(func, name, batch)
         return
-    with ProcessPoolExecutor(
-        max_workers=workers, initializer=_die_with_parent, initargs=(os.getpid(),)
-    ) as pool:
-        pending: deque[Future[list[T]]] = deque()
-        limit = workers * 3
-        for name, batch in chain(ahead, batches):
-            pending.append(pool.submit(_run_batch, func, name, batch))
-            while len(pending) >= limit:
+    try:
+        with ProcessPoolExecutor(
+            max_workers=workers, initializer=_die_with_parent, initargs=(os.getpid(),)
+        ) as pool:
+            pending: deque[Future[list[T]]] = deque()
+            limit = workers * 3
+            for name, batch in chain(ahead, batches):
+                pending.append(pool.submit(_run_batch, func, name, batch))
+                while len(pending) >= limit:
+                    yield from pending.popleft().result()
+            while pending:
                 yield from pending.popleft().result()
-        while pending:
-            yield from pending.popleft().result()
+    except BrokenProcessPool as exc:
+        raise WorkerDiedError(
+            "a worker process died (killed by the system, out of memory?); "
+            "run again with fewer --jobs, or -j 1"
+        ) from exc
+
+
+class WorkerDiedError(RuntimeError):
+    """A worker process of :func:`map_games` died without a word (the out-of-memory killer,
+    ``kill -9``): its games have no result, so the run cannot go on."""
 
 
 # ---------------------------------------------------------------------------------- validation
@@ -342,9 +362,18 @@ class Verdict:
         }
 
 
+#: What the earlier games of the file being validated replayed under (validation.FileRules).
+_FILE_RULES = FileRules(block=BATCH_SIZE)
+
+
 def verdict_of(game: Game, file: str, variant: str | None = None) -> Verdict:
-    """Validate one game and keep what a report needs."""
-    report = validate(game, variant)
+    """Validate one game and keep what a report needs (the earlier games of its file, in
+    this process, break a tie between rules that all replay it: see :func:`validate`)."""
+    if variant is None:
+        report = validate(game, file_rules=_FILE_RULES.before(file, game.index))
+        _FILE_RULES.add(report)
+    else:
+        report = validate(game, variant)
     rules = report.variant
     return Verdict(
         file=file,
@@ -368,10 +397,15 @@ def _unchecked_title(game: Game) -> str:
 
 
 def validate_files(
-    sources: Iterable[Input], *, variant: str | None = None, jobs: int = 1
+    sources: Iterable[Input],
+    *,
+    variant: str | None = None,
+    jobs: int = 1,
+    encoding: str | None = None,
 ) -> Iterator[Verdict]:
-    """Validate every game of every source, in order (see :func:`map_games` for ``jobs``)."""
-    return map_games(partial(verdict_of, variant=variant), sources, jobs=jobs)
+    """Validate every game of every source, in order (see :func:`map_games` for ``jobs`` and
+    ``encoding``)."""
+    return map_games(partial(verdict_of, variant=variant), sources, jobs=jobs, encoding=encoding)
 
 
 @dataclass(slots=True)

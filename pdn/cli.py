@@ -69,10 +69,42 @@ def _expand_files(
         raise click.BadParameter(str(exc), param_hint="FILES") from exc
 
 
+def _remember_encoding(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        try:
+            # A LookupError both for unknown names and for codecs that are not text (base64);
+            # the byte is there because decoding nothing looks no codec up.
+            b"a".decode(value, "replace")
+        except LookupError as exc:
+            raise click.BadParameter(f"{value!r}: {exc}", ctx=ctx, param=param) from exc
+    ctx.meta["pdn.encoding"] = value
+
+
+def _encoding_option(func: click.decorators.FC) -> click.decorators.FC:
+    """``--encoding``, for every command that reads PDN (FILES commands get it with
+    :func:`_files_argument`); read back with :func:`_encoding`."""
+    return click.option(
+        "--encoding",
+        metavar="CODEC",
+        default=None,
+        expose_value=False,  # read through the context by the code that reads the files
+        callback=_remember_encoding,
+        help="Read PDN bytes in this encoding (utf-8, cp1251, cp1252, latin-1...) instead of "
+        "the one detected. JSON is always UTF-8.",
+    )(func)
+
+
+def _encoding() -> str | None:
+    """The ``--encoding`` of the running command (None: detect it)."""
+    context = click.get_current_context(silent=True)
+    return None if context is None else context.meta.get("pdn.encoding")
+
+
 def _files_argument(func: click.decorators.FC) -> click.decorators.FC:
     """FILES...: files, ``-`` for standard input, or folders (their ``*.pdn`` files in sorted
     order; ``--recursive`` for subfolders); none reads standard input when it is not a
-    terminal. Every command taking FILES takes it through here."""
+    terminal. Every command taking FILES takes it through here, and ``--encoding`` with it."""
+    func = _encoding_option(func)
     func = click.argument(
         "files",
         nargs=-1,
@@ -114,12 +146,28 @@ def _output_option(func: click.decorators.FC) -> click.decorators.FC:
 
 
 def _load_aliases(ctx: click.Context, param: click.Parameter, value: str | None) -> Aliases | None:
+    from .decoding import decode_bytes
     from .names import AliasError, Aliases
 
+    if not value:
+        return None
     try:
-        return Aliases.from_file(value) if value else None
+        # Decoded as PDN files are (a list saved from a Windows spreadsheet is cp1252).
+        with open(value, "rb") as handle:
+            decoded = decode_bytes(handle)
+            text = "".join(decoded.blocks)
+        damage = decoded.decoder.damage if decoded.decoder is not None else []
+        if damage:
+            raise AliasError(
+                f"{value}: byte {damage[0].byte_offset} ({damage[0].data!r}) is not text in "
+                f"{decoded.decoder.encoding if decoded.decoder else 'its encoding'}; "
+                "save the list as UTF-8"
+            )
+        return Aliases.from_text(text, value)
     except AliasError as exc:
         raise click.BadParameter(str(exc), ctx=ctx, param=param) from exc
+    except OSError as exc:
+        raise click.BadParameter(f"{value}: {exc.strerror or exc}", ctx=ctx, param=param) from exc
 
 
 def _names_option(func: click.decorators.FC) -> click.decorators.FC:
@@ -173,7 +221,8 @@ def _in_place_option(func: click.decorators.FC) -> click.decorators.FC:
         "--in-place",
         is_flag=True,
         help="Without -o: rewrite each FILE with its own output (atomically, once it is all "
-        "read), as sed -i does. With -o: allow OUTPUT to be one of the inputs.",
+        "read), as sed -i does, in its own encoding and line ends; a FILE that would lose "
+        "text is left as it is (exit 1). With -o: allow OUTPUT to be one of the inputs.",
     )(func)
 
 
@@ -184,18 +233,32 @@ def write_outputs(
     write: Callable[[tuple[str, ...], TextIO], None],
 ) -> None:
     """Call ``write(inputs, out)``: once, with every input and OUTPUT; or, with ``in_place``
-    and no ``-o``, once per input file with that file as its output, replaced atomically only
-    when its whole output is written (an error, such as a file that is not PDN at all, leaves
-    it as it was). Standard input cannot be rewritten in place."""
+    and no ``-o``, once per input file with that file as its output, through
+    :func:`pdn.inplace.rewrite`: in its own encoding and line ends, replaced atomically only
+    when its whole output is written and nothing of it would be lost (else it is left as it
+    was, said in one line, the other files are still done, and the exit status is 1).
+    Standard input cannot be rewritten in place."""
+    from .inplace import InPlaceRefused, rewrite
+
     if not (in_place and output == "-"):
-        with open_output(output, files, in_place=in_place) as out:
-            write(files, out)
+        try:
+            with open_output(output, files, in_place=in_place) as out:
+                write(files, out)
+        except InPlaceRefused as exc:
+            raise click.ClickException(printable(str(exc))) from exc
         return
     if not files or "-" in files:
         raise click.UsageError("--in-place without -o rewrites files: name them (not -)")
+    refused = 0
     for name in files:
-        with open_output(name, (name,), in_place=True) as out:
-            write((name,), out)
+        try:
+            with rewrite(name) as out:
+                write((name,), out)
+        except InPlaceRefused as exc:
+            click.echo(f"Error: {printable(str(exc))}", err=True)
+            refused += 1
+    if refused:
+        raise click.exceptions.Exit(EXIT_PROBLEMS)
 
 
 class StreamClosedError(click.ClickException):
@@ -266,6 +329,18 @@ class _Group(click.Group):
             if exc.errno == errno.EBADF and exc.filename:  # -o /dev/stdout with it closed
                 raise StreamClosedError(exc.filename, exc.strerror) from exc
             raise click.ClickException(f"{exc.filename or ''}: {exc.strerror or exc}") from exc
+        except RuntimeError as exc:
+            from .batch import WorkerDiedError
+
+            if not isinstance(exc, WorkerDiedError):
+                raise
+            raise _UsageExit(str(exc)) from exc
+
+
+class _UsageExit(click.ClickException):
+    """A one-line error that ends the run with the usage status (2): the run could not go on."""
+
+    exit_code = EXIT_USAGE
 
 
 def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -375,7 +450,9 @@ def validate(
         if fmt == "json":
             out.write(f'{{"schema": "{SCHEMA}", "type": "verdicts", "games": [\n')
         first = True
-        for verdict in validate_files(progress.sources(sources), variant=variant, jobs=jobs):
+        for verdict in validate_files(
+            progress.sources(sources), variant=variant, jobs=jobs, encoding=_encoding()
+        ):
             summary.add(verdict)
             progress.tick()
             if fmt == "text":
@@ -400,27 +477,35 @@ def validate(
     sys.exit(EXIT_PROBLEMS if summary.with_errors else EXIT_CLEAN)
 
 
-def _progress(files: tuple[str, ...]) -> Progress:
-    """The progress bar of this command over FILES (silenced by its ``--quiet``)."""
+def _progress(files: tuple[str, ...], *, slow: bool = True) -> Progress:
+    """The progress bar of this command over FILES (silenced by its ``--quiet``, and when the
+    work is not ``slow``: a pass that only cuts games and reads tags is over in a moment)."""
     from .progress import Progress
 
     context = click.get_current_context(silent=True)
     quiet = bool(context is not None and context.meta.get("pdn.quiet"))
-    return Progress(files, quiet=quiet)
+    return Progress(files, quiet=quiet or not slow)
 
 
 def _reported(
     games: Iterator[tuple[str, Game]], *, in_place: bool = False
 ) -> Iterator[tuple[str, Game]]:
     """The games, each reading error said on standard error as FILE:LINE:COL: CODE: MESSAGE
-    (the game is still written with everything that was read).  A file that is not PDN at all
-    is never rewritten in place: that would replace it with nothing; nor one holding a game
-    longer than the reader keeps (``game-too-long``): that would cut the game."""
+    (the game is still written with everything that was read).  In place, a game that lost
+    text on reading (:func:`pdn.inplace.text_lost`: a file that is not PDN at all, a game cut
+    for its length) ends the rewrite of its file with :class:`~pdn.inplace.InPlaceRefused`:
+    writing it would replace the file with less than it holds."""
+    from .inplace import InPlaceRefused, text_lost
+
     for name, game in games:
         errors = [p for p in game.errors if p.severity == "error"]
-        refused = [p for p in errors if p.code in ("not-pdn", "game-too-long")]
-        if in_place and refused:
-            raise click.ClickException(f"{name}: {refused[0].message}; it was left as it is")
+        lost = text_lost(game) if in_place else None
+        if lost is not None:
+            where = f"{name}:{lost.line or game.line}:{lost.column or 1}"
+            raise InPlaceRefused(
+                f"{where}: {lost.code}: {lost.message}; rewriting in place would lose this "
+                "text: the file was left as it is (write a copy with -o)"
+            )
         for problem in errors[:_ERRORS_SHOWN]:
             where = f"{name}:{problem.line or game.line}:{problem.column or 1}"
             click.echo(printable(f"{where}: {problem.code}: {problem.message}"), err=True)
@@ -440,7 +525,7 @@ def _games_of(files: tuple[str, ...]) -> Iterator[tuple[str, Game]]:
 
     sources = _sources(files)
     progress = _progress(files)
-    return progress.count(named_games(progress.sources(sources)))
+    return progress.count(named_games(progress.sources(sources), encoding=_encoding()))
 
 
 @main.command()
@@ -491,6 +576,28 @@ def _games_of(files: tuple[str, ...]) -> Iterator[tuple[str, Game]]:
 @click.option(
     "--drop-tags", default="", metavar="LIST", help="Leave out these tags (comma-separated)."
 )
+@click.option(
+    "--max-plies",
+    type=click.IntRange(0),
+    default=None,
+    metavar="N",
+    help="Cut every line after ply N (variations too); the result is kept.",
+)
+@click.option(
+    "--split-variations",
+    is_flag=True,
+    help="Write the mainline, then each variation as a game of its own (the moves leading "
+    "to it, the tags, a Variation tag saying where it comes from, result *).",
+)
+@click.option(
+    "--width",
+    type=click.IntRange(1),
+    default=80,
+    show_default=True,
+    metavar="N",
+    help="PDN: fill movetext lines up to N columns.",
+)
+@click.option("--no-move-numbers", is_flag=True, help="PDN: write no move numbers.")
 @_variant_option
 @_in_place_option
 @_quiet_option
@@ -507,6 +614,10 @@ def convert(
     no_nags: bool,
     keep_tags: str | None,
     drop_tags: str,
+    max_plies: int | None,
+    split_variations: bool,
+    width: int,
+    no_move_numbers: bool,
     variant: str | None,
     in_place: bool,
     output: str,
@@ -539,7 +650,13 @@ def convert(
         normalize=normalize,
         variant=variant,
         strip=strip,
+        max_plies=max_plies,
+        split_variations=split_variations,
+        columns=width,
+        move_numbers=not no_move_numbers,
     )
+    if fmt != "pdn" and (width != 80 or no_move_numbers):
+        raise click.UsageError("--width and --no-move-numbers shape PDN output only")
     if in_place and output == "-" and fmt != "pdn":
         # A .pdn file holding CSV could not be read back: its games would be lost.
         raise click.UsageError(f"--in-place rewrites files as PDN; give -o to write {fmt}")
@@ -619,9 +736,10 @@ def _write_picture(out: TextIO, svg: str, png: bool) -> None:
     help="Show the position after this many mainline plies (default: the end).",
 )
 @click.option("--svg", is_flag=True, help="Write an SVG diagram instead of a text board.")
-@click.option("--png", is_flag=True, help='Write a PNG diagram (needs: pip install "pdn[png]").')
+@click.option("--png", is_flag=True, help="Write a PNG diagram (needs the optional cairosvg).")
 @_picture_options
 @_variant_option
+@_encoding_option
 @_output_option
 def show(
     file: str | None,
@@ -643,6 +761,9 @@ def show(
     from .diagram import play_written, svg_board, text_board
     from .validation import position_at
 
+    piped = file is None and fen is None and sys.stdin is not None and not sys.stdin.isatty()
+    if piped:
+        file = "-"  # data piped in and no FILE: standard input, as every command reads it
     if (file is None) == (fen is None):
         raise click.UsageError("give a FILE or --fen FEN (one of them)")
     if written is not None and fen is None:
@@ -662,8 +783,16 @@ def show(
             reason += f", after {written}"
     else:
         assert file is not None
-        game = next((g for _, g in _games_of((file,)) if g.index == number), None)
+        seen = 0
+        game = None
+        for _, candidate in _games_of((file,)):
+            seen += 1
+            if candidate.index == number:
+                game = candidate
+                break
         if game is None:
+            if piped and not seen:
+                raise click.UsageError("give a FILE or --fen FEN (standard input held no game)")
             raise click.BadParameter(f"{file} has fewer than {number} games", param_hint="--game")
         found = position_at(game, ply, variant)
         if found.position is None:
@@ -714,9 +843,13 @@ def openings(
     shows it as text instead of running it as a formula; plain numbers such as -1, and a lone
     -, are left as they are. Control characters from the file are shown as \\x1b and so on.
     """
+    from collections import Counter
+
     from .openings import (
+        Opening,
         ballot_stats,
         classify,
+        empty_stats_note,
         opening_row,
         render_openings_chunks,
         render_stats,
@@ -732,11 +865,25 @@ def openings(
                     out.write(("\n" if extracted else "") + write_game(game))
                     extracted += 1
         elif stats:
+            kinds: Counter[str] = Counter()  # what the games were, to say why no row
+            variants: Counter[str] = Counter()
+
+            def classified() -> Iterator[tuple[Opening, str | None]]:
+                for _, game in _games_of(files):
+                    opening = classify(game)
+                    kinds[opening.kind] += 1
+                    if opening.kind == "not-english":
+                        variants[game.variant or "unknown"] += 1
+                    yield opening, game.result
+
             # Tallied game by game: the memory does not grow with the input.
-            table = ballot_stats((classify(game), game.result) for _, game in _games_of(files))
+            table = ballot_stats(classified())
             if sort == "games":
                 table.sort(key=lambda row: -row.games)
             out.write(render_stats(table, fmt))
+            if not table:
+                note = empty_stats_note(kinds, variants)
+                click.echo(f"note: the table is empty: {note}", err=True)
         else:
             # One row per game, written as it comes in CSV and JSON (text and Markdown size
             # their columns from every row first).
@@ -806,6 +953,7 @@ def report(
 
     from . import report as reports
     from .openings import classify
+    from .problems import Problem
 
     try:
         scheme = None if points is None else reports.parse_points(points)
@@ -814,9 +962,22 @@ def report(
     if width is None and output == "-" and sys.stdout.isatty():
         width = shutil.get_terminal_size().columns
 
+    # What standard error says, the page says too (HTML and Markdown): pdn.report.render_chunks.
+    page_warnings: list[str] = []
+    not_pdn = _NotPdn(page_warnings)
+
     def records() -> Iterator[reports.GameRecord]:
-        repeats = _Repeats(dedupe)
+        repeats = _Repeats(dedupe, page_warnings)
+        with_games: set[str] = set()
         for name, game in _games_of(files):
+            unreadable = next((p for p in game.errors if p.code == "not-pdn"), None)
+            if unreadable is not None:
+                not_pdn(name, unreadable)
+                with_games.add(name)  # said already
+                continue
+            if not (game.tags or game.mainline_moves() or game.terminator is not None):
+                continue  # text between games (or a file of no games): nothing to report
+            with_games.add(name)
             if repeats.skip(name, game):
                 continue
             label = None
@@ -825,6 +986,9 @@ def report(
                 label = f"ACF {opening.number}" if opening.kind == "ballot" else None
             # index: the game's number in its file, as validate and the warnings give it.
             yield reports.game_record(game, variant, opening=label, index=game.index)
+        for name in dict.fromkeys(files):
+            if name not in with_games:
+                not_pdn(name, Problem("not-pdn", "no PDN game in this file", line=1, column=1))
         repeats.summary()  # after the last game, before the first event is written
 
     # One event at a time: the records wait on disk, not in memory (pdn.report.EventStore).
@@ -833,8 +997,10 @@ def report(
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--event") from exc
     with open_output(output, files) as out:
-        for chunk in reports.render_chunks(built, fmt, table=table, width=width):
+        chunks = reports.render_chunks(built, fmt, table=table, width=width, warnings=page_warnings)
+        for chunk in chunks:
             out.write(chunk)
+    not_pdn.exit()
 
 
 @main.command()
@@ -887,7 +1053,7 @@ def _headers_of(files: tuple[str, ...]) -> Iterator[Tags]:
         if is_json(source):
             yield from (game.tags for game in iter_games(source))
         else:
-            yield from read_headers(source)
+            yield from read_headers(source, encoding=_encoding())
 
 
 @main.command()
@@ -936,10 +1102,12 @@ def fix(
 ) -> None:
     """Repair the tags of FILES as asked, listing every change (FILE:LINE: TAG: OLD -> NEW).
 
-    Everything else in each game is written as it was read. Nothing is changed unless an
-    option asks; --suggest-names only writes an alias list for --names.
+    Everything else in each game is written as it was read, and a game with no change keeps
+    its text exactly; with --in-place a file with no change is not rewritten at all. Nothing
+    is changed unless an option asks; --suggest-names only writes an alias list for --names.
     """
-    from .fixing import FixOptions, fix_game
+    from .batch import display_name
+    from .fixing import FixOptions, fix_source
     from .names import aliases_csv, suggest_aliases
 
     if suggest_names:
@@ -961,26 +1129,41 @@ def fix(
             "nothing to fix: give --names, --result-from-terminator, --terminator-from-result, "
             "--dates or --add-gametype (or --suggest-names)"
         )
-    from .writer import write_game
-
     made = games_changed = 0
     log = open_output(log_file, files) if log_file else contextlib.nullcontext(sys.stderr)
     with log as log_out:
 
         def write(inputs: tuple[str, ...], out: TextIO) -> None:
             nonlocal made, games_changed
-            games = _reported(_games_of(inputs), in_place=in_place)
-            for number, (name, game) in enumerate(games):
-                changes = fix_game(game, options)
-                for change in changes:
-                    log_out.write(printable(f"{name}:{change.line}: {change.text()}") + "\n")
-                done = sum(change.made for change in changes)
-                made += done
-                games_changed += bool(done)
-                out.write(("\n" if number else "") + write_game(game))
+            progress = _progress(inputs)
+            number = made_here = 0
+            for source in progress.sources(_sources(inputs)):
+                name = display_name(source)
+                for fixed in progress.count(fix_source(source, options, encoding=_encoding())):
+                    for _ in _reported(iter([(name, fixed.game)]), in_place=in_place):
+                        pass  # (says the game's reading errors)
+                    for change in fixed.changes:
+                        log_out.write(printable(f"{name}:{change.line}: {change.text()}") + "\n")
+                    made_here += fixed.made
+                    games_changed += bool(fixed.made)
+                    out.write(("\n" if number else "") + fixed.text)
+                    number += 1
+            made += made_here
+            if in_place and output == "-" and not made_here:
+                raise _Unchanged  # the file stays byte for byte as it was
 
-        write_outputs(output, files, in_place, write)
+        if in_place and output == "-" and files:
+            for name in files:  # one at a time: an unchanged file is left as it is
+                with contextlib.suppress(_Unchanged):
+                    write_outputs(output, (name,), in_place, write)
+        else:
+            write_outputs(output, files, in_place, write)
     click.echo(f"{made} changes in {games_changed} games", err=True)
+
+
+class _Unchanged(Exception):
+    """Raised inside the atomic writer of ``fix --in-place`` when a file needs no change: the
+    temporary copy is thrown away and the file is not touched."""
 
 
 # ------------------------------------------------------------ select, dedupe, split (issue 11)
@@ -990,12 +1173,16 @@ class _Repeats:
     """Warns of repeated games on standard error (pdn.duplicates.pairing_key); with
     ``dedupe``, says which are left out of the counts."""
 
-    def __init__(self, dedupe: bool) -> None:
+    #: Repeats listed one by one on a page (standard error lists them all).
+    SHOWN = 20
+
+    def __init__(self, dedupe: bool, page: list[str] | None = None) -> None:
         from .duplicates import Deduper
 
         self.dedupe = dedupe
         self.seen = Deduper()
         self.count = 0
+        self.page = [] if page is None else page
 
     def skip(self, name: str, game: Game) -> bool:
         """Whether to leave ``game`` out: it repeats an earlier game and ``dedupe`` is on."""
@@ -1011,15 +1198,22 @@ class _Repeats:
             f"{place}:1: warning: game {game.index} repeats {first} (game {first.index}), {how}"
         )
         click.echo(printable(message), err=True)
+        if self.count <= self.SHOWN:
+            self.page.append(message)
         return self.dedupe
 
     def summary(self) -> None:
         """One closing line when any game was repeated."""
-        if self.count and not self.dedupe:
-            click.echo(
-                f"warning: {self.count} repeated games counted again; --dedupe counts each once",
-                err=True,
+        if self.count > self.SHOWN:
+            self.page.append(
+                f"... {self.count - self.SHOWN} more repeats (standard error lists all)"
             )
+        if self.count and not self.dedupe:
+            line = f"warning: {self.count} repeated games counted again; --dedupe counts each once"
+            click.echo(line, err=True)
+            self.page.append(line)
+        elif self.count:
+            self.page.append(f"{self.count} repeated games counted once (--dedupe)")
 
 
 T = TypeVar("T")
@@ -1030,13 +1224,17 @@ class _NotPdn:
     """Says each input that is not PDN at all as FILE:LINE:COL: CODE: MESSAGE on standard
     error, and remembers it for the exit status."""
 
-    def __init__(self) -> None:
+    def __init__(self, page: list[str] | None = None) -> None:
         self.count = 0
+        self.page = page  # where a page collects what it must say too (pdn report)
 
     def __call__(self, name: str, problem: Problem) -> None:
         self.count += 1
         where = f"{name}:{problem.line or 1}:{problem.column or 1}"
-        click.echo(printable(f"{where}: {problem.code}: {problem.message}"), err=True)
+        line = f"{where}: {problem.code}: {problem.message}"
+        click.echo(printable(line), err=True)
+        if self.page is not None:
+            self.page.append(line)
 
     def exit(self) -> None:
         """Exit 1 when an input was not PDN."""
@@ -1078,6 +1276,21 @@ def _check_fen(fen: str | None) -> None:
     raise click.BadParameter(f"{fen!r}: {errors[0]}", param_hint="--fen")
 
 
+def _check_line(moves: tuple[str, ...] | None, text: str | None) -> None:
+    """A --moves line that no variant can play from its start is a usage error, not a
+    silent empty selection."""
+    if moves is None:
+        return
+    from .selection import line_position
+
+    for rules in engine.VARIANTS.values():
+        if line_position(engine.Position.start(rules), moves) is not None:
+            return
+    raise click.BadParameter(
+        f"{text!r} cannot be played from the start position under any rules", param_hint="--moves"
+    )
+
+
 @main.command()
 @_files_argument
 @click.option(
@@ -1087,6 +1300,15 @@ def _check_fen(fen: str | None) -> None:
     metavar="NAME=REGEX",
     help="Keep games whose tag NAME (any case) matches REGEX (repeatable: all must match).",
 )
+@click.option(
+    "--where",
+    "where_filters",
+    multiple=True,
+    metavar="EXPR",
+    help="A tag compared: WhiteRating>=1950, Date<1990.06, Round!=3 (= != < <= > >=; numbers "
+    "as numbers, *Date tags as dates, else text). Repeatable: all must hold.",
+)
+@click.option("--any", "where_any", is_flag=True, help="One --where holding is enough.")
 @click.option("--player", metavar="REGEX", help="Black or White matches.")
 @click.option("--black", metavar="REGEX", help="Black matches.")
 @click.option("--white", metavar="REGEX", help="White matches.")
@@ -1139,6 +1361,26 @@ def _check_fen(fen: str | None) -> None:
     "or by colour (W3K:B2K).",
 )
 @click.option(
+    "--material-at-any",
+    default=None,
+    metavar="FIRST:SECOND",
+    help="As --material, at any position of the mainline.",
+)
+@click.option(
+    "--moves",
+    "moves_line",
+    default=None,
+    metavar="LINE",
+    help="The mainline reaches the position after this line of moves, at the same ply "
+    "(e.g. '11-15 23-19 8-11 22-17'; transpositions count).",
+)
+@click.option(
+    "--mark",
+    is_flag=True,
+    help="Add a {select: ...} comment after the move where --moves, --fen, --fen-pattern, "
+    "--material or --material-at-any was met.",
+)
+@click.option(
     "--clean",
     "verdict",
     flag_value="clean",
@@ -1156,10 +1398,13 @@ def _check_fen(fen: str | None) -> None:
 @click.option("--invert", is_flag=True, help="Keep the games that do NOT match.")
 @click.option("--first", type=click.IntRange(1), default=None, help="Stop after N games.")
 @click.option("--count", "count_only", is_flag=True, help="Print only the number of games.")
+@_quiet_option
 @_output_option
 def select(
     files: tuple[str, ...],
     tag_filters: tuple[str, ...],
+    where_filters: tuple[str, ...],
+    where_any: bool,
     player: str | None,
     black: str | None,
     white: str | None,
@@ -1174,6 +1419,9 @@ def select(
     fen: str | None,
     fen_pattern: str | None,
     material: str | None,
+    material_at_any: str | None,
+    moves_line: str | None,
+    mark: bool,
     verdict: str | None,
     cut_at_error: bool,
     invert: bool,
@@ -1189,13 +1437,20 @@ def select(
     lies in --date-from..--date-to; a partial bound is its first day (--date-from) or last day
     (--date-to); a game without a known year fails any date bound. Tag conditions never parse
     the moves; --fen and --ballot replay the mainline only as far as they need.
+
+    --where compares a tag with a value: as numbers when the value is one, as PDN dates for a
+    tag named *Date (a date with ? parts meets it when a day it stands for would; != is the
+    opposite of =), else as text (any case). A missing tag, or one that cannot be read so
+    (a rating of ?), meets no comparison.
     """
     from .selection import (
         Selection,
         parse_date_bound,
+        parse_line,
         parse_material,
         parse_pattern,
         parse_results,
+        parse_where,
         select_games,
     )
 
@@ -1208,8 +1463,22 @@ def select(
         assert compiled is not None
         tags.append((name.strip(), compiled))
     _check_fen(fen)
+    where = [_parsed(parse_where, item, "--where") for item in where_filters]
+    if where_any and not where:
+        raise click.UsageError("--any ORs the --where conditions: give some")
+    moves = _parsed(parse_line, moves_line, "--moves")
+    _check_line(moves, moves_line)
+    if mark and not (moves or fen or fen_pattern or material or material_at_any):
+        raise click.UsageError(
+            "--mark marks where --moves, --fen, --fen-pattern, --material or "
+            "--material-at-any was met: give one"
+        )
+    if mark and (invert or cut_at_error):
+        raise click.UsageError("--mark cannot go with --invert or --cut-at-error")
     selection = Selection(
         tags=tags,
+        where=[comparison for comparison in where if comparison is not None],
+        where_any=where_any,
         player=_regex(player, "--player"),
         black=_regex(black, "--black"),
         white=_regex(white, "--white"),
@@ -1224,6 +1493,9 @@ def select(
         fen=fen,
         fen_pattern=_parsed(parse_pattern, fen_pattern, "--fen-pattern"),
         material=_parsed(parse_material, material, "--material"),
+        material_at_any=_parsed(parse_material, material_at_any, "--material-at-any"),
+        moves=moves,
+        mark=mark,
         verdict="clean" if verdict == "clean" else "broken" if verdict == "broken" else None,
         invert=invert,
         first=first,
@@ -1231,12 +1503,21 @@ def select(
     )
     chosen = cut = 0
     not_pdn = _NotPdn()
-    with open_output(output, files) as out:
-        for picked in select_games(_sources(files), selection, on_problem=not_pdn):
+    sources = _sources(files)
+    # A bar when games are parsed or replayed (positions, verdicts, plies): the slow cases.
+    with (
+        _progress(files, slow=selection.needs_game()) as progress,
+        open_output(output, files) as out,
+    ):
+        picks = select_games(
+            progress.sources(sources), selection, on_problem=not_pdn, encoding=_encoding()
+        )
+        for picked in picks:
             if not count_only:
                 out.write(("\n" if chosen else "") + picked.text)
             chosen += 1
             cut += picked.cut
+        progress.close()  # before the count, which stays on screen
         if count_only:
             out.write(f"{chosen}\n")
     if cut:
@@ -1255,44 +1536,124 @@ def select(
     help="text: the same text, white space aside; moves: the same mainline, tags aside; "
     "position: the same final position and players.",
 )
-@click.option("--report", "report_only", is_flag=True, help="List the repeats; write no games.")
+@click.option(
+    "--against",
+    multiple=True,
+    type=click.Path(exists=True),
+    metavar="ARCHIVE",
+    help="Also drop the games ARCHIVE already has (a file or folder, read but never "
+    "written; repeatable).",
+)
+@click.option(
+    "--duplicates-to",
+    default=None,
+    metavar="FILE",
+    help="Write the repeats dropped to FILE, each as read.",
+)
+@click.option(
+    "--report",
+    "report_to",
+    default=None,
+    metavar="FILE",
+    help="Write the list of repeats to FILE (FILE:LINE: game N repeats FILE:LINE (game M)); "
+    "'-' for standard output, which then gets no games unless -o sends them elsewhere.",
+)
+@_quiet_option
 @_output_option
-def dedupe(files: tuple[str, ...], level: str, report_only: bool, output: str) -> None:
+def dedupe(
+    files: tuple[str, ...],
+    level: str,
+    against: tuple[str, ...],
+    duplicates_to: str | None,
+    report_to: str | None,
+    output: str,
+) -> None:
     """Write the games of FILES without repeats, keeping the first of each, as read.
 
-    Each game dropped is said on standard error (standard output with --report) as
-    FILE:LINE: game N repeats FILE:LINE (game M).
+    Standard error gets one summary line (games read, repeats dropped); --report FILE lists
+    each repeat and the game it repeats, --duplicates-to FILE writes the repeats themselves.
+    With --against ARCHIVE, a game the archive already has is a repeat too (NEW --against
+    ARCHIVE: the games of NEW that are not yet in ARCHIVE).
     """
+    from .batch import input_files
     from .duplicates import LEVELS, dedupe_games
     from .writer import write_game
 
     by = LEVELS[LEVELS.index(level)]
-    games = dropped = written = 0
+    try:
+        recursive = click.get_current_context().meta.get("pdn.recursive", False)
+        archive = tuple(input_files(against, recursive=recursive))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--against") from exc
+    inputs = files + archive
+    if {Path(f).resolve() for f in files if f != "-"} & {Path(a).resolve() for a in archive}:
+        raise click.UsageError("a FILE is also an --against ARCHIVE")
+    report_path = Path(report_to or "-")
+    # `--report games.pdn` (the old flag before the input) must not replace the games.
+    if (
+        report_to not in (None, "-")
+        and report_path.suffix.lower() == ".pdn"
+        and report_path.exists()
+    ):
+        raise click.UsageError(
+            f"--report {report_to}: the report is a list, not PDN; refusing to overwrite "
+            "a .pdn file (use --report - for standard output)"
+        )
+    named = [o for o in (output, duplicates_to, report_to) if o is not None and o != "-"]
+    if len({Path(o).resolve() for o in named}) < len(named):
+        raise click.UsageError("-o, --duplicates-to and --report must be different files")
+    standard = [o for o in (duplicates_to, report_to) if o == "-"]
+    if len(standard) > 1:
+        raise click.UsageError("only one of --duplicates-to and --report can be -")
+    # Standard output is the games' by default; a report or the repeats may take it instead.
+    games_out = None if standard and output == "-" else output
+    games = dropped = archived = written = repeats_written = 0
     not_pdn = _NotPdn()
-    with open_output(output, files) as out:
-        for seen in dedupe_games(_sources(files), by, on_problem=not_pdn):
+    with contextlib.ExitStack() as stack:
+        out = None if games_out is None else stack.enter_context(open_output(games_out, inputs))
+        copies = (
+            None
+            if duplicates_to is None
+            else stack.enter_context(open_output(duplicates_to, inputs))
+        )
+        listing = None if report_to is None else stack.enter_context(open_output(report_to, inputs))
+        progress = stack.enter_context(_progress(inputs))
+        checked = dedupe_games(
+            progress.sources(_sources(files)),
+            by,
+            against=progress.sources(archive),
+            on_problem=not_pdn,
+            encoding=_encoding(),
+        )
+        for seen in progress.count(checked):
             games += 1
-            if seen.repeats is not None:
-                dropped += 1
-                line = printable(
-                    f"{seen.place}: game {seen.place.index} repeats {seen.repeats} "
-                    f"(game {seen.repeats.index})"
-                )
-                if report_only:
-                    out.write(line + "\n")
-                else:
-                    click.echo(line, err=True)
-                continue
-            if report_only:
-                continue
             if seen.raw is not None:
                 text = seen.raw.text
             else:
                 assert seen.game is not None
                 text = write_game(seen.game)
-            out.write(("\n" if written else "") + text + ("" if text.endswith("\n") else "\n"))
+            text += "" if text.endswith("\n") else "\n"
+            if seen.repeats is not None:
+                dropped += 1
+                archived += seen.repeats.file in archive
+                if listing is not None:
+                    listing.write(
+                        printable(
+                            f"{seen.place}: game {seen.place.index} repeats {seen.repeats} "
+                            f"(game {seen.repeats.index})"
+                        )
+                        + "\n"
+                    )
+                if copies is not None:
+                    copies.write(("\n" if repeats_written else "") + text)
+                    repeats_written += 1
+                continue
+            if out is not None:
+                out.write(("\n" if written else "") + text)
             written += 1
-    click.echo(f"{games} games, {dropped} repeats dropped (by {level})", err=True)
+        progress.close()  # before the summary, which stays on screen
+    inside = f", {archived} of them in the archive" if archive else ""
+    click.echo(f"{games} games, {dropped} repeats dropped (by {level}){inside}", err=True)
     not_pdn.exit()
 
 
@@ -1335,7 +1696,7 @@ def split(files: tuple[str, ...], grouping: str, folder: str) -> None:
         )
     not_pdn = _NotPdn()
     try:
-        result = split_files(_sources(files), folder, by, on_problem=not_pdn)
+        result = split_files(_sources(files), folder, by, on_problem=not_pdn, encoding=_encoding())
     except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo(
@@ -1362,6 +1723,7 @@ def split(files: tuple[str, ...], grouping: str, folder: str) -> None:
     help="Worker processes for the replay (0: one per core).",
 )
 @click.option("--title", default=None, help="The page title (default: the file names).")
+@_quiet_option
 @_output_option
 def view(
     files: tuple[str, ...], variant: str | None, jobs: int, title: str | None, output: str
@@ -1375,9 +1737,14 @@ def view(
 
     sources = _sources(files)
     name = title or ", ".join(display_name(s) for s in sources)
-    with open_output(output, files) as out:
+    with _progress(files) as progress, open_output(output, files) as out:
         count = view_files(
-            sources, out, variant=variant, jobs=jobs or os.cpu_count() or 1, title=name
+            progress.sources(sources),
+            out,
+            variant=variant,
+            jobs=jobs or os.cpu_count() or 1,
+            title=name,
+            encoding=_encoding(),
         )
     if output != "-":
         click.echo(f"{count} games written to {output}", err=True)
@@ -1409,9 +1776,7 @@ def _plies_option(text: str) -> list[int]:
     is_flag=True,
     help="One printable HTML sheet (DIR/sheet.html) of all diagrams with captions.",
 )
-@click.option(
-    "--png", is_flag=True, help='PNG files instead of SVG (needs: pip install "pdn[png]").'
-)
+@click.option("--png", is_flag=True, help="PNG files instead of SVG (needs the optional cairosvg).")
 @_picture_options
 @_variant_option
 @click.option(

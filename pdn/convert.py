@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from .excerpts import split_variations, truncate
 from .export import GAME_CSV_TAGS, csv_rows, csv_text, fen_lines, game_csv_header, game_csv_row
 from .jsonio import SCHEMA, dumps, game_to_dict
 from .model import Game
@@ -44,6 +45,10 @@ class ConvertOptions:
     normalize: bool = False
     variant: str | None = None
     strip: StripOptions = field(default_factory=StripOptions)
+    max_plies: int | None = None  # every line cut after this ply (pdn.excerpts.truncate)
+    split_variations: bool = False  # each variation as a game (pdn.excerpts)
+    columns: int = 80  # PDN line width
+    move_numbers: bool = True  # PDN: False writes none
 
     @property
     def replays(self) -> bool:
@@ -75,7 +80,7 @@ def convert_games(games: Iterable[tuple[str, Game]], options: ConvertOptions) ->
     if options.fmt == "json":
         yield Piece(f'{{"schema": "{SCHEMA}", "type": "games", "games": [\n')
     first = True
-    for name, game in games:
+    for name, game in _excerpts(games, options):
         game = strip_game(game, options.strip)
         if not options.replays:
             yield Piece(_one(game, None, options, first))
@@ -102,11 +107,32 @@ def convert_games(games: Iterable[tuple[str, Game]], options: ConvertOptions) ->
         yield Piece("\n]}\n")
 
 
+def _excerpts(
+    games: Iterable[tuple[str, Game]], options: ConvertOptions
+) -> Iterator[tuple[str, Game]]:
+    """The games cut to ``max_plies`` and split into their variations, as asked."""
+    for name, game in games:
+        if options.max_plies is not None:
+            game = truncate(game, options.max_plies)
+        if options.split_variations:
+            # Standard input has no name worth saying in the Variation tag.
+            for line in split_variations(game, None if name == "-" else name):
+                yield name, line
+        else:
+            yield name, game
+
+
 def _one(game: Game, report: Report | None, options: ConvertOptions, first: bool) -> str:
     fmt = options.fmt
     if fmt == "pdn":
         # The moves and positions are already rewritten: the writer only lays the game out.
-        writer = PdnWriter(normalize=options.normalize, variant=game.variant)
+        writer = PdnWriter(
+            normalize=options.normalize,
+            variant=game.variant,
+            columns=options.columns,
+            move_numbers=options.move_numbers,
+            separate=True,
+        )
         return ("" if first else "\n") + game.accept(writer)
     assert report is not None  # every other format replays (ConvertOptions.replays)
     if fmt == "json":

@@ -38,7 +38,15 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-__all__ = ["MAX_GAME_CHARS", "MAX_ITEM_CHARS", "TAG_LINE", "Chunker", "RawGame", "broken_tag_end"]
+__all__ = [
+    "LOST_BRACKET",
+    "MAX_GAME_CHARS",
+    "MAX_ITEM_CHARS",
+    "TAG_LINE",
+    "Chunker",
+    "RawGame",
+    "broken_tag_end",
+]
 
 #: What is kept of a game (in characters): a longer one is read this far and the rest of it
 #: skipped to its end, so that memory stays bounded (a real game, even with many annotated
@@ -117,6 +125,15 @@ _SPECIAL_KIND.update({"*": "star", "(": "open", "/": "setup"})
 
 # A line holding a tag pair: inside a "{" comment it shows that the comment was never closed.
 TAG_LINE = re.compile(r"\n[ \t]*\[[A-Za-z][^\]\n\"]*\"[^\"\n]*\"[ \t]*\]")
+
+
+#: A tag pair that lost its ``[`` (``Event "Suriname 2025"]``), the rest of its line blank: in
+#: a tag section it is a damaged tag pair of that game, never movetext (its year a move).
+LOST_BRACKET = re.compile(
+    r'[A-Za-z][A-Za-z0-9_]*[ \t]+"(?:\\.|[^"\\\n])*"[ \t]*\](?=[ \t]*(?:\n|\Z))'
+)
+# As far as a text could be one: where it stops, the cutter knows whether it must see more.
+_LOST_START = re.compile(r'[A-Za-z][A-Za-z0-9_]*[ \t]+"(?:\\.|[^"\\\n])*(?:"[ \t]*\][ \t]*)?')
 
 
 # The rest of a tag pair that a line end broke (``[Date "`` then ``2025"]``, ``[Date`` then
@@ -470,6 +487,16 @@ class Chunker:
             if ch in "%;":
                 q = self._skip_line(cut, buf, q, n, eof)
                 continue
+            begun = _LOST_START.match(buf, q) if ch.isalpha() else None
+            if begun is not None:
+                if begun.end() >= n and not eof:
+                    raise self._wait(cut, q)  # see all of its line
+                lost = LOST_BRACKET.match(buf, q)
+                if lost is not None and (q == start or self._at_line_start(cut, buf, q, start)):
+                    if lost.end() >= guard and not eof:
+                        raise self._wait(cut, q)
+                    q = lost.end()
+                    continue
             if ch == "}":
                 q += 1
                 continue
@@ -687,7 +714,9 @@ def _junk_run(found: Patterns) -> re.Pattern[str]:
     # strength, star or setup starts with a letter that no digit follows, nor with a
     # character other than a digit, a letter, ".-!?*$/(" (the other words are checked whole).
     plain = r"(?:[^\s{}()\[;%0-9.\-!?*$/a-lA-L]|[a-lA-L](?![0-9]))"
-    word = f"(?:{plain}|{stop}(?:{found.junk.pattern}))[^\\s{{}}()\\[;%]*"
+    # (Nor a word that may begin a tag pair that lost its "[": see LOST_BRACKET.)
+    lost = r'(?![A-Za-z][A-Za-z0-9_]*[ \t]+")'
+    word = f"{lost}(?:{plain}|{stop}(?:{found.junk.pattern}))[^\\s{{}}()\\[;%]*"
     compiled = re.compile(f"(?:{word}\\s+){{1,2000}}")
     _JUNK_RUNS[:] = [(found, compiled)]
     return compiled

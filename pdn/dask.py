@@ -1,5 +1,5 @@
 """pdn on Dask: bags of games or of verdicts, ballot statistics and a per-game table, for
-collections that outgrow one machine (``pip install "pdn[dask]"``).
+collections that outgrow one machine (``pip install ".[dask]"`` in a clone of pdn).
 
 The input is cut into :class:`Piece` s, each a byte range of one file that starts where a game
 starts, and each piece becomes one partition: the workers open the files themselves (so they

@@ -179,7 +179,15 @@ class Decoder:
             return self._decode_single(data, encoding)
         if self._incremental is None:
             self._incremental = codecs.getincrementaldecoder(encoding)("replace")
-        return self._incremental.decode(data, final)
+        try:
+            return self._incremental.decode(data, final)
+        except UnicodeError:
+            # A codec that fails even when told to replace (a forced "utf-16" on bytes without
+            # a BOM): the block is damage, said like any other, not a crash.
+            self.damage.append(Damage(self._byte_base, data[:8]))
+            self._byte_base += len(data)
+            self._incremental.reset()
+            return "\ufffd"
 
     def feed(self, data: bytes, final: bool = False) -> str:
         """Decode the next block; ``final`` on the last one.

@@ -199,6 +199,7 @@ _SOURCES = {
     "fen": "a guess from the squares of the FEN",
     "default": "nothing to go on: English, the original PDN's game",
     "replay": "a guess: the only rules that replay the game",
+    "replay-file": "a guess: rules that replay the game, those of the file's earlier games",
     "record": "the variant a JSON record names",
 }
 

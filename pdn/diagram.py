@@ -14,20 +14,20 @@ printable HTML sheet.
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from pdn.engine import Color, Move, Position, board_for, svg_diagram
-from pdn.engine.picture import letters
+from pdn.engine.picture import letters, xml_text
 
 from .model import Game, Node, Tags
 from .safe_text import one_line
 from .validation import Report, locate, validate
 
 __all__ = [
+    "PNG_INSTALL",
     "PngUnavailable",
     "Snapshot",
     "confined",
@@ -117,18 +117,23 @@ def play_written(position: Position, text: str) -> tuple[Position, Move]:
     raise ValueError(f"{text}: {why}" + (f" (legal here: {legal})" if legal else ""))
 
 
+#: How to get PNG output: pdn is installed from a clone, not from the package index, so
+#: ``pip install "pdn[png]"`` cannot work.
+PNG_INSTALL = 'pip install cairosvg (or, in a clone of pdn, pip install ".[png]")'
+
+
 class PngUnavailable(RuntimeError):
     """PNG output needs the optional ``cairosvg`` package, which is not installed."""
 
 
 def png_bytes(svg: str) -> bytes:
-    """The SVG rendered as PNG by ``cairosvg`` (``pip install "pdn[png]"``); raises
+    """The SVG rendered as PNG by ``cairosvg`` (:data:`PNG_INSTALL`); raises
     :class:`PngUnavailable` with that advice when it is missing."""
     try:
         import cairosvg
     except (ImportError, OSError) as exc:  # OSError: the package is there, libcairo is not
         raise PngUnavailable(
-            f'PNG output needs cairosvg ({exc}); install it with: pip install "pdn[png]"'
+            f"PNG output needs cairosvg ({exc}); install it with: {PNG_INSTALL}"
         ) from exc
     data = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
     assert isinstance(data, bytes)
@@ -213,7 +218,8 @@ def confined(directory: Path, name: str) -> Path:
 
 def diagram_sheet(items: Sequence[Snapshot], *, title: str = "Diagrams", flip: bool = False) -> str:
     """A printable HTML page of diagrams with captions (two per row on A4; every value from
-    the file is escaped). Print it to PDF from the browser."""
+    the file is escaped, and a character XML does not allow is shown as ``\\uNNNN``). Print
+    it to PDF from the browser."""
     cards = []
     for item in items:
         svg = svg_board(item.position, size=300, flip=flip, move=item.move)
@@ -221,22 +227,22 @@ def diagram_sheet(items: Sequence[Snapshot], *, title: str = "Diagrams", flip: b
         cards.append(
             '<figure class="diagram">'
             + svg
-            + f"<figcaption>{html.escape(item.caption)}"
-            + (f"<br><small>{html.escape(event)}</small>" if event else "")
+            + f"<figcaption>{xml_text(item.caption)}"
+            + (f"<br><small>{xml_text(event)}</small>" if event else "")
             + "</figcaption></figure>"
         )
     return "\n".join(
         [
             "<!DOCTYPE html>",
             '<html lang="en"><head><meta charset="utf-8">',
-            f"<title>{html.escape(title)}</title>",
+            f"<title>{xml_text(title)}</title>",
             "<style>body{font-family:sans-serif;margin:1cm}"
             ".sheet{display:flex;flex-wrap:wrap;gap:1cm}"
             "figure.diagram{margin:0;break-inside:avoid;page-break-inside:avoid;width:8.5cm}"
             "figure.diagram svg{width:100%;height:auto}"
             "figcaption{font-size:10pt;text-align:center}"
             "@media print{body{margin:0}}</style></head><body>",
-            f"<h1>{html.escape(title)}</h1>",
+            f"<h1>{xml_text(title)}</h1>",
             '<div class="sheet">',
             *cards,
             "</div></body></html>",

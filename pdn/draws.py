@@ -8,17 +8,23 @@ A draw rule never makes a move illegal: it says that from some ply on the game w
   or after 40 moves each with no man moved and nothing captured.
 * International (FMJD): drawn at the third occurrence of a position; after 25 moves each with
   only kings moved and nothing captured; after 16 moves each in an ending of three pieces, one
-  at least a king, against a lone king; after 5 moves each in an ending of two kings, a king
-  and a man, or a king, against a lone king.
+  at least a king, against a lone king (a capture within it leaves the 16 moves running);
+  after 5 moves each in an ending of two kings, a king and a man, or a king, against a lone
+  king.
 * Russian (FShR): drawn at the third occurrence; after 15 moves each with no man moved and
   nothing captured while both sides have kings (a side without kings can only move men, so
   the count needs no test of it); after 15 moves each of three kings or more against a lone
-  king.
+  king; after 30 moves each (4 or 5 pieces on the board) or 60 (6 or 7) in which both sides
+  have kings and the balance of forces does not change (no capture, no crowning).
 * Czech (the FMJD's brief Czech rules): a claim at the third occurrence, or after 15 moves
   with no man moved and nothing captured.
+* Frisian: drawn when the side with two kings against a lone king has made 7 moves.
+* American pool (APCA): drawn when the side with three kings against a lone king has made 13
+  moves.
 
-Sources are in ``docs/rules.md``. The other variants' draw rules are not watched (their
-federations' texts were not at hand): :func:`draw_rules` gives ``None`` and reports say so.
+Sources are in ``docs/rules.md``. The other variants' draw rules are not watched (no text of
+their federations' rules could be confirmed): :func:`draw_rules` gives ``None``, and a replay
+says so with a ``draws-unwatched`` notice at the first king move (:func:`unwatched_sentence`).
 
 >>> from pdn.engine import INTERNATIONAL
 >>> draw_rules(INTERNATIONAL).name
@@ -33,7 +39,7 @@ from dataclasses import dataclass, field
 from pdn.engine import Color, Move, Position, Variant
 from pdn.engine.pickling import pickle_by_fields
 
-__all__ = ["DrawRules", "DrawWatch", "Ending", "draw_rules"]
+__all__ = ["DrawRules", "DrawWatch", "Ending", "draw_rules", "unwatched_sentence"]
 
 #: (men, kings) of one side.
 Material = tuple[int, int]
@@ -42,11 +48,22 @@ Material = tuple[int, int]
 @dataclass(frozen=True, slots=True)
 class Ending:
     """An ending that is drawn after so many moves each: ``applies(strong, weak)`` on the
-    (men, kings) of the two sides, either way round."""
+    (men, kings) of the two sides, either way round.
+
+    ``stronger_only``: the moves counted are the stronger side's (``strong``'s), as in "must
+    win within 13 moves". ``fresh_on_change``: the count starts again at every capture or
+    crowning, even when the ending stays (Russian: "the balance of forces has not changed").
+    ``goes_on``: when a capture leads from this ending into another of the rules, this
+    ending's count goes on there (FMJD: "when during these 16 moves a piece is taken, the
+    maximum of 16 moves remains valid"), beside the new ending's own count.
+    """
 
     label: str
     moves: int
     applies: Callable[[Material, Material], bool]
+    stronger_only: bool = False
+    fresh_on_change: bool = False
+    goes_on: bool = False
 
 
 pickle_by_fields(Ending)
@@ -58,8 +75,8 @@ class DrawRules:
 
     name: str
     claim: bool  # True: a player may claim the draw; False: the game is drawn
-    repetition: int  # the occurrence of a position that draws
-    quiet_moves: int  # moves each with no man moved and nothing captured
+    repetition: int  # the occurrence of a position that draws (0: no such rule)
+    quiet_moves: int  # moves each with no man moved and nothing captured (0: no such rule)
     endings: tuple[Ending, ...] = ()
 
 
@@ -84,6 +101,19 @@ def _three_kings_or_more(side: Material) -> bool:
     return side[0] == 0 and side[1] >= 3
 
 
+def _both_kings_and_pieces(low: int, high: int) -> Callable[[Material, Material], bool]:
+    """Both sides have kings, and ``low`` to ``high`` pieces are on the board."""
+
+    def applies(strong: Material, weak: Material) -> bool:
+        return strong[1] >= 1 and weak[1] >= 1 and low <= sum(strong) + sum(weak) <= high
+
+    return applies
+
+
+_RUSSIAN_FOUR_FIVE = _both_kings_and_pieces(4, 5)
+_RUSSIAN_SIX_SEVEN = _both_kings_and_pieces(6, 7)
+
+
 _ENGLISH = DrawRules("WCDF", claim=True, repetition=3, quiet_moves=40)
 _FMJD = DrawRules(
     "FMJD",
@@ -95,6 +125,7 @@ _FMJD = DrawRules(
             "16-move rule (three pieces, one a king, against a lone king)",
             16,
             lambda strong, weak: _lone_king(weak) and _three_with_a_king(strong),
+            goes_on=True,
         ),
         Ending(
             "5-move rule (two kings, a king and a man, or a king against a lone king)",
@@ -114,21 +145,79 @@ _RUSSIAN = DrawRules(
             15,
             lambda strong, weak: _lone_king(weak) and _three_kings_or_more(strong),
         ),
+        # (After the 15-move ending, which also has both sides with kings and 4 pieces or
+        # more: the first ending that applies is the one counted.)
+        Ending(
+            "30-move rule (4 or 5 pieces, both sides with kings, the balance unchanged)",
+            30,
+            _RUSSIAN_FOUR_FIVE,
+            fresh_on_change=True,
+        ),
+        Ending(
+            "60-move rule (6 or 7 pieces, both sides with kings, the balance unchanged)",
+            60,
+            _RUSSIAN_SIX_SEVEN,
+            fresh_on_change=True,
+        ),
     ),
 )
 _CZECH = DrawRules("Czech rules", claim=True, repetition=3, quiet_moves=15)
+_FRISIAN = DrawRules(
+    "Frisian",
+    claim=False,
+    repetition=0,
+    quiet_moves=0,
+    endings=(
+        Ending(
+            "7-move rule (two kings against a lone king: the two kings' side has 7 moves)",
+            7,
+            lambda strong, weak: _lone_king(weak) and strong == (0, 2),
+            stronger_only=True,
+        ),
+    ),
+)
+_POOL = DrawRules(
+    "APCA",
+    claim=False,
+    repetition=0,
+    quiet_moves=0,
+    endings=(
+        Ending(
+            "13-move rule (three kings against a lone king: the three kings' side has 13 moves)",
+            13,
+            lambda strong, weak: _lone_king(weak) and strong == (0, 3),
+            stronger_only=True,
+        ),
+    ),
+)
 
 _BY_VARIANT = {
     "english": _ENGLISH,
     "international": _FMJD,
     "russian": _RUSSIAN,
     "czech": _CZECH,
+    "frisian": _FRISIAN,
+    "pool": _POOL,
 }
 
 
 def draw_rules(variant: Variant) -> DrawRules | None:
-    """The draw rules watched for a variant, or ``None`` where none are."""
+    """The draw rules watched for a variant, or ``None`` where none are (see
+    :func:`unwatched_sentence`)."""
     return _BY_VARIANT.get(variant.name)
+
+
+def unwatched_sentence(variant: Variant) -> str:
+    """What a report says of a variant whose draw rules are not watched.
+
+    >>> from pdn.engine import ITALIAN
+    >>> unwatched_sentence(ITALIAN)[:43]
+    'draw rules not watched for Italian draughts'
+    """
+    return (
+        f"draw rules not watched for {variant.title}: pdn has no confirmed text of its "
+        "federation's draw rules, so repetitions and move counts are not checked"
+    )
 
 
 def _material(position: Position, color: Color) -> Material:
@@ -162,10 +251,15 @@ class DrawWatch:
     said: set[str] = field(default_factory=set)
     ending: Ending | None = None
     ending_plies: int = 0
+    #: The side whose moves the ending counts, for an ending that counts only the stronger's.
+    strong: Color | None = None
+    #: An ending whose count goes on after a capture led out of it, and that count.
+    carried: Ending | None = None
+    carried_plies: int = 0
 
     def __post_init__(self) -> None:
         self.run_start = self.start
-        self.ending = self._ending_of(self.start)
+        self._enter(self._ending_of(self.start), self.start)
 
     def update(self, move: Move | None, after: Position, ply: int) -> tuple[str, ...]:
         """The messages for the draws this ply brings (each said once per line); ``move`` is
@@ -188,7 +282,7 @@ class DrawWatch:
             self.quiet = 0
         else:
             self.quiet += 1
-            if self.quiet >= 2 * rules.quiet_moves:
+            if rules.quiet_moves and self.quiet >= 2 * rules.quiet_moves:
                 messages += self._once(
                     "quiet",
                     f"{rules.name} {rules.quiet_moves}-move rule: no man has moved and nothing "
@@ -205,7 +299,7 @@ class DrawWatch:
                 seen[self.run_start] = seen.get(self.run_start, 0) + 1
                 self.run_start = None
             count = seen[after] = seen.get(after, 0) + 1
-            if count >= rules.repetition:
+            if rules.repetition and count >= rules.repetition:
                 messages += self._once(
                     "repetition",
                     f"{rules.name} repetition rule: the position after ply {ply} (same side to "
@@ -213,21 +307,64 @@ class DrawWatch:
                 )
         if not rules.endings:
             return tuple(messages)
-        if move is None or move.captures or move.crowns:
-            ending = self._ending_of(after)
-        else:
-            ending = self.ending
-        if ending is not self.ending:
-            self.ending, self.ending_plies = ending, 0
+        changed = move is None or bool(move.captures) or move.crowns
+        ending = self._ending_of(after) if changed else self.ending
+        carried = self.carried
+        if carried is not None:
+            if ending is None:
+                self.carried = None
+            else:
+                self.carried_plies += 1
+                messages += self._ending_done(carried, self.carried_plies, ply, carried=True)
+        if ending is not self.ending or (changed and ending is not None and ending.fresh_on_change):
+            old = self.ending
+            captured = move is None or bool(move.captures)
+            if (
+                old is not None
+                and old.goes_on
+                and ending is not None
+                and carried is None
+                and captured
+            ):
+                # Out of an ending whose count goes on: this ply is one of its moves.
+                self.carried, self.carried_plies = old, self.ending_plies + 1
+                messages += self._ending_done(old, self.carried_plies, ply, carried=True)
+            self._enter(ending, after)
         elif ending is not None:
-            self.ending_plies += 1
-            if self.ending_plies >= 2 * ending.moves:
-                messages += self._once(
-                    ending.label,
-                    f"{rules.name} {ending.label}: {ending.moves} moves each played in this "
-                    f"ending; the game {self._verb()} from ply {ply}",
-                )
+            if not ending.stronger_only or after.turn is not self.strong:
+                self.ending_plies += 1
+            messages += self._ending_done(ending, self.ending_plies, ply)
         return tuple(messages)
+
+    def _limit(self, ending: Ending) -> int:
+        """The plies of an ending's count that draw: its moves each, or the stronger side's."""
+        return ending.moves if ending.stronger_only else 2 * ending.moves
+
+    def _enter(self, ending: Ending | None, position: Position) -> None:
+        """Start the count of ``ending`` (or of none), which arises at ``position``."""
+        self.ending, self.ending_plies, self.strong = ending, 0, None
+        if ending is not None and ending.stronger_only:
+            black = _material(position, Color.BLACK)
+            white = _material(position, Color.WHITE)
+            self.strong = Color.BLACK if ending.applies(black, white) else Color.WHITE
+
+    def _ending_done(
+        self, ending: Ending, plies: int, ply: int, *, carried: bool = False
+    ) -> list[str]:
+        """The message of an ending whose count has reached its limit (once), else none."""
+        if plies < self._limit(ending):
+            return []
+        each = "by the stronger side" if ending.stronger_only else "each"
+        where = (
+            "since this ending arose (counted on after a capture)"
+            if carried
+            else ("in this ending")
+        )
+        return self._once(
+            ending.label,
+            f"{self.rules.name} {ending.label}: {ending.moves} moves {each} played {where}; "
+            f"the game {self._verb()} from ply {ply}",
+        )
 
     def _new_run(self, after: Position) -> None:
         # A run of reversible plies starts at ``after``; nothing before it can come back, so

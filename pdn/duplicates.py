@@ -26,7 +26,7 @@ games is about 10^-27.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
@@ -161,20 +161,50 @@ class Deduper:
 
 
 def dedupe_games(
-    sources: Sequence[Input], level: Level = "moves", *, on_problem: OnProblem | None = None
+    sources: Iterable[Input],
+    level: Level = "moves",
+    *,
+    against: Iterable[Input] = (),
+    on_problem: OnProblem | None = None,
+    encoding: str | None = None,
 ) -> Iterator[Seen]:
     """Every game of ``sources`` in order, each saying which earlier game it repeats at
-    ``level`` (``None``: it is the first of its kind). ``text`` never parses a game."""
+    ``level`` (``None``: it is the first of its kind). ``text`` never parses a game.
+
+    The games of ``against`` (an archive) are read first and only remembered, never given:
+    a game of ``sources`` that the archive has says the archive's place. ``encoding``
+    forces the codec of PDN bytes (else it is detected).
+
+    >>> import io
+    >>> archive = io.StringIO("1. 11-15 23-19 *\\n")
+    >>> new = io.StringIO("1. 11-15 23-19 *\\n\\n1. 9-13 22-18 *\\n")
+    >>> [seen.repeats is not None for seen in dedupe_games([new], against=[archive])]
+    [True, False]
+    """
     seen = Deduper()
+    for source in against:
+        for _ in _keyed(source, level, seen, on_problem, encoding):
+            pass
     for source in sources:
-        name = display_name(source)
-        for raw, parsed in games_as_read(source, on_problem):
-            if raw is None:
-                assert parsed is not None
-                place = Place(name, parsed.line, parsed.index)
-                yield Seen(place, seen.check(game_key(parsed, level), place), None, parsed)
-                continue
-            place = Place(name, raw.line, raw.index)
-            game = None if level == "text" else raw.parse()
-            key = text_key(raw.text) if game is None else game_key(game, level)
-            yield Seen(place, seen.check(key, place), raw, game)
+        yield from _keyed(source, level, seen, on_problem, encoding)
+
+
+def _keyed(
+    source: Input,
+    level: Level,
+    seen: Deduper,
+    on_problem: OnProblem | None,
+    encoding: str | None = None,
+) -> Iterator[Seen]:
+    """The games of one source, each checked against (and added to) ``seen``."""
+    name = display_name(source)
+    for raw, parsed in games_as_read(source, on_problem, encoding=encoding):
+        if raw is None:
+            assert parsed is not None
+            place = Place(name, parsed.line, parsed.index)
+            yield Seen(place, seen.check(game_key(parsed, level), place), None, parsed)
+            continue
+        place = Place(name, raw.line, raw.index)
+        game = None if level == "text" else raw.parse()
+        key = text_key(raw.text) if game is None else game_key(game, level)
+        yield Seen(place, seen.check(key, place), raw, game)

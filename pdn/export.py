@@ -48,8 +48,31 @@ def csv_rows(game: Game, report: Report, index: int) -> Iterable[list[str]]:
 
 def game_csv_header(tags: Sequence[str] = GAME_CSV_TAGS) -> list[str]:
     """The header row of the per-game CSV: file, game, line, the tag columns (named as the
-    tags are), then :data:`GAME_CSV_FIELDS`."""
-    return ["file", "game", "line", *tags, *GAME_CSV_FIELDS]
+    tags are), then :data:`GAME_CSV_FIELDS`.
+
+    The names are unique ignoring case, as SQL imports need: a column of pdn's own whose name
+    a tag column has is prefixed ``pdn_`` (``pdn_result`` beside the ``Result`` tag), and a tag
+    name written again in another case gets ``_2``, ``_3``...
+
+    >>> game_csv_header(["Black", "Result"])
+    ['file', 'game', 'line', 'Black', 'Result', 'pdn_result', 'plies', 'ballot', 'status', 'errors']
+    """
+    taken: set[str] = set()
+
+    def unique(name: str, ours: bool) -> str:
+        chosen, number = name, 1
+        while chosen.casefold() in taken:
+            number += 1
+            chosen = f"pdn_{chosen}" if ours else f"{name}_{number}"
+        taken.add(chosen.casefold())
+        return chosen
+
+    tag_columns = [unique(tag, ours=False) for tag in tags]
+    file, game, line, *fields = (unique(name, ours=True) for name in _OWN_COLUMNS)
+    return [file, game, line, *tag_columns, *fields]
+
+
+_OWN_COLUMNS = ("file", "game", "line", *GAME_CSV_FIELDS)
 
 
 def game_csv_row(

@@ -1,8 +1,10 @@
 """Tag repairs a person asks for, each one listed: names, results, dates, GameType.
 
 Nothing is repaired unless asked, and every change is returned as a :class:`Change` (the CLI
-lists them on standard error or in a log file); the rest of the game is written as it was read
-(the faithful writer), so a fixed file differs from the original only in what is listed.
+lists them on standard error or in a log file). :func:`fix_source` gives each game's text: a
+game that no repair changed keeps the very text it was read with (its
+:class:`~pdn.cutting.RawGame` text: layout, junk and all); a changed game is written by the
+faithful writer, so it differs from the original only in what is listed and in its layout.
 
 - ``aliases``: player and event renames from an alias list (:class:`pdn.names.Aliases`);
 - ``result_from_terminator``: where the ``Result`` tag and the result written after the moves
@@ -24,16 +26,26 @@ lists them on standard error or in a log file); the rest of the game is written 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 from pdn.engine import VARIANTS, get_variant, same_board
 
+from .batch import Input, is_json, iter_games
 from .model import Game
 from .names import Aliases
 from .results import CANONICAL, TERMINATORS, Outcome, parse_result
 from .validation import validate
 
-__all__ = ["Change", "FixOptions", "certain_variant", "fix_game", "normalise_date"]
+__all__ = [
+    "Change",
+    "FixOptions",
+    "Fixed",
+    "certain_variant",
+    "fix_game",
+    "fix_source",
+    "normalise_date",
+]
 
 #: The tags :func:`normalise_date` is applied to.
 DATE_TAGS: tuple[str, ...] = ("Date", "EventDate")
@@ -84,6 +96,64 @@ class Change:
         if self.old is None:
             return f'{self.tag}: added "{self.new}"'
         return f'{self.tag}: "{self.old}" -> "{self.new}"'
+
+
+@dataclass(slots=True)
+class Fixed:
+    """One game of a source after the repairs: the game, its text, and the changes listed."""
+
+    game: Game
+    text: str  # ends with a line end
+    changes: list[Change] = field(default_factory=list)
+
+    @property
+    def made(self) -> int:
+        """How many changes were made (notes of repairs not made are not counted)."""
+        return sum(change.made for change in self.changes)
+
+
+def fix_source(
+    source: Input, options: FixOptions, *, encoding: str | None = None
+) -> Iterator[Fixed]:
+    """Each game of ``source`` (PDN, or JSON records) repaired as ``options`` ask, streaming.
+
+    A PDN game that no repair changed keeps the text it was read with, so a file with no
+    change is written back as it was read (stray ``)`` and ``}``, layout and all); a changed
+    game, and every JSON record, is written by the faithful writer. A changed game without
+    a terminator that the next game's text would join on reading (it has no moves, or the
+    next game does not start with its tag pairs) gets the terminator ``*``, a change listed.
+    ``encoding`` forces the codec of PDN bytes (else it is detected).
+    """
+    from .grammar import patterns
+    from .reader import split_games
+    from .writer import write_game
+
+    if is_json(source):
+        for game in iter_games(source, encoding=encoding):
+            changes = fix_game(game, options)
+            yield Fixed(game, write_game(game, separate=True), changes)
+        return
+    held: tuple[Game, list[Change]] | None = None  # a changed game, written when the next comes
+    tags = patterns().tags
+    for raw in split_games(source, encoding=encoding):
+        if held is not None:
+            game, changes = held
+            if game.terminator is None and (
+                not game.root.variations or tags.match(raw.text) is None
+            ):
+                game.terminator = "*"  # else the next game's text would join this one
+                changes.append(Change(game.line, TERMINATOR, None, "*"))
+            yield Fixed(game, write_game(game), changes)
+            held = None
+        game = raw.parse()
+        changes = fix_game(game, options)
+        if any(change.made for change in changes) or raw.problem is not None:
+            held = game, changes
+        else:
+            text = raw.text if raw.text.endswith("\n") else raw.text + "\n"
+            yield Fixed(game, text, changes)
+    if held is not None:
+        yield Fixed(held[0], write_game(held[0]), held[1])
 
 
 def fix_game(game: Game, options: FixOptions) -> list[Change]:

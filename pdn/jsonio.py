@@ -28,6 +28,7 @@ True
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -36,9 +37,11 @@ from typing import IO, Any, TypeVar, cast
 from mypy_extensions import mypyc_attr
 
 from pdn.builder import GameBuilder
-from pdn.engine import Color, Move, Variant
+from pdn.detection import source_sentence
+from pdn.engine import VARIANTS, Color, Move, Variant
 from pdn.model import Comment, Game
 from pdn.problems import Problem
+from pdn.results import TERMINATORS
 from pdn.validation import Report, Step
 from pdn.visitor import GameStart, GameVisitor, Skip
 
@@ -254,106 +257,300 @@ def game_to_dict(game: Game, report: Report | None = None) -> JsonDict:
 
 
 # Reading back -----------------------------------------------------------------------------
+#
+# A record is checked as strictly as the PDN reader checks text: every field the reader uses
+# must have its type and a content the PDN reader could have produced, so that the game, written
+# as PDN, reads back equal and injects nothing (a tag name holding '"]\n[Event', a terminator
+# holding a second game).  A record that fails is refused with a message saying which field and
+# why; what the PDN reader repairs with a warning (a byte that is not text, an odd tag name)
+# is repaired here with the same warning.
+
+# A value or a ';' or '%' comment ends at the line end.  (The reader never gives a "\r" at all:
+# it reads one as a line end.)
+_LINE_BREAK = re.compile(r"[\r\n]")
+# The PDN tag name the reader reads without a warning (an odd one is kept, with a warning).
+_GOOD_TAG_NAME = re.compile(r"[A-Z][A-Za-z0-9_]*")
+# What ends a tag name in the text: the reader takes the name up to the first quote or bracket.
+_TAG_NAME_ENDS = re.compile('["\\[\\]\\r\\n\u201c\u201d]')
+# Strength marks and the PDN 2.0 star, as the grammar's STRENGTH and STAR terminals write them
+# (several in a row are kept as one text).
+_STRENGTH = re.compile(r"(?:\([!?]+\)|[!?]+|\*)+")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _text(value: object, where: str) -> str:
-    if not isinstance(value, str):
-        raise JsonError(f"{where} must be a string, not {type(value).__name__}")
-    return value
+class _RecordReader:
+    """Reads one record: the checks, and the repairs said as problems."""
+
+    __slots__ = ("at", "problems", "where")
+
+    def __init__(self, at: int | None) -> None:
+        self.at = at  # the record's line in the JSON text, when known
+        self.problems: list[Problem] = []
+
+    def text(self, value: object, where: str) -> str:
+        if not isinstance(value, str):
+            raise JsonError(f"{where} must be a string, not {_kind(value)}")
+        if not value.isascii() and _SURROGATE.search(value) is not None:
+            # "\ud800" is valid JSON but no text: the PDN reader's answer to a byte that is not
+            # text in its encoding, a U+FFFD and a warning.
+            found = _SURROGATE.findall(value)
+            self.problems.append(
+                Problem(
+                    "encoding",
+                    f"{where} holds a lone surrogate escape (\\u{ord(found[0]):04x}), which is not "
+                    f"text; replaced by U+FFFD",
+                    line=self.at,
+                    column=None if self.at is None else 1,
+                )
+            )
+            value = _SURROGATE.sub("\ufffd", value)
+        if "\r" in value:
+            raise JsonError(
+                f"{where} {_short(value)} holds a carriage return, which PDN text reads as a "
+                "line end"
+            )
+        return value
+
+    def one_line(self, value: object, where: str) -> str:
+        text = self.text(value, where)
+        if _LINE_BREAK.search(text) is not None:
+            raise JsonError(f"{where} {_short(text)} holds a line break, which PDN cannot hold")
+        return text
+
+    def comments(self, items: object, where: str) -> list[Comment]:
+        if not isinstance(items, list):
+            raise JsonError(f"{where} must be a list of comments, not {_kind(items)}")
+        comments = []
+        for item in items:
+            if not isinstance(item, dict):
+                raise JsonError(f"{where}: a comment must be an object with 'text' and 'kind'")
+            kind = item.get("kind", "brace")
+            if kind not in ("brace", "line", "percent"):
+                raise JsonError(f"{where}: unknown comment kind {_short(kind)}")
+            text = self.text(item.get("text"), f"{where}: a comment's text")
+            comments.append(Comment(self._comment_text(text, kind, where), kind))
+        return comments
+
+    def _comment_text(self, text: str, kind: str, where: str) -> str:
+        # Refused rather than rewritten: any other form (two comments, a ';' comment) would
+        # read back as a different game.
+        if kind != "brace":
+            if _LINE_BREAK.search(text) is not None:
+                raise JsonError(
+                    f"{where}: a {kind} comment {_short(text)} holds a line break; PDN ends "
+                    "such a comment at the line end (write it as a brace comment)"
+                )
+            return text
+        if "}" in text:
+            raise JsonError(
+                f"{where}: a brace comment {_short(text)} holds '}}', which PDN cannot hold "
+                "in {...} (split it, or make it a line comment)"
+            )
+        from pdn.cutting import TAG_LINE  # here: the grammar is loaded only when needed
+
+        if TAG_LINE.search(text) is not None:
+            raise JsonError(
+                f"{where}: a brace comment {_short(text)} holds a line that is a tag pair, "
+                "which a PDN reader takes for the start of a game"
+            )
+        return text
+
+    def tag(self, pair: object) -> tuple[str, str]:
+        if not (isinstance(pair, list) and len(pair) == 2):
+            raise JsonError(f"tag {_short(pair)} is not a [name, value] pair")
+        name = self.text(pair[0], "a tag name")
+        if not name or name != name.strip() or _TAG_NAME_ENDS.search(name) is not None:
+            raise JsonError(
+                f"tag name {_short(name)} is not one PDN can hold (empty, spaces at its ends, "
+                "or a quote, bracket or line break in it)"
+            )
+        if _GOOD_TAG_NAME.fullmatch(name) is None:
+            self.problems.append(
+                Problem(
+                    "odd-tag-name",
+                    f"tag name {name!r} is not of the PDN 3.0 form [A-Z][A-Za-z0-9_]*",
+                    line=self.at,
+                )
+            )
+        # A quote and a backslash are escaped when written; a line break cannot be.
+        return name, self.one_line(pair[1], f"the value of tag {name}")
+
+    def number(self, value: object, where: str, *, positive: bool = True) -> int:
+        if isinstance(value, _TooLong):
+            raise JsonError(f"{where} is an integer of {value.digits} digits, too long to read")
+        if not isinstance(value, int) or isinstance(value, bool) or value < int(positive):
+            least = "a positive" if positive else "a non-negative"
+            raise JsonError(f"{where} must be {least} integer, not {_short(value)}")
+        return value
 
 
-def _read_comments(items: object, where: str) -> list[Comment]:
-    if not isinstance(items, list):
-        raise JsonError(f"{where} must be a list of comments")
-    comments = []
-    for item in items:
-        if not isinstance(item, dict):
-            raise JsonError(f"{where}: a comment must be an object with 'text' and 'kind'")
-        kind = item.get("kind", "brace")
-        if kind not in ("brace", "line", "percent"):
-            raise JsonError(f"{where}: unknown comment kind {kind!r}")
-        comments.append(Comment(_text(item.get("text"), f"{where}: text"), kind))
-    return comments
+def _kind(value: object) -> str:
+    if isinstance(value, _TooLong):
+        return f"an integer of {value.digits} digits"
+    if value is None:
+        return "null"
+    return _KINDS.get(type(value), f"a {type(value).__name__}")
 
 
-def accept_dict(data: JsonDict, visitor: GameVisitor[T]) -> T:
+_KINDS = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "an integer"}
+
+
+def _short(value: object) -> str:
+    text = repr(value) if not isinstance(value, _TooLong) else f"<{value.digits} digits>"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def accept_dict(data: JsonDict, visitor: GameVisitor[T], *, at: int | None = None) -> T:
     """Drive ``visitor`` with the events of a game record (see :func:`game_from_dict`).
 
-    Raises :class:`JsonError` for a record that does not follow the schema.
+    Every field is checked before the visitor sees it: a record that does not follow the schema,
+    or holds what PDN text cannot (a ``}`` in a brace comment, a line break in a tag value, a
+    tag name or terminator that would read back as something else), raises :class:`JsonError`
+    saying which field and why.  What the PDN reader repairs with a warning is repaired the same
+    way and the warning given to the visitor (``visit_problem``): a lone surrogate escape
+    (``"\\ud800"``) becomes U+FFFD, an odd tag name is kept.  ``at`` is the record's line in the
+    JSON text, for those warnings.
     """
     if not isinstance(data, dict):
-        raise JsonError("a game record must be a JSON object")
-    schema = data.get("schema", SCHEMA)
+        raise JsonError(f"a game record must be a JSON object, not {_kind(data)}")
+    reader = _RecordReader(at)
+    schema = data.get("schema")
     if schema != SCHEMA:
-        raise JsonError(f"schema {schema!r} is not {SCHEMA!r}")
-    if data.get("type", "game") != "game":
-        raise JsonError(f"a record of type {data.get('type')!r} is not a game")
-    line = data.get("line", 1)
-    index = data.get("index", 1)
-    visitor.begin_game(
-        GameStart(line if isinstance(line, int) else 1, 1, index if isinstance(index, int) else 1)
-    )
-    for comment in _read_comments(data.get("comments_before_tags", []), "comments_before_tags"):
+        said = "no schema" if schema is None else f"schema {_short(schema)}"
+        raise JsonError(f"the record has {said}, not {SCHEMA!r}")
+    kind = data.get("type", "game")
+    if kind != "game":
+        raise JsonError(f"a record of type {_short(kind)} is not a game")
+    line = reader.number(data.get("line", 1), "line")
+    index = reader.number(data.get("index", 1), "index")
+    visitor.begin_game(GameStart(line, 1, index))
+    for comment in reader.comments(data.get("comments_before_tags", []), "comments_before_tags"):
         visitor.visit_comment(comment)
     tags = data.get("tags", [])
     if not isinstance(tags, list):
-        raise JsonError("tags must be a list of [name, value] pairs")
+        raise JsonError(f"tags must be a list of [name, value] pairs, not {_kind(tags)}")
     for pair in tags:
-        if not (isinstance(pair, list) and len(pair) == 2):
-            raise JsonError(f"tag {pair!r} is not a [name, value] pair")
-        visitor.visit_tag(_text(pair[0], "a tag name"), _text(pair[1], "a tag value"))
+        visitor.visit_tag(*reader.tag(pair))
     if visitor.end_tags() is None:
-        for comment in _read_comments(data.get("comments", []), "comments"):
+        for comment in reader.comments(data.get("comments", []), "comments"):
             visitor.visit_comment(comment)
-        _accept_line(data.get("moves", []), visitor)
+        _accept_line(data.get("moves", []), visitor, reader)
         terminator = data.get("terminator")
         if terminator is not None:
-            visitor.visit_terminator(_text(terminator, "terminator"))
+            terminator = reader.text(terminator, "terminator")
+            if terminator not in TERMINATORS:
+                raise JsonError(
+                    f"terminator {_short(terminator)} is not a result ({', '.join(TERMINATORS)})"
+                )
+            visitor.visit_terminator(terminator)
+    for problem in reader.problems:
+        visitor.visit_problem(problem)
     visitor.end_game()
     return visitor.result()
 
 
-def _accept_line(moves: object, visitor: GameVisitor[Any]) -> None:
+def _accept_line(moves: object, visitor: GameVisitor[Any], reader: _RecordReader) -> None:
     # Iterative: a stack of the lines being walked, so any depth of variations is fine.
     if not isinstance(moves, list):
-        raise JsonError("moves must be a list")
+        raise JsonError(f"moves must be a list, not {_kind(moves)}")
+    known = _KNOWN_WORDS
+    no_comments: tuple[Comment, ...] = ()  # immutable: a visitor may keep what it is given
     stack: list[tuple[Iterator[Any], bool]] = [(iter(moves), False)]
     while stack:
         items, in_variation = stack[-1]
-        item = next(items, None)
-        if item is None:
+        item = next(items, _END)
+        if item is _END:
             stack.pop()
             if in_variation:
                 visitor.end_variation()
             continue
         if not isinstance(item, dict):
-            raise JsonError(f"a move must be an object, not {type(item).__name__}")
-        where = f"move {item.get('move', item.get('setup'))!r}"
+            raise JsonError(f"a move must be an object, not {_kind(item)}")
         number = item.get("number")
-        if number is not None:
-            number = _text(number, f"{where}: number")
-        before = _read_comments(item.get("comments_before", []), f"{where}: comments_before")
+        if number is not None and not (type(number) is str and number in known):
+            number = _checked_word(reader, number, item, "number")
+        before = item.get("comments_before")
+        if before is not None:
+            before = reader.comments(before, f"{_where(item)}: comments_before")
         if "setup" in item:
-            visitor.visit_setup(_text(item["setup"], where), number, before, None, None)
+            if "move" in item:
+                raise JsonError(f"{_where(item)}: a move has both 'move' and 'setup'")
+            fen = _checked_fen(reader, item)
+            visitor.visit_setup(fen, number, before or no_comments, None, None)
         else:
-            visitor.visit_move(_text(item.get("move"), where), number, before, None, None)
+            move = item.get("move")
+            if not (type(move) is str and move in known):
+                move = _checked_word(reader, move, item, "move")
+            visitor.visit_move(move, number, before or no_comments, None, None)
         strength = item.get("strength")
         if strength is not None:
-            visitor.visit_strength(_text(strength, f"{where}: strength"))
-        for nag in item.get("nags", []):
-            if not isinstance(nag, int) or isinstance(nag, bool) or nag < 0:
-                raise JsonError(f"{where}: NAG {nag!r} is not a number")
-            visitor.visit_nag(nag)
-        for comment in _read_comments(item.get("comments_after", []), f"{where}: comments"):
-            visitor.visit_comment(comment)
-        variations = item.get("variations", [])
+            strength = reader.text(strength, f"{_where(item)}: strength")
+            if _STRENGTH.fullmatch(strength) is None:
+                raise JsonError(f"{_where(item)}: strength {_short(strength)} is not !, ?, (?)...")
+            visitor.visit_strength(strength)
+        nags = item.get("nags")
+        if nags is not None:
+            if not isinstance(nags, list):
+                raise JsonError(f"{_where(item)}: nags must be a list, not {_kind(nags)}")
+            for nag in nags:
+                if type(nag) is not int or nag < 0:
+                    reader.number(nag, f"{_where(item)}: NAG", positive=False)  # says why
+                visitor.visit_nag(nag)
+        after = item.get("comments_after")
+        if after is not None:
+            for comment in reader.comments(after, f"{_where(item)}: comments"):
+                visitor.visit_comment(comment)
+        variations = item.get("variations")
+        if variations is None:
+            continue
         if not isinstance(variations, list):
-            raise JsonError(f"{where}: variations must be a list of lines")
+            raise JsonError(
+                f"{_where(item)}: variations must be a list of lines, not {_kind(variations)}"
+            )
+        for variation in variations:
+            if not isinstance(variation, list) or not variation:
+                raise JsonError(f"{_where(item)}: a variation must be a non-empty list of moves")
         # The alternatives come after the move and before the next one, last pushed first.
         for variation in reversed(variations):
-            if not isinstance(variation, list):
-                raise JsonError(f"{where}: a variation must be a list of moves")
             stack.append((_opening(variation, visitor), True))
+
+
+#: Moves and move numbers already found good: a file writes the same few thousand again and
+#: again, so each is matched against the grammar once (bounded, as the grammar's run words).
+_KNOWN_WORDS: set[str] = set()
+_KNOWN_WORDS_KEPT = 1 << 15
+
+
+def _where(item: JsonDict) -> str:
+    # Only built for a message: most records need none.
+    return f"move {_short(item.get('move', item.get('setup')))}"
+
+
+def _checked_word(reader: _RecordReader, value: object, item: JsonDict, field: str) -> str:
+    """A move or move number checked against the grammar's own patterns."""
+    from pdn.grammar import patterns  # here: the grammar is loaded only when needed
+
+    where = _where(item)
+    text = reader.text(value, where if field == "move" else f"{where}: number")
+    found = patterns().split.fullmatch(text)
+    if field == "move" and (found is None or found.group(2) != text):
+        raise JsonError(f"{where} is not a move as PDN writes one")
+    if field == "number" and (found is None or found.group(3) is None):
+        raise JsonError(f"{where}: {_short(text)} is not a move number")
+    if text == value and len(_KNOWN_WORDS) < _KNOWN_WORDS_KEPT:
+        _KNOWN_WORDS.add(text)  # (not when a surrogate was replaced: that says a warning)
+    return text
+
+
+def _checked_fen(reader: _RecordReader, item: JsonDict) -> str:
+    from pdn.grammar import SETUP_PARTS
+
+    where = _where(item)
+    fen = reader.text(item["setup"], f"{where}: setup")
+    setup = SETUP_PARTS.fullmatch(f'/FEN "{fen}"/')
+    if setup is None or setup.group(2) != fen:
+        raise JsonError(f'{where}: setup {_short(fen)} cannot stand in /FEN "..."/')
+    return fen
 
 
 def _opening(variation: list[Any], visitor: GameVisitor[Any]) -> Iterator[Any]:
@@ -362,17 +559,26 @@ def _opening(variation: list[Any], visitor: GameVisitor[Any]) -> Iterator[Any]:
     yield from variation
 
 
-def game_from_dict(data: JsonDict) -> Game:
+def game_from_dict(data: JsonDict, *, at: int | None = None) -> Game:
     """Rebuild a :class:`~pdn.model.Game` from a game record (:func:`game_to_dict` output).
 
-    The replay fields (``ply``, ``fen``...) are not read: they follow from the moves.
+    The replay fields (``ply``, ``fen``...) are not read: they follow from the moves.  Raises
+    :class:`JsonError` for a record that does not follow the schema or that PDN cannot hold
+    (see :func:`accept_dict`, and ``at`` there).
     """
-    game = accept_dict(data, GameBuilder())
+    game = accept_dict(data, GameBuilder(), at=at)
     variant = data.get("variant")
+    if variant is not None and not (isinstance(variant, str) and variant in VARIANTS):
+        raise JsonError(f"variant {_short(variant)} is not one of {', '.join(sorted(VARIANTS))}")
     if isinstance(variant, str):
         source, evidence = data.get("variant_source"), data.get("variant_evidence")
         if isinstance(source, str) and isinstance(evidence, str):
-            game.variant_source, game.variant_evidence = source, evidence
+            if source_sentence(source) == source:  # not a source pdn knows
+                raise JsonError(f"variant_source {_short(source)} is not known")
+            reader = _RecordReader(at)
+            game.variant_source = source
+            game.variant_evidence = reader.one_line(evidence, "variant_evidence")
+            game.errors.extend(reader.problems)
         elif variant != game.variant:
             # A record without them: it names a variant the moves alone did not give.
             game.variant_source = "record"
@@ -488,11 +694,44 @@ def loads(text: str) -> Any:
 
     >>> loads('{"a": [1, {"b": null}], "c": "\\u00e9"}')
     {'a': [1, {'b': None}], 'c': 'é'}
+
+    An integer too long for Python's ``int`` (4,300 digits by default) is not an error of the
+    text: it comes back as an object that is no ``int``, which the record's checks refuse.
     """
     try:
-        return json.loads(text)
+        return _loads_flat(text)
     except RecursionError:
         return _loads_deep(text)  # too deep for the json module: the same grammar, with a stack
+
+
+def _loads_flat(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:
+        # Python's limit on the digits of an integer string; read again with each such integer
+        # set aside (only then: a hook for every integer slows every record down).
+        return json.loads(text, parse_int=_integer)
+
+
+class _TooLong:
+    """An integer of the JSON text too long for :class:`int` to read."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+    def __repr__(self) -> str:
+        return f"<an integer of {self.digits} digits>"
+
+
+def _integer(text: str) -> int | _TooLong:
+    try:
+        return int(text)
+    except ValueError:
+        return _TooLong(len(text.lstrip("-")))
 
 
 def _loads_deep(text: str) -> Any:
@@ -527,7 +766,7 @@ def _loads_deep(text: str) -> Any:
             expect_key = token == "{"
             continue
         else:
-            value = json.loads(token)
+            value = json.loads(token, parse_int=_integer)
             if expect_key:
                 keys[-1] = value
                 expect_key = False
@@ -552,7 +791,12 @@ def read_json_games(stream: IO[str]) -> Iterator[Game]:
 
     Never raises for bad input: a record that cannot be read becomes an empty game carrying a
     ``syntax-error`` problem with its line (and column), and reading goes on with the next
-    line of an NDJSON stream.
+    record.  A text that is JSON but no game records (a ``pdn validate`` report, any other
+    JSON) gives one empty game carrying a ``not-pdn`` error that says what it is.
+
+    NDJSON, and a document laid out as ``pdn convert --to json`` writes it (:data:`GAMES_HEAD`,
+    then a record a line), are read a line at a time: memory is that of one record, and each
+    record's problems carry its line.  Another document is read whole.
     """
     first = ""
     number = 0
@@ -565,25 +809,101 @@ def read_json_games(stream: IO[str]) -> Iterator[Game]:
         record = loads(first)
     except json.JSONDecodeError:
         record = None
-    if isinstance(record, dict) and record.get("type", "game") == "game" and "games" not in record:
+    if isinstance(record, dict) and record.get("type") in _RECORD_TYPES:
         # NDJSON: one record per line.
+        if record.get("type") != "game":
+            yield _not_games(record, number)
+            return
         yield _game(record, number)
         for at, line in enumerate(stream, start=number + 1):
             if line.strip():
                 yield _game_of_line(line, at)
         return
+    if first.strip() == GAMES_HEAD:
+        # The layout convert writes, a record a line: read as it comes, each record with its
+        # line (a document laid out otherwise is read whole below).
+        second = stream.readline()
+        if _document_line(second) is not None:
+            yield from _document_lines(second, stream, number + 1)
+            return
+        first += second
     text = first + stream.read()
     try:
         document = loads(text)
     except json.JSONDecodeError as exc:
         yield _unreadable(f"not valid JSON: {exc.msg}", exc.lineno + number - 1, exc.colno)
         return
-    games = document.get("games") if isinstance(document, dict) else document
-    if not isinstance(games, list):
-        yield _unreadable("a JSON document of games must hold a list 'games'", number, 1)
+    if isinstance(document, dict) and document.get("type") == "game":
+        yield _game(document, number)  # one record, laid out over several lines
+        return
+    if isinstance(document, dict) and document.get("type") == "games":
+        games = document.get("games")
+        if document.get("schema") != SCHEMA or not isinstance(games, list):
+            yield _not_games(document, number)
+            return
+    elif isinstance(document, list):
+        games = document  # a bare list of game records
+    else:
+        yield _not_games(document, number)
         return
     for position, item in enumerate(games, start=1):
         yield _game(item, number, f"game {position} of the document: ")
+
+
+#: The first line of a games document as ``pdn convert --to json`` writes it: then come the
+#: records, one a line, each but the last followed by a comma, and a last line ``]}``.
+GAMES_HEAD = f'{{"schema": "{SCHEMA}", "type": "games", "games": ['
+
+
+def _document_line(line: str) -> Any:
+    """The record of a line of that layout (``_END`` for the closing ``]}``), or ``None``."""
+    text = line.strip()
+    if text == "]}":
+        return _END
+    try:
+        return loads(text[:-1] if text.endswith(",") else text)
+    except json.JSONDecodeError:
+        return None
+
+
+def _document_lines(second: str, stream: IO[str], number: int) -> Iterator[Game]:
+    at = number
+    for at, line in enumerate(itertools.chain([second], stream), start=number):
+        if not line.strip():
+            continue
+        found = _document_line(line)
+        if found is _END:
+            rest = stream.read(1 << 16)
+            if rest.strip():
+                yield _unreadable("text after the end of the document", at + 1, 1)
+            return
+        if found is None:
+            yield _game_of_line(line.strip().removesuffix(","), at)  # says why
+        else:
+            yield _game(found, at)
+    yield _unreadable("the document ends before its closing ']}'", at, 1)
+
+
+_RECORD_TYPES = ("game", "verdict", "summary")
+
+
+def _not_games(document: object, line: int) -> Game:
+    # Said once for the whole input, as the PDN reader says a file is binary: not-pdn.
+    kind = document.get("type") if isinstance(document, dict) else None
+    schema = document.get("schema") if isinstance(document, dict) else None
+    if schema == SCHEMA and kind in ("verdict", "verdicts", "summary"):
+        what = f"a pdn validate report ({SCHEMA} {kind!r} records)"
+        advice = ": read the games it was made from"
+    elif schema == SCHEMA and kind != "games":
+        what, advice = f"{SCHEMA} records of type {_short(kind)}", ""
+    elif kind == "games":
+        what = f'a games document without "schema": "{SCHEMA}" and a list "games"'
+        advice = ""
+    else:
+        what, advice = f'JSON ({_kind(document)}) without "schema": "{SCHEMA}"', ""
+    message = f"this is {what}, not game records{advice} (see docs/json.md)"
+    problem = Problem("not-pdn", message, line=line, column=1)
+    return Game(line=line, errors=[problem], variant=None)
 
 
 def _unreadable(message: str, line: int, column: int) -> Game:
@@ -601,6 +921,6 @@ def _game_of_line(line: str, number: int) -> Game:
 
 def _game(record: object, line: int, where: str = "") -> Game:
     try:
-        return game_from_dict(cast(JsonDict, record))
+        return game_from_dict(cast(JsonDict, record), at=line)
     except JsonError as exc:
         return _unreadable(f"{where}{exc}", line, 1)

@@ -12,11 +12,16 @@ decides, and an :class:`Aliases` list (a CSV file) says what to rename.
 The folds, in order (each one is a reason :func:`differences` can give):
 
 1. ``spacing``: runs of spaces are one space; spaces after commas and around dots are dropped;
-2. ``case``: case is ignored (``casefold``);
-3. ``dots``: dots are dropped (``"D."`` is ``"D"``);
-4. ``look-alike letters``: in a word that mixes Latin and Cyrillic letters, each Cyrillic
-   letter that looks like a Latin one (``а е о р с у х`` ...) is read as that Latin letter;
-5. ``transliteration``: a word written in Cyrillic only is transliterated to Latin (``Немец``
+2. ``hyphen or comma``: hyphens (and dashes) and commas are spaces, so ``"Koops, Lambert-Jan"``
+   is ``"Koops Lambert Jan"``;
+3. ``case``: case is ignored (``casefold``);
+4. ``dots``: dots are dropped (``"D."`` is ``"D"``);
+5. ``look-alike letters``: in a word that mixes Latin and Cyrillic letters, the letters of one
+   script that look like letters of the other (``а е о р с у х`` ... and ``a e o p c y x``
+   ...) are read as those, which way being the one that leaves a word of a single script:
+   ``"Kоk"`` with a Cyrillic ``о`` is the Latin ``kok``, ``"Cадовский"`` with a Latin ``C``
+   is the Cyrillic ``садовский`` (when both ways do, the script of most of its letters);
+6. ``transliteration``: a word written in Cyrillic only is transliterated to Latin (``Немец``
    is ``nemets``; ``х`` is ``kh``, ``ц`` ``ts``, ``ч`` ``ch``, ``ш`` ``sh``, ``ж`` ``zh``...).
 
 And one more for :func:`similar_names` (keys with it are not equal, so it is no fold): a
@@ -48,6 +53,7 @@ from typing import Protocol
 
 __all__ = [
     "ALIAS_FIELDS",
+    "DISTINCT_EVENT_WORDS",
     "NAME_TAGS",
     "AliasError",
     "Aliases",
@@ -55,6 +61,7 @@ __all__ = [
     "Rename",
     "aliases_csv",
     "differences",
+    "distinct_events",
     "name_key",
     "similar_names",
     "suggest_aliases",
@@ -74,6 +81,12 @@ ALIAS_FIELDS: tuple[str, ...] = ("old", "new", "tags", "why")
 _LOOK_ALIKE = str.maketrans(
     "аеорсух\u0456јѕԁһԛԝвнкмтАВЕКМНОРСТУХІЈЅ",
     "aeopcyxijsdhqwbhkmtABEKMHOPCTYXIJS",
+)
+# The other way, for a Latin letter typed into a Cyrillic word. Case is folded before this,
+# so the capitals H, B, M, T, K arrive as h, b, m, t, k and stand for Н, В, М, Т, К; capitals
+# are here too for differences(), which leaves case as it is.
+_LOOK_ALIKE_CYRILLIC = str.maketrans(
+    "aeopcyxibhkmtABCEHIKMOPTXY", "аеорсух\u0456внкмтАВСЕН\u0406КМОРТХУ"
 )
 
 # Transliteration of a Cyrillic word (Russian, Ukrainian, Belarusian letters), lower case:
@@ -110,11 +123,28 @@ def _dots(text: str) -> str:
     return text.replace(".", " ").strip() if "." in text else text
 
 
+def _hyphen_comma(text: str) -> str:
+    # Spaces, not nothing: the key drops spaces at the end anyway, and "spacing" keeps them.
+    return _HYPHEN_COMMA.sub(" ", text)
+
+
+_HYPHEN_COMMA = re.compile("[,\\-\u2010-\u2015\u2212]")
+
+
 def _look_alike(text: str) -> str:
     def fold(match: re.Match[str]) -> str:
         word = match.group()
-        mixed = any(_is_cyrillic(ch) for ch in word) and any(_is_latin(ch) for ch in word)
-        return word.translate(_LOOK_ALIKE) if mixed else word
+        cyrillic = sum(1 for ch in word if _is_cyrillic(ch))
+        latin = sum(1 for ch in word if _is_latin(ch))
+        if not (cyrillic and latin):
+            return word
+        as_latin = word.translate(_LOOK_ALIKE)
+        as_cyrillic = word.translate(_LOOK_ALIKE_CYRILLIC)
+        if not any(_is_latin(ch) for ch in as_cyrillic) and (
+            cyrillic > latin or any(_is_cyrillic(ch) for ch in as_latin)
+        ):
+            return as_cyrillic
+        return as_latin
 
     return _WORD.sub(fold, text)
 
@@ -147,6 +177,7 @@ def _transliterate(text: str) -> str:
 #: The folds of :func:`name_key`, in order, with the reason each stands for.
 _FOLDS: tuple[tuple[str, Callable[[str], str]], ...] = (
     ("spacing", _spacing),
+    ("hyphen or comma", _hyphen_comma),
     ("case", _case),
     ("dots", _dots),
     ("look-alike letters", _look_alike),
@@ -154,20 +185,21 @@ _FOLDS: tuple[tuple[str, Callable[[str], str]], ...] = (
 )
 
 
-def _key(text: str, skip: str | None = None) -> str:
+def _key(text: str, skip: str | tuple[str, ...] | None = None) -> str:
+    skipped = (skip,) if isinstance(skip, str) else skip or ()
     text = unicodedata.normalize("NFKC", text)
     for name, fold in _FOLDS:
-        if name != skip:
+        if name not in skipped:
             text = fold(text)
     # After the dots fold "d." and "d" differ only by the spaces it leaves.
-    return "".join(text.split()) if skip != "spacing" else text
+    return "".join(text.split()) if "spacing" not in skipped else text
 
 
 def name_key(name: str) -> str:
     """The key under which spellings of one name meet (see the module's folds).
 
-    >>> name_key("Wyllie,  J."), name_key("WYLLIE, J")
-    ('wyllie,j', 'wyllie,j')
+    >>> name_key("Wyllie,  J."), name_key("WYLLIE, J"), name_key("Koops, Lambert-Jan")
+    ('wylliej', 'wylliej', 'koopslambertjan')
     """
     return _key(name)
 
@@ -196,7 +228,20 @@ def differences(a: str, b: str) -> list[str]:
             return ["damaged letter"]
         return []
     found = [name for name, _ in _FOLDS if _key(a, skip=name) != _key(b, skip=name)]
-    # Equal keys but no single fold needed: the difference is only in Unicode forms.
+    if not found:
+        # Two folds that each undo the difference ("Tinsley ,M." and "Tinsley, M.": spacing,
+        # and commas read as spaces): the first of them, in the order of the folds.
+        names = [name for name, _ in _FOLDS]
+        found = next(
+            (
+                [first]
+                for i, first in enumerate(names)
+                for second in names[i + 1 :]
+                if _key(a, skip=(first, second)) != _key(b, skip=(first, second))
+            ),
+            [],
+        )
+    # Equal keys but no fold needed: the difference is only in Unicode forms.
     return found or ["Unicode form"]
 
 
@@ -391,11 +436,57 @@ def suggest_aliases(tag_sets: Iterable[_Tags]) -> list[tuple[str, NameGroup]]:
 #: The shortest event name another may extend (shorter ones, "Open", say too little).
 _SHORTEST_EXTENDED = 8
 
+#: Words that make an event another one: a name extended by one of them (``"Championship
+#: 2015 (women)"``, ``"Чемпионат России (юниоры)"``) is a different event, never suggested as
+#: a rename. Each is the start of a word, so inflected forms count (``женщин`` is also
+#: ``женщины``, ``junior`` also ``juniors`` and ``junioren``): who plays (women, girls, boys,
+#: juniors, veterans... in English, Russian, Ukrainian, Dutch, French and German), and how
+#: (blitz, rapid, team). Age groups such as ``U-16``, ``U16``, ``under 16``, ``до 16`` are
+#: different events too. ``men`` is not here: the men's event is often the one named without
+#: a word, and a file that adds "(men)" between rounds renames it.
+DISTINCT_EVENT_WORDS: tuple[str, ...] = (
+    # who plays
+    "women", "woman", "ladies", "female", "girl", "boy", "junior", "youth", "cadet",
+    "veteran", "senior", "children", "kids", "school", "student",
+    "женщин", "женск", "девуш", "девоч", "юниор", "юнош", "мальчик", "кадет", "ветеран",
+    "сеньор", "детск", "дети", "молодеж", "молодёж", "школьн", "студен",
+    "жінк", "жіноч", "дівч", "юніор", "юнак", "хлопц",
+    "vrouwen", "dames", "meisjes", "jeugd", "aspirant", "pupil", "welp",
+    "femmes", "féminin", "feminin", "jeunes", "minimes", "benjamin",
+    "frauen", "damen", "jugend", "mädchen", "madchen",
+    # how
+    "blitz", "rapid", "team", "блиц", "быстр", "рапид", "команд", "snel",
+)  # fmt: skip
+
+_DISTINCT_EVENT = re.compile(
+    r"(?<!\w)(?:" + "|".join(map(re.escape, DISTINCT_EVENT_WORDS)) + r")"
+    r"|(?<!\w)(?:u|under|до)\s*-?\s*\d{1,2}(?!\d)",
+    re.IGNORECASE,
+)
+
+
+def distinct_events(a: str, b: str) -> bool:
+    """Whether two event names differ by a word of :data:`DISTINCT_EVENT_WORDS` (or an age
+    group): then they are two events, whatever else they share.
+
+    >>> distinct_events("Championship 2015", "Championship 2015 (women)")
+    True
+    >>> distinct_events("Championship 2015", "Championship 2015 (men)")
+    False
+    """
+
+    def marks(name: str) -> set[str]:
+        found = {m.group().casefold() for m in _DISTINCT_EVENT.finditer(name)}
+        return {"".join(ch for ch in mark if ch.isalnum()) for mark in found}
+
+    return marks(a) != marks(b)
+
 
 def _extended_events(events: list[str], grouped: list[NameGroup]) -> list[NameGroup]:
     """Pairs of event names where one extends the other (``"Championship 2015"`` and
     ``"Championship 2015 (men)"``: files that rename an event between rounds), the more used
-    first. Only a suggestion: ``"Open 2015 Blitz"`` extends ``"Open 2015"`` too."""
+    first. Only a suggestion, and never where the longer adds a word of
+    :data:`DISTINCT_EVENT_WORDS` (``"Championship 2015 (women)"`` is another event)."""
     counts = Counter(events)
     renamed = {name for group in grouped for name in group.names[1:]}
     names = [name for name in counts if name not in renamed and name.strip() not in ("", "?")]
@@ -421,7 +512,9 @@ def _extended_events(events: list[str], grouped: list[NameGroup]) -> list[NameGr
                 break
             if extends(ordered[index], short):
                 longer.append(ordered[index])
-        if len(longer) == 1:
+        # A women's (junior...) event beside it is another event, and it still makes the short
+        # name ambiguous: "Championship" with "(men)" and "(women)" may be either.
+        if len(longer) == 1 and not distinct_events(longer[0], short):
             pair = sorted((short, longer[0]), key=lambda n: -counts[n])
             found.append(
                 NameGroup(

@@ -30,7 +30,8 @@ import functools
 import io
 import itertools
 import json
-from collections.abc import Iterable, Iterator, Sequence
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal
@@ -61,6 +62,7 @@ __all__ = [
     "classify_positions",
     "compact_fen",
     "eleven_man_fens",
+    "empty_stats_note",
     "opening_row",
     "render_openings",
     "render_stats",
@@ -730,16 +732,24 @@ def _text_table(columns: Sequence[_Column], rows: Sequence[dict[str, str]]) -> s
     headers = [header for _, header, _ in columns]
     body = [[_one_line(row[key]) for key, _, _ in columns] for row in rows]
     widths = [max(len(cell) for cell in column) for column in zip(headers, *body, strict=True)]
+    line = _text_lines(columns, widths)
+    rule = "  ".join("-" * width for width in widths) + "\n"
+    return "".join([line(headers), rule, *(line(cells) for cells in body)])
+
+
+def _text_lines(
+    columns: Sequence[_Column], widths: Sequence[int]
+) -> Callable[[Sequence[str]], str]:
+    """A function that lays out one row of one-line cells (with its line end)."""
 
     def line(cells: Sequence[str]) -> str:
         parts = [
             cell.rjust(width) if right else cell.ljust(width)
             for cell, width, (_, _, right) in zip(cells, widths, columns, strict=True)
         ]
-        return "  ".join(parts).rstrip()
+        return "  ".join(parts).rstrip() + "\n"
 
-    rule = "  ".join("-" * width for width in widths)
-    return "\n".join([line(headers), rule, *(line(cells) for cells in body)]) + "\n"
+    return line
 
 
 def _md(text: str) -> str:
@@ -755,8 +765,15 @@ def _markdown_table(columns: Sequence[_Column], rows: Sequence[dict[str, str]]) 
         "| " + " | ".join(header for _, header, _ in columns) + " |",
         "|" + "|".join("---:" if right else ":---" for _, _, right in columns) + "|",
     ]
-    lines += ["| " + " | ".join(_md(row[key]) for key, _, _ in columns) + " |" for row in rows]
-    return "\n".join(lines) + "\n"
+    return (
+        "\n".join(lines)
+        + "\n"
+        + "".join(_markdown_row([row[key] for key, _, _ in columns]) for row in rows)
+    )
+
+
+def _markdown_row(cells: Sequence[str]) -> str:
+    return "| " + " | ".join(_md(cell) for cell in cells) + " |\n"
 
 
 def _csv_text(fields: Sequence[str], rows: Iterable[dict[str, str]]) -> str:
@@ -794,7 +811,8 @@ def render_openings(rows: Iterable[OpeningRow], fmt: str = "text") -> str:
 def render_openings_chunks(rows: Iterable[OpeningRow], fmt: str = "text") -> Iterator[str]:
     """:func:`render_openings` in pieces. CSV and JSON are written row by row as ``rows``
     come, in constant memory; text and Markdown size their columns from every row, so they
-    hold the rows first. The format is checked at the call."""
+    come once every row is read (the rows wait in a temporary file, not in memory). The format
+    is checked at the call."""
     chosen = _format(fmt)
     if chosen == "json":
         games = (
@@ -810,18 +828,75 @@ def render_openings_chunks(rows: Iterable[OpeningRow], fmt: str = "text") -> Ite
         return itertools.chain(dumps_listing("games", games), ["\n"])
     if chosen == "csv":
         return _csv_chunks(_CSV_OPENING_FIELDS, (_opening_cells(row) for row in rows))
-    return iter([_aligned_table(chosen, [_opening_cells(row) for row in rows])])
+    return _aligned_table(chosen, (_opening_cells(row) for row in rows))
 
 
-def _aligned_table(chosen: str, cells: list[dict[str, str]]) -> str:
-    columns = [
-        column
-        for column in _OPENING_COLUMNS
-        if column[0] not in _OPTIONAL or any(row[column[0]] for row in cells)
-    ]
-    if chosen == "markdown":
-        return _markdown_table(columns, cells)
-    return _text_table(columns, cells)
+def _aligned_table(chosen: str, cells: Iterable[dict[str, str]]) -> Iterator[str]:
+    """The text or Markdown table in two passes over a spooled copy of its cells.
+
+    Which optional columns show and how wide each is depend on every row, and the rows of an
+    archive do not fit in memory: the first pass writes each row's cells to a temporary file
+    (one JSON line) while it takes the widths, the second reads them back and lays them out.
+    The table is the same as one laid out in memory, cell for cell (capping the widths instead
+    would have cut names, or left the columns ragged).
+    """
+    keys = [key for key, _, _ in _OPENING_COLUMNS]
+    text = chosen == "text"
+    widths = {key: len(header) for key, header, _ in _OPENING_COLUMNS}
+    present: set[str] = set()
+    with tempfile.TemporaryFile("w+", encoding="ascii", newline="\n") as spool:
+        for row in cells:
+            present.update(key for key in _OPTIONAL if row[key])
+            values = [_one_line(row[key]) for key in keys] if text else [row[key] for key in keys]
+            if text:
+                for key, value in zip(keys, values, strict=True):
+                    widths[key] = max(widths[key], len(value))
+            spool.write(json.dumps(values) + "\n")  # ASCII: any text (surrogates too) goes back
+        spool.seek(0)
+        chosen_at = [at for at, key in enumerate(keys) if key not in _OPTIONAL or key in present]
+        columns = [_OPENING_COLUMNS[at] for at in chosen_at]
+        lay: Callable[[Sequence[str]], str] = _markdown_row
+        if text:
+            lay = _text_lines(columns, [widths[key] for key, _, _ in columns])
+            yield lay([header for _, header, _ in columns])
+            yield "  ".join("-" * widths[key] for key, _, _ in columns) + "\n"
+        else:
+            yield _markdown_table(columns, [])
+        block: list[str] = []
+        for line in spool:
+            values = json.loads(line)
+            block.append(lay([values[at] for at in chosen_at]))
+            if len(block) >= 1000:
+                yield "".join(block)
+                block = []
+        if block:
+            yield "".join(block)
+
+
+def empty_stats_note(kinds: Mapping[str, int], variants: Mapping[str, int]) -> str:
+    """Why :func:`ballot_stats` gave no row, from the :attr:`Opening.kind` of each game read
+    (counted) and the variants of those that are not English (counted).
+
+    >>> empty_stats_note({"not-english": 3}, {"russian": 2, "international": 1})
+    'no English game among the 3 read (russian 2, international 1): ballots are English'
+    >>> empty_stats_note({"short": 2, "illegal": 1}, {})
+    'none of the 3 English games opens with a three-move ballot (short 2, illegal 1)'
+    """
+    games = sum(kinds.values())
+    if not games:
+        return "no game was read"
+    english = games - kinds.get("not-english", 0)
+    if not english:
+        others = ", ".join(
+            f"{name} {n}" for name, n in sorted(variants.items(), key=lambda kv: -kv[1])
+        )
+        return f"no English game among the {games} read ({others}): ballots are English"
+    found = ", ".join(
+        f"{kind} {n}"
+        for kind, n in sorted(kinds.items(), key=lambda kv: -kv[1])
+        if kind not in ("not-english", "ballot")
+    )
+    return f"none of the {english} English games opens with a three-move ballot ({found})"
 
 
 def render_stats(stats: Iterable[BallotStats], fmt: str = "text") -> str:

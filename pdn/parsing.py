@@ -15,13 +15,20 @@ Policies:
   ``%`` too (PDN 3.0 allows it anywhere, not only in column 1);
 * text glued to a move (``8-11Redoversteppedthetimecontrol.``) or stray words become brace
   comments with a ``junk`` warning; a result inside a variation too;
-* ``[Empty]`` and other brackets with no name and value are skipped with a ``junk`` warning; a
-  tag whose value is damaged (``[Event "The "Big" Match"]``), unquoted (``[Date 2025]``) or
-  broken by a line end (``[Date "`` then ``2025"]``: :func:`pdn.cutting.broken_tag_end`) is
-  kept with a ``bad-tag`` warning, so that a year never becomes a move;
-* a move number with no move after it (``1. 0-2``) is dropped with a ``dangling-move-number``
-  warning; ``- -`` is kept as the move ``"- -"`` with an ``unknown-move`` warning;
-* an unbalanced ``)`` is skipped and unclosed ``(`` are closed, each with an error;
+* ``[Empty]``, a cut tag pair (``[GameTy``, ``[``) and other brackets with no name and value
+  are kept as comments with a ``junk`` warning (:func:`kept_text`; the faithful writer writes
+  them back as read, :func:`junk_bracket`); a tag whose value is damaged
+  (``[Event "The "Big" Match"]``), unquoted (``[Date 2025]``) or broken by a line end
+  (``[Date "`` then ``2025"]``: :func:`pdn.cutting.broken_tag_end`) is kept
+  with a ``bad-tag`` warning, so that a year never becomes a move; so is a tag line that
+  lost its ``[`` (``Event "Suriname 2025"]``: :data:`pdn.cutting.LOST_BRACKET`), in the game
+  whose tags it stands among or before;
+* a move number with no move after it (``1. 0-2``) is kept as a comment with a
+  ``dangling-move-number`` warning; ``- -`` is kept as the move ``"- -"`` with an
+  ``unknown-move`` warning;
+* an unbalanced ``)``, a ``}`` with no comment open, an empty variation and whatever else the
+  parser must skip are kept as comments, each with a problem; unclosed ``(`` are closed, with
+  an error; so nothing read is lost, and the faithful writer writes it back (in comments);
 * nothing read is dropped for being too much: past :data:`MAX_LISTED_PROBLEMS` problems in one
   game the rest are counted, not listed, and reading goes on.
 """
@@ -29,13 +36,14 @@ Policies:
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Sequence
 from typing import Any, TypeVar, cast
 
 from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from pdn.cutting import MAX_GAME_CHARS, RawGame, broken_tag_end
+from pdn.cutting import LOST_BRACKET, MAX_GAME_CHARS, TAG_LINE, RawGame, broken_tag_end
 from pdn.gametype import GameTypeError, parse_game_type
 from pdn.grammar import SETUP_PARTS, TAG_PARTS, Variation, parser, patterns
 from pdn.model import Comment
@@ -43,7 +51,7 @@ from pdn.problems import Problem, Severity
 from pdn.results import TERMINATORS
 from pdn.visitor import SKIP, GameStart, GameVisitor
 
-__all__ = ["MAX_LISTED_PROBLEMS", "parse_raw"]
+__all__ = ["MAX_LISTED_PROBLEMS", "junk_bracket", "kept_text", "parse_raw"]
 
 T = TypeVar("T")
 
@@ -69,6 +77,45 @@ _MARKABLE = frozenset(["MOVES", "LOOSEMOVES", "STRENGTH", "STAR"])
 _COMMENT_KINDS = frozenset(["COMMENT", "LINECOMMENT", "UNCLOSED", "JUNK", "BADTAG"])
 # What turns a held "*" into a strength: more movetext after it.
 _MOVE_KINDS = frozenset(["MOVES", "LOOSEMOVES", "SETUP", "NAG", "RESULT"])
+
+
+def kept_text(text: str) -> list[Comment]:
+    """Text that is no PDN, kept as comments that write back to comments holding it all.
+
+    One brace comment when it can be one; a text holding ``}`` (or a tag pair line, which a
+    reader takes for the next game) as one ``;`` line comment per line instead.
+
+    >>> kept_text("[GameTy"), kept_text("}")
+    ([Comment(text='[GameTy', kind='brace')], [Comment(text='}', kind='line')])
+    """
+    if "}" not in text and TAG_LINE.search(text) is None:
+        return [Comment(text)]
+    return [Comment(line, "line") for line in text.split("\n")]
+
+
+# A bracket with no quote that stays on its line: the grammar's BADTAG, when no tag is in it.
+_BRACKET = re.compile(r"\[[^\]\n\"\u201c\u201d]*\]?")
+
+
+def _unquoted_pair(inner: str) -> tuple[str, str] | None:
+    """``[Date 2025]``, ``[Round: 3]`` (``inner`` without the brackets): the name and the
+    value of a tag pair whose quotes were left out, or ``None``."""
+    name, _, value = inner.strip().partition(" ")
+    name, value = name.rstrip(":"), value.strip()
+    return (name, value) if value and _GOOD_TAG_NAME.fullmatch(name) is not None else None
+
+
+def junk_bracket(text: str) -> bool:
+    """Whether the reader keeps ``text``, standing alone on a line of the tag section, as the
+    comment ``text`` (a bracket no tag pair can be read from: ``[GameTy``, ``[``, ``[Empty]``),
+    so that a writer may write it as it was read.
+
+    >>> junk_bracket("[GameTy"), junk_bracket("[Empty]"), junk_bracket("[Date 2025]")
+    (True, True, False)
+    """
+    if _BRACKET.fullmatch(text) is None:
+        return False
+    return _unquoted_pair(text[1:-1] if text.endswith("]") else text[1:]) is None
 
 
 def parse_raw(chunk: RawGame, visitor: GameVisitor[T]) -> T:
@@ -100,20 +147,32 @@ def parse_raw(chunk: RawGame, visitor: GameVisitor[T]) -> T:
 
 # A line of the tag section that opens a tag pair and does not close it.
 _OPEN_TAG_LINE = re.compile(r"^[ \t]*\[[^\]\n]*$", re.MULTILINE)
+# A line of the tag section that is a tag pair without its "[" (a game's first line counts
+# from where the game starts, as the cutter sees it).
+_LOST_LINE = re.compile(r"^[ \t]*(" + LOST_BRACKET.pattern + ")", re.MULTILINE)
 
 
 def _broken_tags(text: str, body_at: int) -> list[tuple[int, int]]:
     """Where the tag pairs that a line end broke (``[Date "`` / ``2025"]``) start and end,
     among the tags (before ``body_at``, the movetext)."""
-    if "[" not in text:
-        return []
     found: list[tuple[int, int]] = []
-    for line in _OPEN_TAG_LINE.finditer(text, 0, body_at):
-        start = text.index("[", line.start())
-        end = broken_tag_end(text, start, line.end())
-        if end > line.end():
-            found.append((start, end))
-    return found
+    if "[" in text:
+        for line in _OPEN_TAG_LINE.finditer(text, 0, body_at):
+            start = text.index("[", line.start())
+            end = broken_tag_end(text, start, line.end())
+            if end > line.end():
+                found.append((start, end))
+    # Tag pairs that lost their "[" (the cutter kept them in the tag section: pdn.cutting),
+    # unless a broken pair holds them; both lists are in text order.
+    lost: list[tuple[int, int]] = []
+    k = 0
+    for line in _LOST_LINE.finditer(text, 0, body_at):
+        start = line.start(1)
+        while k < len(found) and found[k][1] <= start:
+            k += 1
+        if k == len(found) or found[k][0] > start:
+            lost.append((start, line.end(1)))
+    return sorted(found + lost) if lost else found
 
 
 def _set_aside(text: str, spans: list[tuple[int, int]]) -> tuple[str, list[Token]]:
@@ -209,31 +268,35 @@ class _Recovery:
             if token.type == "RPAR":
                 walker.problem(
                     "unopened-variation",
-                    f"unexpected ')' at {line}:{column}: no variation is open",
+                    f"unexpected ')' at {line}:{column}: no variation is open; kept as a comment",
                     line,
                     column,
                 )
             elif token.type == "RESULT":
                 walker.problem(
                     "syntax-error",
-                    f"result {text!r} at {line}:{column} in the middle of the game was skipped",
+                    f"result {text!r} at {line}:{column} in the middle of the game was kept "
+                    "as a comment",
                     line,
                     column,
                 )
             elif token.type == "TAGS":
                 walker.problem(
                     "bad-tag",
-                    f"tag pairs {_shorten(text)} at {line}:{column} after the moves were skipped",
+                    f"tag pairs {_shorten(text)} at {line}:{column} after the moves were kept "
+                    "as comments",
                     line,
                     column,
                 )
             else:
                 walker.problem(
                     "syntax-error",
-                    f"unexpected {_shorten(text)} at {line}:{column} was skipped",
+                    f"unexpected {_shorten(text)} at {line}:{column} was kept as a comment",
                     line,
                     column,
                 )
+            # The parser goes on without it; the walker puts its text back in its place.
+            walker.skipped.append(token)
             return True
         if isinstance(error, UnexpectedCharacters):
             line, column = walker.position(error.line, error.column)
@@ -241,10 +304,12 @@ class _Recovery:
             char = walker.text[at : at + 1]
             walker.problem(
                 "syntax-error",
-                f"unexpected character {char!r} at {line}:{column} was skipped",
+                f"unexpected character {char!r} at {line}:{column} was kept as a comment",
                 line,
                 column,
             )
+            # The lexer steps over it; the walker puts it back in its place, as any skipped token.
+            walker.skipped.append(Token("JUNK", char, at, error.line, error.column))
             return True
         return False
 
@@ -270,6 +335,14 @@ class _Recovery:
         return True
 
 
+def _start_of(item: Any, default: int = 0) -> int:
+    """Where a token, or the first token of a variation, starts in the game's text."""
+    while isinstance(item, Variation):
+        item = item[0]
+    position = item.start_pos if isinstance(item, Token) else None
+    return default if position is None else position
+
+
 def _shorten(text: str, limit: int = 40) -> str:
     text = " ".join(text.split())
     return repr(text if len(text) <= limit else text[: limit - 3] + "...")
@@ -278,9 +351,18 @@ def _shorten(text: str, limit: int = 40) -> str:
 class _Line:
     """What the text of one line of play (the main line or a variation) has said so far."""
 
-    __slots__ = ("before", "content", "last_is_move", "number", "number_at", "opened", "started")
+    __slots__ = (
+        "before",
+        "closed",
+        "content",
+        "last_is_move",
+        "number",
+        "number_at",
+        "opened",
+        "started",
+    )
 
-    def __init__(self, opened: Token | None = None) -> None:
+    def __init__(self, opened: Token | None = None, closed: bool = True) -> None:
         self.number: str | None = None  # a move number waiting for its move
         self.number_at: tuple[int | None, int | None] = (None, None)
         self.before: list[Comment] = []  # comments waiting for the next move
@@ -288,6 +370,7 @@ class _Line:
         self.last_is_move = False  # ... and the last one was a move (it can take a strength)
         self.content = False  # this line or a variation inside it holds a move
         self.opened = opened  # the "(" of a variation
+        self.closed = closed  # ... and a ")" was written to close it (not added by recovery)
 
 
 class _Walker:
@@ -308,6 +391,8 @@ class _Walker:
         self.lines: list[_Line] = []  # the lines of play open, innermost last
         self.star: Token | None = None  # a glued "*" that may still turn out to be the end
         self.held: list[Comment] = []  # comments after that "*"
+        # Tokens the parser's recovery skipped, in text order: kept as comments in their place.
+        self.skipped: deque[Token] = deque()
 
     # Positions and problems ---------------------------------------------------------------
 
@@ -386,6 +471,8 @@ class _Walker:
                 break
             while pending and (pending[0].start_pos or 0) < (item.start_pos or 0):
                 self.bad_tag(pending.pop(0))
+            if self.skipped:
+                self.put_back(_start_of(item), in_tags=True)
             kind = item.type
             if kind == "TAGS":
                 if pending and (pending[0].start_pos or 0) < (item.start_pos or 0) + len(item):
@@ -397,12 +484,15 @@ class _Walker:
             elif kind == "BADTAG":
                 self.bad_tag(item)
             elif kind == "STRAY":
-                self.stray(item)
+                for comment in self.stray(item):
+                    visitor.visit_comment(comment)
             else:
                 break
             i += 1
         for token in pending:  # broken pairs after the last item of the tag section
             self.bad_tag(token)
+        if self.skipped and i >= n:
+            self.put_back(len(text), in_tags=True)
         if self.game_type_text is not None:
             self.check_game_type(self.game_type_text)
         if visitor.end_tags() is SKIP:
@@ -411,6 +501,8 @@ class _Walker:
         self.lines = [_Line()]
         if i < n:
             self.body(items, i)
+        if self.skipped:
+            self.put_back(len(text))
         self.close_all()
         self.finish(headers_only=False)
 
@@ -466,7 +558,8 @@ class _Walker:
             self.problem(
                 "encoding",
                 f"the file is not UTF-8: read as {names.get(chunk.encoding, chunk.encoding)}, "
-                "a guess from its bytes (pass the encoding to be sure)",
+                "a guess from its bytes (give it with --encoding, or encoding= in Python, "
+                "to be sure)",
                 chunk.line,
                 chunk.column,
             )
@@ -580,6 +673,8 @@ class _Walker:
             raw, value, curly = m.group(1, 2, 3)
             name = raw.strip()
             if not self.odd_tag(name, token, m.start()):
+                for comment in kept_text(m.group().strip()):
+                    self.visitor.visit_comment(comment)
                 continue
             if curly is not None:
                 value = curly
@@ -592,7 +687,10 @@ class _Walker:
         line, column = self.offset_position((token.start_pos or 0) + offset)
         if not name:
             self.problem(
-                "bad-tag", f"tag pair at {line}:{column} has no name; skipped", line, column
+                "bad-tag",
+                f"tag pair at {line}:{column} has no name; kept as a comment",
+                line,
+                column,
             )
             return False
         if _GOOD_TAG_NAME.fullmatch(name) is None:
@@ -608,12 +706,13 @@ class _Walker:
     def bad_tag(self, token: Token) -> None:
         """A bracket in the tag section that is no clean tag pair: salvage or skip it.
 
-        ``[Event "The "Big" Match"]`` and ``[Event "no end]`` keep their tag (with a ``bad-tag``
-        error), so that no tag is lost; ``[Empty]`` and other brackets without a name and a
-        quote are skipped with a ``junk`` warning.
+        ``[Event "The "Big" Match"]``, ``[Event "no end]`` and ``Event "lost its bracket"]``
+        keep their tag (with a ``bad-tag`` error), so that no tag is lost; ``[Empty]`` and
+        other brackets without a name and a quote are kept as comments with a ``junk`` warning.
         """
         text = str(token)
-        inner = text[1:-1] if text.endswith("]") else text[1:]
+        opened = text.startswith("[")
+        inner = text[opened:-1] if text.endswith("]") else text[opened:]
         quote = re.search('["\u201c]', inner)
         if quote is not None:
             name = inner[: quote.start()].strip()
@@ -626,17 +725,18 @@ class _Walker:
                 value = re.sub(r"\s*\n\s*", " ", value).strip()
             if _SALVAGED_NAME.fullmatch(name) is not None:
                 self.tag(name, value)
+                damage = "is damaged" if opened else "has lost its '['"
                 self.token_problem(
                     "bad-tag",
-                    f"tag pair {_shorten(text)} @ is damaged; read as {name} = {value!r}",
+                    f"tag pair {_shorten(text)} @ {damage}; read as {name} = {value!r}",
                     token,
                 )
                 return
         else:
             # "[Date 2025]", "[Round: 3]": a name and a value with the quotes left out.
-            name, _, value = inner.strip().partition(" ")
-            name, value = name.rstrip(":"), value.strip()
-            if value and _GOOD_TAG_NAME.fullmatch(name) is not None:
+            pair = _unquoted_pair(inner)
+            if pair is not None:
+                name, value = pair
                 self.tag(name, value)
                 self.token_problem(
                     "bad-tag",
@@ -644,7 +744,11 @@ class _Walker:
                     token,
                 )
                 return
-        self.token_problem("junk", f"{_shorten(text)} @ is not a tag pair; skipped", token)
+        self.token_problem(
+            "junk", f"{_shorten(text)} @ is not a tag pair; kept as a comment", token
+        )
+        for comment in kept_text(text):
+            self.visitor.visit_comment(comment)
 
     # Comments and junk ----------------------------------------------------------------------
 
@@ -686,8 +790,13 @@ class _Walker:
         self.token_problem("junk", f"{_shorten(text)} @ is not PDN; kept as a comment", token)
         return Comment(text) if "}" not in text else Comment(text, "line")
 
-    def stray(self, token: Token) -> None:
-        self.token_problem("syntax-error", "unexpected '}' @: no comment is open; skipped", token)
+    def stray(self, token: Token) -> list[Comment]:
+        """A ``}`` with no comment open: reported, and kept (a ``}`` cannot be in a brace
+        comment: a line comment holds it)."""
+        self.token_problem(
+            "syntax-error", "unexpected '}' @: no comment is open; kept as a comment", token
+        )
+        return kept_text(str(token))
 
     def misplaced(self, token: Token, what: str) -> Comment:
         self.token_problem(
@@ -706,14 +815,17 @@ class _Walker:
             state.before.append(comment)
 
     def dangling(self, number: str, at: tuple[int | None, int | None]) -> None:
+        """A move number with no move after it: reported, and kept as a comment where it
+        stands (the line's number must be cleared before)."""
         line, column = at
         where = f" at {line}:{column}" if line is not None else ""
         self.problem(
             "dangling-move-number",
-            f"move number {number!r}{where} has no move after it; dropped",
+            f"move number {number!r}{where} has no move after it; kept as a comment",
             line,
             column,
         )
+        self.place_comment(Comment(number))
 
     # Movetext -------------------------------------------------------------------------------
 
@@ -728,6 +840,8 @@ class _Walker:
             if i >= n:
                 if not stack:
                     return
+                if self.skipped:
+                    self.put_back(_start_of(current[-1], len(self.text)))
                 self.end_variation()
                 current, i = stack.pop()
                 n = len(current)
@@ -735,6 +849,8 @@ class _Walker:
                 continue
             item = current[i]
             i += 1
+            if self.skipped:
+                self.put_back(_start_of(item))
             if isinstance(item, Variation):
                 previous, kind = kind, "VARIATION"
                 self.flush_star()
@@ -742,7 +858,9 @@ class _Walker:
                     continue
                 # The items between "(" and ")"; recovery may have added a ")" of its own.
                 opened = item[0] if isinstance(item[0], Token) else None
-                self.lines.append(_Line(opened))
+                close = item[-1]
+                closed = not isinstance(close, Token) or close.start_pos is not None
+                self.lines.append(_Line(opened, closed))
                 stack.append((current, i))
                 current, i, n = item, 1, len(item) - 1
                 continue
@@ -798,8 +916,19 @@ class _Walker:
                     self.terminator = str(item)
                     visitor.visit_terminator(self.terminator)
             elif kind == "STRAY":
-                self.stray(item)
+                for comment in self.stray(item):
+                    self.place_comment(comment)
             # LPAR and RPAR only stand at the ends of a variation, which are skipped above.
+
+    def put_back(self, before: int, *, in_tags: bool = False) -> None:
+        """The skipped tokens that stand before offset ``before``, as comments in their place."""
+        skipped = self.skipped
+        while skipped and (skipped[0].start_pos or 0) < before:
+            for comment in kept_text(str(skipped.popleft()).strip()):
+                if in_tags:
+                    self.visitor.visit_comment(comment)
+                else:
+                    self.place_comment(comment)
 
     def flush_star(self, *, end: bool = False) -> None:
         """A held "*" is a strength after all (or, at the end of the game, the terminator)."""
@@ -821,10 +950,12 @@ class _Walker:
 
     def end_variation(self) -> None:
         """A variation ends: its pending number and comments find their place."""
-        inner = self.lines.pop()
-        outer = self.lines[-1]
+        inner = self.lines[-1]
         if inner.number is not None:
-            self.dangling(inner.number, inner.number_at)
+            number, inner.number = inner.number, None
+            self.dangling(number, inner.number_at)
+        self.lines.pop()
+        outer = self.lines[-1]
         pending = inner.before
         if pending and inner.started:
             # Comments after the last move of a variation (and a dangling number) stay with
@@ -834,7 +965,12 @@ class _Walker:
             pending = []
         if not inner.content and inner.opened is not None:
             line, column = self.position(inner.opened.line, inner.opened.column)
-            self.problem("junk", f"empty variation at {line}:{column} skipped", line, column)
+            self.problem(
+                "junk", f"empty variation at {line}:{column} kept as a comment", line, column
+            )
+            # Its parentheses (the ")" only if one was written) go with its comments.
+            closing = [Comment(")")] if inner.closed else []
+            pending = [Comment("("), *pending, *closing]
         self.visitor.end_variation()
         if inner.content:
             outer.content = True
@@ -844,8 +980,8 @@ class _Walker:
 
     def end_line(self, state: _Line) -> None:
         if state.number is not None:
-            self.dangling(state.number, state.number_at)
-            state.number = None
+            number, state.number = state.number, None
+            self.dangling(number, state.number_at)
         for comment in state.before:
             self.visitor.visit_comment(comment)
         state.before = []
@@ -903,10 +1039,13 @@ class _Walker:
                     if number is not None:
                         if found:  # the moves before it first, so that events keep text order
                             visit(found, numbers, before, lines, columns)
-                            before = _NO_COMMENTS
                             moves += len(found)
                             found, numbers, lines, columns = [], [], [], []
+                            state.before = []
+                            state.started = state.content = state.last_is_move = True
+                        state.number = None
                         self.dangling(number, (number_line, number_column))
+                        before = state.before or _NO_COMMENTS
                     number, number_line, number_column = word, line, column
                 else:
                     found.append(word)
@@ -945,13 +1084,15 @@ class _Walker:
             line, column = self.position(rel_line, at - line_start + 1)
             if move is None:
                 if state.number is not None:
-                    self.dangling(state.number, state.number_at)
+                    number, state.number = state.number, None
+                    self.dangling(number, state.number_at)
                 state.number = lone_number
                 state.number_at = (line, column)
                 continue
             if written_number is not None:
                 if state.number is not None:
-                    self.dangling(state.number, state.number_at)
+                    number, state.number = state.number, None
+                    self.dangling(number, state.number_at)
                 state.number = written_number
             if move[0] == "-":
                 self.problem(

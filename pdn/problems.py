@@ -78,6 +78,7 @@ CODES: dict[str, CodeInfo] = dict(
         _info("separator", "notice", "a capture written with '-', or a plain move with 'x'"),
         _info("draw-claimable", "notice", "a draw could be claimed (move count or repetition)"),
         _info("draw-rule", "notice", "the rules declare the game drawn from this ply on"),
+        _info("draws-unwatched", "notice", "this variant's draw rules are not watched"),
     ]
 )
 

@@ -202,7 +202,20 @@ def read_game(handle: IO[str] | IO[bytes], *, encoding: str | None = None) -> Ga
     The file is read line by line, so what follows the game stays for the next call (or for
     the next tool reading the handle, when the file is seekable).  Line numbers and game
     indexes go on from one call to the next.
+
+    ``handle`` must be an open file: a path or a text raises :class:`TypeError` (use
+    :func:`read_games` for a path, :func:`parse_game` for a text).
     """
+    if not callable(getattr(handle, "read", None)):
+        # Before the weak-keyed lookup, which would fail with a message about weak references.
+        if isinstance(handle, os.PathLike):
+            hint = "read_games(path) reads the games of a path"
+        elif isinstance(handle, (bytes, bytearray, memoryview)):
+            hint = "parse_game(data) reads the game of PDN held in memory"
+        else:
+            hint = "read_games(path) for a path, parse_game(text) for PDN held in a string"
+        name = type(handle).__name__
+        raise TypeError(f"read_game() wants an open file, not {name}: {hint}")
     state = _HANDLES.get(handle)
     if state is None:
         if _is_text_stream(handle):

@@ -36,6 +36,7 @@ Players equal on points, Sonneborn-Berger and wins share a rank (shown as ``2=``
 from __future__ import annotations
 
 import html
+import itertools
 import math
 import pickle
 import re
@@ -1420,16 +1421,30 @@ def _md(text: str) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", _one_line(text))
 
 
-def render_markdown(reports: Iterable[EventReport]) -> str:
-    """GitHub-flavoured Markdown: a section per event with pipe tables.
+def render_markdown(reports: Iterable[EventReport], warnings: Sequence[str] = ()) -> str:
+    """GitHub-flavoured Markdown: a section per event with pipe tables, after a ``Warnings``
+    section when there are ``warnings`` (see :func:`render_chunks`).
 
     Every value from a file is backslash-escaped, so names cannot add markup or break a table.
     """
-    return "".join(_markdown_chunks(reports))
+    return "".join(_markdown_chunks(reports, warnings))
 
 
-def _markdown_chunks(reports: Iterable[EventReport]) -> Iterator[str]:
+def _first_read(reports: Iterable[EventReport]) -> Iterator[EventReport]:
+    """``reports`` with the first one already built: :func:`iter_reports` reads every record
+    before it gives one, so what the reading says (the warnings) is known after this."""
+    events = iter(reports)
+    first = next(events, None)
+    return events if first is None else itertools.chain([first], events)
+
+
+def _markdown_chunks(reports: Iterable[EventReport], warnings: Sequence[str] = ()) -> Iterator[str]:
+    reports = _first_read(reports)
     separator = ""  # each event's lines end with an empty one; events join with a newline
+    if warnings:
+        out = ["## Warnings", ""] + [f"- {_md(warning)}" for warning in warnings] + [""]
+        yield "\n".join(out)
+        separator = "\n"
     for report in reports:
         out = [f"## {_md(report.event)}", ""]
         out += [f"- **{label}:** {_md(value)}" for label, value in _summary(report)]
@@ -1551,7 +1566,7 @@ th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; }
 th { background: #f2f2f2; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.self { background: #ddd; text-align: center; }
 dl { display: grid; grid-template-columns: max-content auto; gap: 0.2em 1em; }
-dt { font-weight: bold; } dd { margin: 0; } .notes li { color: #8a4b00; }
+dt { font-weight: bold; } dd { margin: 0; } .notes li, .warnings li { color: #8a4b00; }
 """.strip()
 
 
@@ -1583,15 +1598,21 @@ def _html_table(table: _Table, diagonal: bool = False) -> list[str]:
 HTML_TITLE = "Tournament report"
 
 
-def render_html(reports: Iterable[EventReport], title: str = HTML_TITLE) -> str:
-    """One self-contained HTML page (inline CSS, no scripts, nothing fetched).
+def render_html(
+    reports: Iterable[EventReport], title: str = HTML_TITLE, warnings: Sequence[str] = ()
+) -> str:
+    """One self-contained HTML page (inline CSS, no scripts, nothing fetched), with the
+    ``warnings`` (see :func:`render_chunks`) at the top when there are any.
 
     Every value taken from a file is passed through :func:`html.escape`.
     """
-    return "".join(_html_chunks(reports, title))
+    return "".join(_html_chunks(reports, title, warnings))
 
 
-def _html_chunks(reports: Iterable[EventReport], title: str) -> Iterator[str]:
+def _html_chunks(
+    reports: Iterable[EventReport], title: str, warnings: Sequence[str] = ()
+) -> Iterator[str]:
+    reports = _first_read(reports)
     head = [
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -1606,6 +1627,10 @@ def _html_chunks(reports: Iterable[EventReport], title: str) -> Iterator[str]:
         "<body>",
         f"<h1>{_h(title)}</h1>",
     ]
+    if warnings:
+        head += ['<section class="warnings">', "<h2>Warnings</h2>", "<ul>"]
+        head += [f"<li>{_h(warning)}</li>" for warning in warnings]
+        head += ["</ul>", "</section>"]
     yield "\n".join(head)
     for report in reports:
         out = ["", "<section>", f"<h2>{_h(report.event)}</h2>", "<dl>"]
@@ -1632,16 +1657,17 @@ def render(
     *,
     table: str = "standings",
     width: int | None = None,
+    warnings: Sequence[str] = (),
 ) -> str:
     """Render in one of :data:`FORMATS` (``md`` is accepted for ``markdown``).
 
     ``table`` only matters for ``csv`` (see :func:`render_csv`); the other formats hold all
-    the tables.
+    the tables. ``warnings``: see :func:`render_chunks`.
 
     >>> render([], "json")
     '{\\n  "events": []\\n}'
     """
-    return "".join(render_chunks(reports, fmt, table=table, width=width))
+    return "".join(render_chunks(reports, fmt, table=table, width=width, warnings=warnings))
 
 
 def render_chunks(
@@ -1650,10 +1676,17 @@ def render_chunks(
     *,
     table: str = "standings",
     width: int | None = None,
+    warnings: Sequence[str] = (),
 ) -> Iterator[str]:
     """:func:`render` as pieces of text, one event at a time (with :func:`iter_reports`, a
     report of any size is written in constant memory). The format and table are checked at
     the call.
+
+    ``warnings`` are sentences that HTML and Markdown pages state at their top (a published
+    page must say what a terminal said on standard error: repeated games counted, inputs
+    that are not PDN). They are read once the first event is built, that is once every
+    record is read, so a list that the reading of the records fills is complete by then.
+    Text, CSV and JSON leave them to the caller (the CLI says them on standard error).
 
     >>> "".join(render_chunks([], "csv", table="crosstable"))
     'event,player,opponent,games,score\\n'
@@ -1664,9 +1697,9 @@ def render_chunks(
     if name == "text":
         return _text_chunks(reports, width)
     if name == "markdown":
-        return _markdown_chunks(reports)
+        return _markdown_chunks(reports, warnings)
     if name == "json":
         return _json_chunks(reports)
     if name == "html":
-        return _html_chunks(reports, HTML_TITLE)
+        return _html_chunks(reports, HTML_TITLE, warnings)
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")

@@ -11,7 +11,10 @@ they are (the JSON encoder escapes C0 controls itself), and PDN output is never 
 
 CSV cells also go through :func:`csv_cell`, against formula injection: a spreadsheet runs a
 cell that starts with ``=``, ``+``, ``-`` or ``@`` (or a tab or carriage return before one)
-as a formula, so a player named ``=HYPERLINK(...)`` could act when the file is opened.
+as a formula, so a player named ``=HYPERLINK(...)`` could act when the file is opened. A
+spreadsheet may also split a line on ``;`` (its list separator in many countries), on tabs or
+on commas it was not told are quoted, so such a start after one of them inside a cell is
+guarded too: ``Ann;=cmd()`` is written ``Ann;'=cmd()``.
 
 >>> printable("Ann\\x1b[2J\\x07")
 'Ann\\\\x1b[2J\\\\x07'
@@ -26,7 +29,15 @@ import io
 import re
 from collections.abc import Iterable, Iterator, Sequence
 
-__all__ = ["FORMULA_STARTS", "UNSAFE", "csv_cell", "csv_chunks", "one_line", "printable"]
+__all__ = [
+    "CELL_SPLITS",
+    "FORMULA_STARTS",
+    "UNSAFE",
+    "csv_cell",
+    "csv_chunks",
+    "one_line",
+    "printable",
+]
 
 #: Characters never written raw: C0 controls (tab and newline are handled by the caller's
 #: layout), DEL, C1 controls, the line and paragraph separators, and the bidirectional
@@ -78,18 +89,38 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _SAFE_SIGNED = re.compile(r"-|[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
+#: What a spreadsheet may split a line into cells on, whatever the CSV's own quoting says.
+CELL_SPLITS = ";,\t\n"
+
+# A piece of a cell after one of CELL_SPLITS (and spaces) that starts like a formula: group 1
+# is the separator and spaces, group 2 the piece up to the next separator.
+_SPLIT_FORMULA = re.compile(r"([;,\t\n] *)([=+\-@][^;,\t\n]*)")
+
+
+def _guard_piece(match: re.Match[str]) -> str:
+    piece = match.group(2)
+    if _SAFE_SIGNED.fullmatch(piece.rstrip(" ")):
+        return match.group()
+    return match.group(1) + "'" + piece
+
+
 def csv_cell(value: object) -> object:
     """A CSV cell: a string is made :func:`printable` (tabs and newlines kept, the CSV writer
     quotes them) and, if it starts with one of :data:`FORMULA_STARTS` without being a plain
-    number, prefixed with ``'`` so that spreadsheets show it as text; other values (numbers)
-    are returned as they are.
+    number, prefixed with ``'`` so that spreadsheets show it as text; so is each piece of it
+    that starts so after one of :data:`CELL_SPLITS` (a spreadsheet may make it a cell of its
+    own). Other values (numbers) are returned as they are.
 
     >>> [csv_cell(v) for v in ["=1+2", "@SUM(A1)", "-1", "-2+3", "0-1", "-", 7]]
     ["'=1+2", "'@SUM(A1)", '-1', "'-2+3", '0-1', '-', 7]
+    >>> [csv_cell(v) for v in ["Ann;=cmd()", "a,\\t@x", "Kok; -1", "1-0, -"]]
+    ["Ann;'=cmd()", "a,\\t'@x", 'Kok; -1', '1-0, -']
     """
     if not isinstance(value, str):
         return value
     text = printable(value, layout=True)
+    if _SPLIT_FORMULA.search(text):
+        text = _SPLIT_FORMULA.sub(_guard_piece, text)
     if text.startswith(FORMULA_STARTS) and not _SAFE_SIGNED.fullmatch(text):
         return "'" + text
     return text

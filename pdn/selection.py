@@ -40,13 +40,14 @@ from .model import Game, Tags
 from .notation import NotationError, parse_move, resolve_squares
 from .openings import Opening, classify_positions
 from .problems import Problem
-from .reader import split_games
+from .reader import parse_game, split_games
 from .results import Outcome, parse_result
 from .visitor import HeadersOnly
 from .writer import write_game
 
 __all__ = [
     "AsRead",
+    "Comparison",
     "DatePart",
     "Material",
     "OnProblem",
@@ -56,12 +57,15 @@ __all__ = [
     "cut_at_error",
     "date_span",
     "games_as_read",
+    "line_position",
     "mainline_positions",
     "opening_of",
     "parse_date_bound",
+    "parse_line",
     "parse_material",
     "parse_pattern",
     "parse_results",
+    "parse_where",
     "select_games",
 ]
 
@@ -120,6 +124,125 @@ def parse_date_bound(text: str, *, upper: bool) -> DatePart:
     if span is None:
         raise ValueError(f"{text!r} is not a date (YYYY, YYYY.MM or YYYY.MM.DD, ? allowed)")
     return span[1] if upper else span[0]
+
+
+# ------------------------------------------------------------------------- tag comparisons
+
+_WHERE = re.compile(r"\s*([A-Za-z0-9_]+)\s*(<=|>=|!=|==|=|<|>)\s*(.*?)\s*", re.DOTALL)
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+_DATE_LIKE = re.compile(r"[0-9?]{4}[.\-/][0-9?]{1,2}(?:[.\-/][0-9?]{1,2})?")
+
+
+def _is_date_tag(name: str) -> bool:
+    return name.casefold().endswith("date")  # Date, EventDate, and the like
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """``--where``: a tag compared with a value, as numbers, as PDN dates or as text.
+
+    ``kind`` is ``"number"`` when the value is a number (and the tag is not a date tag),
+    ``"date"`` for a tag whose name ends in ``Date`` or a value written as a date, else
+    ``"text"`` (compared case-insensitively). A date with ``?`` parts stands for every day it
+    could be, and meets the comparison when one of them does (as ``--date-from`` does):
+    ``Date>=1990.06`` keeps ``1990.??.??``; ``!=`` is exactly the opposite of ``=``. A tag
+    that is missing, or that cannot be read the way ``kind`` asks (a rating ``?`` against a
+    number, a date of unknown year), meets no comparison, ``!=`` included.
+
+    >>> rated = parse_where("WhiteRating>=1950")
+    >>> rated.holds("2010"), rated.holds("1800"), rated.holds("?"), rated.holds(None)
+    (True, False, False, False)
+    >>> dated = parse_where("Date<1990")
+    >>> dated.holds("1989.12.31"), dated.holds("19??.??.??"), dated.holds("1990.??.??")
+    (True, True, False)
+    """
+
+    name: str
+    op: str
+    value: str
+    kind: Literal["number", "date", "text"]
+
+    def holds(self, text: str | None) -> bool:
+        """Whether a tag value (``None``: the tag is missing) meets the comparison."""
+        if text is None:
+            return False
+        if self.kind == "number":
+            if _NUMBER.fullmatch(text.strip()) is None:
+                return False
+            return _ordered(self.op, float(text), float(self.value))
+        if self.kind == "date":
+            span = date_span(text)
+            bound = date_span(self.value)
+            if span is None or bound is None:
+                return False
+            return _dates_hold(self.op, span, bound)
+        return _ordered(self.op, text.strip().casefold(), self.value.casefold())
+
+    def holds_in(self, tags: Tags) -> bool:
+        """Whether one of the values of this tag (its name in any case) meets it."""
+        folded = self.name.casefold()
+        return any(self.holds(value) for name, value in tags.items() if name.casefold() == folded)
+
+
+def _ordered(op: str, have: float | str, want: float | str) -> bool:
+    if op == "=":
+        return have == want
+    if op == "!=":
+        return have != want
+    if op == "<":
+        return have < want  # type: ignore[operator]
+    if op == "<=":
+        return have <= want  # type: ignore[operator]
+    if op == ">":
+        return have > want  # type: ignore[operator]
+    return have >= want  # type: ignore[operator]
+
+
+def _dates_hold(op: str, span: tuple[DatePart, DatePart], bound: tuple[DatePart, DatePart]) -> bool:
+    # Some day the game's date may stand for against some day of the bound's span.
+    first, last = span
+    low, high = bound
+    overlap = first <= high and low <= last
+    if op == "=":
+        return overlap
+    if op == "!=":
+        return not overlap
+    if op == "<":
+        return first < low
+    if op == "<=":
+        return first <= high
+    if op == ">":
+        return last > high
+    return last >= low
+
+
+def parse_where(text: str) -> Comparison:
+    """``--where NAME OP VALUE`` with OP one of ``= != < <= > >=`` (``==`` is ``=``); the
+    value may be quoted. ``ValueError`` when it cannot be read.
+
+    >>> parse_where('Event = "Open 2004"')
+    Comparison(name='Event', op='=', value='Open 2004', kind='text')
+    >>> parse_where("EventDate>=1990").kind
+    'date'
+    """
+    match = _WHERE.fullmatch(text)
+    if match is None:
+        raise ValueError(f"{text!r} is not NAME OP VALUE (OP one of = != < <= > >=)")
+    name, op, value = match.groups()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        value = value[1:-1]
+    elif value[:1] in ("<", ">", "=", "!"):
+        raise ValueError(f"{text!r}: {op}{value[0]} is no operator (quote a value starting so)")
+    if not value:
+        raise ValueError(f"{text!r}: no value to compare {name} with")
+    op = "=" if op == "==" else op
+    if _is_date_tag(name) or _DATE_LIKE.fullmatch(value):
+        if date_span(value) is None:
+            raise ValueError(f"{text!r}: {value!r} is not a date (YYYY, YYYY.MM or YYYY.MM.DD)")
+        return Comparison(name, op, value, "date")
+    if _NUMBER.fullmatch(value):
+        return Comparison(name, op, value, "number")
+    return Comparison(name, op, value, "text")
 
 
 # ---------------------------------------------------------------------------------- results
@@ -313,16 +436,55 @@ def mainline_positions(game: Game) -> Iterator[Position]:
             except FenError:
                 return
         else:
-            try:
-                written = parse_move(node.move or "")
-                squares = resolve_squares(written, variant)
-            except NotationError:
+            after = _play(position, node.move or "")
+            if after is None:
                 return
-            found = diagnose(position, squares, written.capture_written)
-            if found.fault is not None or found.move is None:
-                return
-            position = position.play(found.move)
+            position = after
         yield position
+
+
+def _play(position: Position, text: str) -> Position | None:
+    """The position after the move written ``text``; ``None`` if it is not legal here."""
+    try:
+        written = parse_move(text)
+        squares = resolve_squares(written, position.variant)
+    except NotationError:
+        return None
+    found = diagnose(position, squares, written.capture_written)
+    if found.fault is not None or found.move is None:
+        return None
+    return position.play(found.move)
+
+
+def parse_line(text: str) -> tuple[str, ...]:
+    """``--moves``: the mainline moves of a line of play written as PDN movetext (move
+    numbers, comments and a terminator allowed, any notation the reader takes).
+    ``ValueError`` when it holds no move, a setup command or a reading error.
+
+    >>> parse_line("1. 11-15 23-19 2. 8-11 22-17")
+    ('11-15', '23-19', '8-11', '22-17')
+    """
+    game = parse_game(text)
+    errors = [p for p in game.errors if p.severity == "error"]
+    if errors:
+        raise ValueError(f"{text!r}: {errors[0].message}")
+    if any(node.setup is not None for node in game.mainline()):
+        raise ValueError(f"{text!r}: a line of moves cannot hold a setup command")
+    moves = tuple(game.mainline_moves())
+    if not moves:
+        raise ValueError(f"{text!r} holds no move")
+    return moves
+
+
+def line_position(start: Position, moves: Sequence[str]) -> Position | None:
+    """The position after playing ``moves`` from ``start``; ``None`` if one is not legal."""
+    position: Position | None = start
+    for text in moves:
+        assert position is not None
+        position = _play(position, text)
+        if position is None:
+            return None
+    return position
 
 
 def opening_of(game: Game) -> Opening:
@@ -367,6 +529,8 @@ class Selection:
     """
 
     tags: list[tuple[str, re.Pattern[str]]] = field(default_factory=list)
+    where: list[Comparison] = field(default_factory=list)
+    where_any: bool = False  # one --where is enough (they are ORed), not all of them
     player: re.Pattern[str] | None = None
     black: re.Pattern[str] | None = None
     white: re.Pattern[str] | None = None
@@ -381,25 +545,33 @@ class Selection:
     fen: str | None = None
     fen_pattern: Pattern | None = None
     material: tuple[Material, Material, bool] | None = None
+    material_at_any: tuple[Material, Material, bool] | None = None
+    moves: tuple[str, ...] | None = None  # a line of play (parse_line); positions compared
+    mark: bool = False  # a comment at the ply where each position condition was met
     verdict: Verdict | None = None
     invert: bool = False
     first: int | None = None
     cut_at_error: bool = False
     _targets: dict[str, Position | None] = field(default_factory=dict, repr=False)
+    _lines: dict[tuple[str, str], Position | None] = field(default_factory=dict, repr=False)
 
     def has_tag_conditions(self) -> bool:
         """Whether a condition reads tags (players, event, dates, result, variant)."""
-        return bool(self.tags) or any(
-            c is not None
-            for c in (
-                self.player,
-                self.black,
-                self.white,
-                self.event,
-                self.date_from,
-                self.date_to,
-                self.results,
-                self.variant,
+        return (
+            bool(self.tags)
+            or bool(self.where)
+            or any(
+                c is not None
+                for c in (
+                    self.player,
+                    self.black,
+                    self.white,
+                    self.event,
+                    self.date_from,
+                    self.date_to,
+                    self.results,
+                    self.variant,
+                )
             )
         )
 
@@ -420,7 +592,17 @@ class Selection:
 
     def needs_positions(self) -> bool:
         """Whether a condition replays moves."""
-        return any(c is not None for c in (self.ballot, self.fen, self.fen_pattern, self.material))
+        return any(
+            c is not None
+            for c in (
+                self.ballot,
+                self.fen,
+                self.fen_pattern,
+                self.material,
+                self.material_at_any,
+                self.moves,
+            )
+        )
 
     # --- by tags -------------------------------------------------------------------------
 
@@ -433,6 +615,10 @@ class Selection:
                 folded = wanted.casefold()  # `--tag event=...` means the Event tag
                 if not any(regex.search(value) for name, value in pairs if name == folded):
                     return False
+        if self.where:
+            held = (comparison.holds_in(tags) for comparison in self.where)
+            if not (any(held) if self.where_any else all(held)):
+                return False
         black, white = tags.get("Black") or "", tags.get("White") or ""
         if self.player is not None and not (self.player.search(black) or self.player.search(white)):
             return False
@@ -485,11 +671,7 @@ class Selection:
                 return False
         if self.ballot is not None and not self._ballot_fits(game):
             return False
-        if self.fen is not None and not self._fen_found(game):
-            return False
-        if self.fen_pattern is not None and not self._pattern_found(game, self.fen_pattern):
-            return False
-        if self.material is not None and not self._material_fits(game, self.material):
+        if self.marks(game) is None:
             return False
         if self.verdict is not None:
             from .batch import verdict_of
@@ -514,35 +696,84 @@ class Selection:
                 self._targets[variant.name] = None
         return self._targets[variant.name]
 
+    def marks(self, game: Game) -> dict[int, list[str]] | None:
+        """Where the conditions on positions (``moves``, ``fen``, ``fen_pattern``,
+        ``material``, ``material_at_any``) are met: the index of the position in
+        :func:`mainline_positions` (0 the start, then after each mainline move or setup)
+        and the options met there; ``None`` when one of them is not met."""
+        found: dict[int, list[str]] = {}
+        checks: list[tuple[str, Callable[[Game], int | None]]] = []
+        if self.moves is not None:
+            checks.append(("--moves", self._line_at))
+        if self.fen is not None:
+            checks.append(("--fen", self._fen_at))
+        if self.fen_pattern is not None:
+            pattern = self.fen_pattern
+            checks.append(("--fen-pattern", lambda g: self._pattern_at(g, pattern)))
+        if self.material_at_any is not None:
+            spec = self.material_at_any
+            checks.append(("--material-at-any", lambda g: _material_at(g, spec, anywhere=True)))
+        if self.material is not None:
+            final = self.material
+            checks.append(("--material", lambda g: _material_at(g, final, anywhere=False)))
+        for option, check in checks:
+            ply = check(game)
+            if ply is None:
+                return None
+            found.setdefault(ply, []).append(option)
+        return found
+
+    def _line_at(self, game: Game) -> int | None:
+        assert self.moves is not None
+        variant = _rules(game)
+        if variant is None:
+            return None
+        where = (variant.name, " ".join((game.tags.get("FEN") or "").split()))
+        if where not in self._lines:
+            start = _start(game, variant)
+            self._lines[where] = None if start is None else line_position(start, self.moves)
+        target = self._lines[where]
+        if target is None:
+            return None
+        # Positions after as many plies as the line has: a transposition reaches the same one.
+        ply = len(self.moves)
+        for index, position in enumerate(mainline_positions(game)):
+            if index == ply:
+                return ply if position.key() == target.key() else None
+        return None
+
     def _fen_found(self, game: Game) -> bool:
+        return self._fen_at(game) is not None
+
+    def _fen_at(self, game: Game) -> int | None:
         variant = _rules(game)
         target = None if variant is None else self._target(variant)
         if target is None:
-            return False
+            return None
         key = target.key()
         need = _counts(target)
-        for position in mainline_positions(game):
+        for ply, position in enumerate(mainline_positions(game)):
             if position.key() == key:
-                return True
+                return ply
             if not _reachable(position, need):
-                return False
-        return False
+                return None
+        return None
 
-    def _pattern_found(self, game: Game, pattern: Pattern) -> bool:
+    def _pattern_at(self, game: Game, pattern: Pattern) -> int | None:
         variant = _rules(game)
         if variant is None:
-            return False
+            return None
         try:
             black_men, black_kings, white_men, white_kings = pattern.masks(variant)
         except IndexError:
-            return False  # a square this board does not have
+            return None  # a square this board does not have
         need = (
             black_men.bit_count(),
             (black_men | black_kings).bit_count(),
             white_men.bit_count(),
             (white_men | white_kings).bit_count(),
         )
-        for p in mainline_positions(game):
+        for ply, p in enumerate(mainline_positions(game)):
             if (
                 (pattern.turn is None or p.turn is pattern.turn)
                 and p.black & ~p.kings & black_men == black_men
@@ -550,24 +781,56 @@ class Selection:
                 and p.white & ~p.kings & white_men == white_men
                 and p.white & p.kings & white_kings == white_kings
             ):
-                return True
+                return ply
             if not _reachable(p, need):
-                return False
-        return False
+                return None
+        return None
 
-    def _material_fits(self, game: Game, spec: tuple[Material, Material, bool]) -> bool:
-        final = None
-        for final in mainline_positions(game):  # noqa: B007 - the last one is wanted
-            pass
-        if final is None:
-            return False
-        first, second, by_colour = spec
-        black_men, black, white_men, white = _counts(final)
-        black_side = (black_men, black - black_men)
-        white_side = (white_men, white - white_men)
-        if not by_colour and final.variant.first_mover is Color.WHITE:
-            black_side, white_side = white_side, black_side
-        return first.fits(*black_side) and second.fits(*white_side)
+
+def _by_colour(
+    spec: tuple[Material, Material, bool], variant: Variant
+) -> tuple[Material, Material]:
+    """The material Black's side and White's side must have."""
+    first, second, by_colour = spec
+    if not by_colour and variant.first_mover is Color.WHITE:
+        return second, first
+    return first, second
+
+
+def _has(position: Position, black: Material, white: Material) -> bool:
+    black_men, black_pieces, white_men, white_pieces = _counts(position)
+    return black.fits(black_men, black_pieces - black_men) and white.fits(
+        white_men, white_pieces - white_men
+    )
+
+
+def _least(material: Material) -> tuple[int, int]:
+    """The fewest men and pieces a side may have and still come to ``material``."""
+    if material.total is not None:
+        return 0, material.total
+    men = material.men or 0
+    return men, men + (material.kings or 0)
+
+
+def _material_at(
+    game: Game, spec: tuple[Material, Material, bool], *, anywhere: bool
+) -> int | None:
+    """The first position with this material (``anywhere``), or the final one if it has it."""
+    last: tuple[int, Position] | None = None
+    need: tuple[int, int, int, int] | None = None
+    for ply, position in enumerate(mainline_positions(game)):
+        if need is None:
+            black, white = _by_colour(spec, position.variant)
+            need = (*_least(black), *_least(white))
+        if anywhere:
+            if _has(position, black, white):
+                return ply
+            if not _reachable(position, need):
+                return None  # men and pieces never grow back
+        last = ply, position
+    if anywhere or last is None:
+        return None
+    return last[0] if _has(last[1], black, white) else None
 
 
 # ----------------------------------------------------------------------------- streaming
@@ -582,6 +845,7 @@ class Picked:
     line: int
     text: str
     cut: bool = False  # written up to its first error, the rest in a comment
+    marked: bool = False  # a comment added where the conditions on positions were met
 
 
 def cut_at_error(raw: RawGame, game: Game) -> str | None:
@@ -632,6 +896,53 @@ def _offset(raw: RawGame, line: int, column: int) -> int | None:
     return at if 0 <= at <= len(raw.text) else None
 
 
+def _mark_text(options: list[str]) -> str:
+    return "select: " + ", ".join(options)
+
+
+def _marked_raw(raw: RawGame, game: Game, marks: dict[int, list[str]]) -> str | None:
+    """The text as read with a ``{select: ...}`` comment after each marked move (before the
+    first move for the start position); ``None`` when a place cannot be found in the text."""
+    nodes = [None, *game.mainline()]
+    places: list[tuple[int, str]] = []
+    for ply, options in marks.items():
+        comment = "{" + _mark_text(options) + "}"
+        node = nodes[ply] if ply < len(nodes) else None
+        if ply == 0:
+            if raw.body_at < 0:
+                return None
+            places.append((raw.body_at, comment + " "))
+            continue
+        if node is None or node.line is None or node.column is None:
+            return None
+        at = _offset(raw, node.line, node.column)
+        written = node.move if node.move is not None else None
+        if at is None or written is None or not raw.text.startswith(written, at):
+            return None  # a setup command, or a move written unlike its text
+        at += len(written)
+        if node.strength and raw.text.startswith(node.strength, at):
+            at += len(node.strength)  # the mark stays glued to its move
+        places.append((at, " " + comment))
+    text = raw.text
+    for at, insert in sorted(places, reverse=True):
+        text = text[:at] + insert + text[at:]
+    return text
+
+
+def _marked_game(game: Game, marks: dict[int, list[str]]) -> Game:
+    """A copy of ``game`` with a comment after each marked mainline node."""
+    import copy
+
+    from .model import Comment
+
+    marked = copy.deepcopy(game)
+    nodes = [marked.root, *marked.mainline()]
+    for ply, options in marks.items():
+        if ply < len(nodes):
+            nodes[ply].comments_after.append(Comment(_mark_text(options)))
+    return marked
+
+
 def _with_newline(text: str) -> str:
     return text if text.endswith("\n") else text + "\n"
 
@@ -643,17 +954,28 @@ OnProblem = Callable[[str, Problem], None]
 
 
 def games_as_read(
-    source: Input, on_problem: OnProblem | None = None, *, scan: bool = True
+    source: Input,
+    on_problem: OnProblem | None = None,
+    *,
+    scan: bool = True,
+    encoding: str | None = None,
 ) -> Iterator[AsRead]:
     """Each game of a source as read, cheaply: ``(raw, None)`` for PDN (cut, not parsed),
     ``(None, game)`` for a JSON record. A source that is not text at all gives no game, and
     ``on_problem`` hears why. ``scan=False`` skips the file's scan for the board its games
-    agree on (:mod:`pdn.detection`), for callers that never parse a game."""
+    agree on (:mod:`pdn.detection`), for callers that never parse a game. ``encoding`` forces
+    the codec of PDN bytes (else it is detected)."""
     if is_json(source):
         for game in iter_games(source):
+            # JSON that is not game records (a validate report...) is told as binary PDN is.
+            unreadable = next((p for p in game.errors if p.code == "not-pdn"), None)
+            if unreadable is not None:
+                if on_problem is not None:
+                    on_problem(display_name(source), unreadable)
+                continue
             yield None, game
         return
-    for raw in split_games(source, scan=scan):
+    for raw in split_games(source, scan=scan, encoding=encoding):
         if raw.problem is not None:
             if on_problem is not None:
                 on_problem(display_name(source), raw.problem)
@@ -662,18 +984,23 @@ def games_as_read(
 
 
 def select_games(
-    sources: Sequence[Input], selection: Selection, *, on_problem: OnProblem | None = None
+    sources: Iterable[Input],
+    selection: Selection,
+    *,
+    on_problem: OnProblem | None = None,
+    encoding: str | None = None,
 ) -> Iterator[Picked]:
     """The games of ``sources`` that meet ``selection``, streaming, in input order.
 
     Only what the conditions need is done per game (see the module docstring). JSON inputs
     are written back as PDN; PDN games are written as read, unless ``cut_at_error`` cuts
-    them.
+    them. ``encoding``: see :func:`games_as_read`.
     """
     chosen = 0
     for source in sources:
         name = display_name(source)
-        for raw, parsed in games_as_read(source, on_problem, scan=selection.may_parse()):
+        scan = selection.may_parse()
+        for raw, parsed in games_as_read(source, on_problem, scan=scan, encoding=encoding):
             if selection.first is not None and chosen >= selection.first:
                 return
             game = parsed
@@ -700,6 +1027,16 @@ def select_games(
 
 
 def _picked(name: str, raw: RawGame | None, game: Game | None, selection: Selection) -> Picked:
+    if selection.mark:
+        game = game or raw.parse() if raw is not None else game
+        assert game is not None
+        marks = selection.marks(game)
+        if marks:
+            text = None if raw is None else _marked_raw(raw, game, marks)
+            if text is None:
+                text = write_game(_marked_game(game, marks))
+            line, index = (game.line, game.index) if raw is None else (raw.line, raw.index)
+            return Picked(name, index, line, _with_newline(text), marked=True)
     if raw is None:
         assert game is not None
         return Picked(name, game.index, game.line, _with_newline(write_game(game)))

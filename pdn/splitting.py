@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from .atomic import atomic_writer
+from .atomic import atomic_writer, signals_as_exit
 from .batch import Input, display_name
 from .cutting import RawGame
 from .model import Game, Tags
@@ -95,6 +95,9 @@ class Names:
     avoid: set[Path] = field(default_factory=set)  # resolved inputs: never written over
     _by_label: dict[str, str] = field(default_factory=dict)
     _taken: set[str] = field(default_factory=set)
+    # The next number to try per stem (case folded): probing from 1 for each new label made
+    # 16,000 labels that share a stem quadratic. The numbers below it were taken or unwritable.
+    _next: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._taken.add(INDEX_NAME.casefold())
@@ -105,12 +108,13 @@ class Names:
         if known is not None:
             return known
         stem = safe_name(label)
-        number = 1
+        number = self._next.get(stem.casefold(), 1)
         while True:
             candidate = f"{stem}.pdn" if number == 1 else f"{stem}-{number}.pdn"
             if candidate.casefold() not in self._taken and self.writable(candidate):
                 break
             number += 1
+        self._next[stem.casefold()] = number + 1
         self._taken.add(candidate.casefold())
         self._by_label[label] = candidate
         return candidate
@@ -233,12 +237,13 @@ def split_files(
     by: str | int,
     *,
     on_problem: OnProblem | None = None,
+    encoding: str | None = None,
 ) -> SplitResult:
     """Write the games of ``sources`` into ``folder`` (made if missing), one file per group
     (``by`` is one of :data:`GROUPINGS` or a number of games per file), and the index.
 
     Files already in the folder with the names chosen are replaced, each atomically; an input
-    file is never among them.
+    file is never among them. ``encoding`` forces the codec of PDN bytes (else detected).
     """
     if isinstance(by, int) and by < 1:
         raise ValueError("a number of games per file is at least 1")
@@ -255,7 +260,8 @@ def split_files(
             "refusing to write the index through it"
         )
     result = SplitResult(target)
-    with tempfile.TemporaryDirectory(prefix="pdn-split-") as scratch:
+    # SIGTERM and SIGHUP end the run through the with blocks: the scratch folder goes too.
+    with signals_as_exit(), tempfile.TemporaryDirectory(prefix="pdn-split-") as scratch:
         spool = _Spool(scratch)
         index_path = os.path.join(scratch, "index")
         # The index goes to the scratch folder too: memory stays constant.
@@ -264,7 +270,7 @@ def split_files(
             try:
                 for source in sources:
                     file = display_name(source)
-                    for raw, game in games_as_read(source, on_problem):
+                    for raw, game in games_as_read(source, on_problem, encoding=encoding):
                         result.games += 1
                         item = _Lazy(raw, game)
                         labels = _labels(item, by, result.games)
@@ -277,6 +283,11 @@ def split_files(
                             result.files[name] = count + 1
                             rows(Row(name, label, file, index_no, line, item.tags))
                             result.index_rows += 1
+            except OSError as exc:
+                if exc.filename is not None:
+                    raise
+                # A full disk while spooling: say where (the scratch folder, in TMPDIR).
+                raise OSError(exc.errno, exc.strerror, scratch) from exc
             finally:
                 spool.close()
         for name, path in [*spool.paths.items(), (INDEX_NAME, index_path)]:

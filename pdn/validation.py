@@ -12,7 +12,7 @@ exactly one legal move, and each one that is not legal becomes a :class:`~pdn.pr
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -29,9 +29,9 @@ from pdn.engine import (
 )
 from pdn.engine.pickling import pickle_by_fields
 
-from .draws import DrawWatch, draw_rules
+from .draws import DrawWatch, draw_rules, unwatched_sentence
 from .fastpath import fast_path
-from .gametype import FULL_VALUES, detect_variant
+from .gametype import FULL_VALUES, detect_variant, moves_evidence
 from .model import Game, Node
 from .notation import NotationError, move_texts, parse_move, resolve_squares
 from .problems import Problem
@@ -121,6 +121,15 @@ class Report:
         """The steps of the mainline, in order."""
         return (step for step in self.steps if step.mainline)
 
+    def __repr__(self) -> str:
+        # One line: the fields hold every position of the game (kilobytes for one game).
+        rules = self.variant.name if self.variant is not None else None
+        plies = sum(1 for _ in self.mainline_steps())
+        return (
+            f"Report(status={self.status!r}, variant={rules!r}, game={self.game.index}, "
+            f"line={self.game.line}, plies={plies}, problems={len(self.all_problems)})"
+        )
+
     def _repr_html_(self) -> str:
         """The verdict and a table of the problems, in Jupyter (:func:`pdn.viewer.report_html`)."""
         from .viewer import report_html
@@ -128,18 +137,30 @@ class Report:
         return report_html(self)
 
 
-def validate(game: Game, variant: Variant | str | None = None) -> Report:
+def validate(
+    game: Game,
+    variant: Variant | str | None = None,
+    *,
+    file_rules: Mapping[str, int] | None = None,
+) -> Report:
     """Replay every line of ``game`` and report what is illegal.
 
     ``variant`` overrides the variant detected by the reader (a :class:`engine.Variant` or a
     name such as ``"english"``).  Without it and without a ``GameType`` tag the variant is a
     guess (from the other games of the file, else from the game's squares).  When the main line
     is illegal under the guess, the other rules of that board are tried: the one that alone
-    replays the game cleanly is used, with a ``variant-guess`` warning saying why; when several
-    do, the game stays under the guess and the warning names them.  A game from the start
-    whose first move is the other side's is also tried under the rules where that side starts,
-    and the one that goes furthest, if only one does, is used.  The report says which rules
-    were used and where they came from (:attr:`Report.rules_source`, ``rules_evidence``).
+    replays the game cleanly is used, with a ``variant-guess`` warning saying why.  When none
+    or several do, every variant whose board and notation fit the record is tried (a 10x10
+    or 64-square board included); of those that replay the whole game, one is used only
+    where the evidence is certain (squares above 50 with a 64-square numbering are Turkish;
+    squares no other board has), or where ``file_rules`` (variant name -> how many earlier
+    games of the same file replayed cleanly under it) puts it first; otherwise the verdict
+    stays the guess's and the warning names the rules that replay the game and the GameType
+    to add (so an English record with a slip that pool checkers would allow stays an error).
+    A game from the start whose first move is the other side's is also tried under the rules
+    where that side starts, and the one that goes furthest, if only one does, is used.  The
+    report says which rules were used and where they came from (:attr:`Report.rules_source`,
+    ``rules_evidence``).
     """
     report = _replay(game, variant)
     if variant is not None:
@@ -153,7 +174,48 @@ def validate(game: Game, variant: Variant | str | None = None) -> Report:
     first = _first_fault(report)
     if first is None:
         return report
-    return _better_guess(game, report, first)
+    return _better_guess(game, report, first, file_rules)
+
+
+@dataclass(slots=True)
+class FileRules:
+    """What the earlier games of a file replayed cleanly under, for :func:`validate` to break
+    a tie between rules that all replay a game (``file_rules``).
+
+    Games are counted per block of ``block`` games of one file (by :attr:`Game.index`), so
+    that a file validated in one process or in batches of that size by several (see
+    :func:`pdn.batch.map_games`) gets the same verdicts.
+
+    >>> import pdn
+    >>> memory = FileRules(block=200)
+    >>> memory.before("a.pdn", 1)
+    {}
+    >>> memory.add(pdn.validate(pdn.parse_game('[GameType "29"] 1. c3-d4 *')))
+    >>> memory.before("a.pdn", 2), memory.before("a.pdn", 201)
+    ({'czech': 1}, {})
+    """
+
+    block: int
+    file: str | None = None
+    part: int = -1
+    last: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def before(self, file: str, index: int) -> dict[str, int]:
+        """The counts for the game ``index`` of ``file``: those of the earlier games of its
+        block (a new file or block, or a file read again from an earlier game, starts them
+        afresh)."""
+        part = (index - 1) // self.block
+        if file != self.file or part != self.part or index <= self.last:
+            self.file, self.part, self.counts = file, part, {}
+        self.last = index
+        return self.counts
+
+    def add(self, report: Report) -> None:
+        """Count a game of the current file and block whose main line replayed cleanly."""
+        if report.variant is not None and report.status == "ok":
+            name = report.variant.name
+            self.counts[name] = self.counts.get(name, 0) + 1
 
 
 def _check_opening_turn(game: Game, report: Report) -> None:
@@ -193,41 +255,51 @@ def _check_opening_turn(game: Game, report: Report) -> None:
     )
 
 
-def _better_guess(game: Game, report: Report, first: int) -> Report:
-    """The report under other rules of the same board, when the guess cannot replay the main
-    line (see :func:`validate`); ``report`` itself, with a warning, when nothing is better."""
+def _better_guess(
+    game: Game, report: Report, first: int, file_rules: Mapping[str, int] | None
+) -> Report:
+    """The report under other rules, when the guess cannot replay the main line (see
+    :func:`validate`); ``report`` itself, with a warning, when nothing is better."""
     guessed = report.variant
     assert guessed is not None
     fault = next(p for p in report.problems if p.ply == first and not p.variation)
     if "FEN" in game.tags or any(node.setup is not None for node, _ in game.walk()):
         return report  # from a set-up position a few moves say little of the rules
     opening = first == 1 and fault.code == "wrong-side"
+    looks_alike = _candidates(game, guessed, opening=opening)
     tried = [
         (_first_fault(other) or _CLEAN, other)
-        for other in (_replay(game, v) for v in _candidates(game, guessed, opening=opening))
+        for other in (_replay(game, v) for v in looks_alike)
         if other.status != "syntax-error"
     ]
     clean = [other for reach, other in tried if reach == _CLEAN]
     said = f"{guessed.title} rules stop at ply {first} ({fault.code})"
-    if len(clean) > 1:
-        names = " and ".join(other.variant.title for other in clean if other.variant)
-        report.problems.insert(
-            0,
-            _guess_problem(
-                game,
-                f"{game.variant_evidence}: {said}; {names} rules replay the whole game: a "
-                "GameType tag would say which the game was played under",
-            ),
-        )
-        return report
-    found = clean[0] if clean else None
+    found: Report | None = None
+    if len(clean) == 1:
+        # A look-alike of the guess (same board, first mover and notation): the squares
+        # cannot tell them apart, and only its rules replay the game.
+        found = clean[0]
+    else:
+        # Every other variant whose board and notation fit the record (a 10x10 or 64-square
+        # board included), for the rules that replay the whole game.
+        wider = [
+            other
+            for other in (_replay(game, v) for v in _fitting(game, guessed, looks_alike))
+            if other.status != "syntax-error"
+        ]
+        clean += [other for other in wider if _first_fault(other) is None]
+        tried += [(_first_fault(other) or _CLEAN, other) for other in wider]
+        if clean:
+            return _settle(game, report, clean, tried, said, file_rules)
     if found is None and opening:
         # The first move is the other side's: the rules of this board where that side starts,
         # the one that goes furthest, never a tie.
         others = [
             (reach, o)
             for reach, o in tried
-            if o.variant and o.variant.first_mover is not guessed.first_mover
+            if o.variant
+            and o.variant.first_mover is not guessed.first_mover
+            and same_board(o.variant, guessed)
         ]
         best = max((reach for reach, _ in others), default=0)
         winners = [other for reach, other in others if reach == best]
@@ -244,17 +316,110 @@ def _better_guess(game: Game, report: Report, first: int) -> Report:
         )
     else:
         why = said
-    found.rules_source = "replay"
-    found.rules_evidence = f"{game.variant_evidence}; {why}, and {found.variant.title} rules {how}"
+    return _adopt(game, found, f"{why}, and {found.variant.title} rules {how}")
+
+
+def _adopt(game: Game, found: Report, why: str, source: str = "replay") -> Report:
+    """``found``, the report under the rules a failing guess gives way to, saying why."""
+    assert found.variant is not None
+    found.rules_source = source
+    found.rules_evidence = f"{game.variant_evidence}; {why}"
     found.problems.insert(
         0,
         _guess_problem(
             game,
-            f"replayed as {found.variant.title} ({game.variant_evidence}): {why}, and "
-            f"{found.variant.title} rules {how}; a guess: add "
-            f'[GameType "{found.variant.game_type}"] to be sure',
+            f"replayed as {found.variant.title} ({game.variant_evidence}): {why}; a guess: "
+            f'add [GameType "{found.variant.game_type}"] to be sure',
         ),
     )
+    return found
+
+
+def _settle(
+    game: Game,
+    report: Report,
+    clean: list[Report],
+    tried: list[tuple[int, Report]],
+    said: str,
+    file_rules: Mapping[str, int] | None,
+) -> Report:
+    """The verdict when some rules other than the guess's replay the whole game: the one
+    the evidence makes certain, else the one the file's earlier games were replayed under,
+    else the guess's verdict with a warning naming the rules and their GameType."""
+    rules = [other.variant for other in clean if other.variant is not None]
+    names = " and ".join(v.title for v in rules)
+    certain = _certain(game, report, clean[0], tried) if len(clean) == 1 else None
+    if certain is not None:
+        found = clean[0]
+        assert found.variant is not None
+        why = f"{said}; {certain}, and {found.variant.title} rules replay the whole game"
+        return _adopt(game, found, why)
+    counts = file_rules or {}
+    best = max(counts.values(), default=0)
+    leaders = [name for name, count in counts.items() if count == best]
+    chosen = [other for other in clean if other.variant and [other.variant.name] == leaders]
+    if best > 0 and chosen:
+        found = chosen[0]
+        assert found.variant is not None
+        why = (
+            f"{said}; {names} rules replay the whole game, and the most earlier games of this "
+            f"file ({best}) replay cleanly under {found.variant.title} rules"
+        )
+        return _adopt(game, found, why, "replay-file")
+    tags = " or ".join(f'[GameType "{v.game_type}"]' for v in rules)
+    which = "to say which" if len(rules) > 1 else "if it was played under them"
+    report.problems.insert(
+        0,
+        _guess_problem(
+            game,
+            f"{game.variant_evidence}: {said}; {names} rules replay the whole game: add {tags} "
+            f"{which}",
+        ),
+    )
+    return report
+
+
+def _certain(
+    game: Game, report: Report, found: Report, tried: list[tuple[int, Report]]
+) -> str | None:
+    """Why the record's squares leave no rules but ``found``'s, or ``None`` when they do:
+    numeric squares above 50 with a 64-square numbering (Turkish's), or squares that no other
+    board tried has (every other replay stops on a square its board lacks)."""
+    variant = found.variant
+    assert variant is not None
+    algebraic, highest = moves_evidence(game.mainline_moves())
+    if not algebraic and 50 < highest <= variant.squares == 64:
+        return f"its squares go up to {highest}, which only {variant.title} numbers (64 squares)"
+    others = [report, *(other for _, other in tried if other is not found)]
+    if all(_first_fault_code(other) == "bad-square" for other in others):
+        return "no other board tried has all its squares"
+    return None
+
+
+def _first_fault_code(report: Report) -> str | None:
+    """The code of the first error on the main line, or ``None``."""
+    first = _first_fault(report)
+    return next(
+        (p.code for p in report.problems if p.ply == first and not p.variation and first), None
+    )
+
+
+def _fitting(game: Game, guessed: Variant, tried: list[Variant]) -> list[Variant]:
+    """The variants not yet tried whose board and notation fit the record's squares: the
+    algebraic variants for algebraic squares; for numeric squares, the numeric variants and
+    the 64-square Turkish numbering, on boards with as many squares as the highest."""
+    algebraic, highest = moves_evidence(game.mainline_moves())
+    found = []
+    for _, other in sorted(VARIANTS.items()):
+        if other is guessed or other in tried:
+            continue
+        if algebraic:
+            fits = other.notation == "algebraic"
+        else:
+            fits = other.notation == "numeric" or other.layout == "orthogonal"
+            fits = fits and highest <= other.squares
+        if fits:
+            found.append(other)
     return found
 
 
@@ -432,6 +597,9 @@ class _Replayer:
         # Each federation's own draw rules, on the main line (pdn.draws).
         rules = draw_rules(self.variant) if mainline else None
         watch = DrawWatch(rules, position) if rules is not None else None
+        # Where none are watched, the first king move of the main line (before it no draw
+        # rule of any federation can apply) says so, once.
+        unwatched = mainline and rules is None
         report = self.report
         problems, steps = report.problems, report.steps
         fast = self.fast.match
@@ -476,6 +644,18 @@ class _Replayer:
                 ply += 1
             elif watch is not None:
                 watch = DrawWatch(watch.rules, after)  # a setup starts the counts afresh
+            if unwatched and move is not None and move.king and not move.captures:
+                unwatched = False
+                problems.append(
+                    Problem(
+                        "draws-unwatched",
+                        f"{unwatched_sentence(self.variant)} (first king move here)",
+                        line=main.line,
+                        column=main.column,
+                        ply=ply - 1,
+                        move=text,
+                    )
+                )
             position = after
             parent = main
         return position

@@ -20,7 +20,10 @@ on the board.
 
 Every value from a file goes through :mod:`pdn.safe_text` and into JSON with ``<``, ``>`` and
 ``&`` escaped, so no file can close a ``<script>`` or add markup; the script builds the document
-with ``textContent`` only.
+with ``textContent`` only.  The whole page also carries a Content-Security-Policy that lets it
+load nothing and run only its own script and style (named by their SHA-256), as the report's
+page does; a notebook fragment's ids are random, so that the viewers of two kernels shown in
+one page never share one.
 
 >>> import pdn
 >>> page = render_html([view_game(pdn.parse_game('[White "<b>x</b>"] 1. 11-15 23-19 *'), "-")])
@@ -30,9 +33,11 @@ with ``textContent`` only.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
-import itertools
 import json
+import secrets
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -139,12 +144,28 @@ def _comments(node_comments: Sequence[Any]) -> list[str]:
     return [printable(c.text, layout=True) for c in node_comments]
 
 
+# The longest variation path a problem's ``where`` spells in full on the page.
+_WHERE_DEPTH = 8
+
+
+def _where(problem: Problem) -> str:
+    """``problem.where``, with the path of a side line nested deeper than eight levels cut to
+    its two ends: spelled in full, variations nested thousands deep, each with a problem,
+    would repeat their path for every level (quadratic in the depth)."""
+    path = problem.variation
+    if len(path) <= _WHERE_DEPTH:
+        return problem.where
+    half = _WHERE_DEPTH // 2
+    ends = ".".join(map(str, path[:half])) + " ... " + ".".join(map(str, path[-half:]))
+    return f"variation {ends} ({len(path)} deep), ply {problem.ply}"
+
+
 def _problem(problem: Problem, variant: Variant | None) -> JsonDict:
     data: JsonDict = {
         "code": problem.code,
         "severity": problem.severity,
         "message": printable(problem.message),
-        "where": problem.where,
+        "where": _where(problem),
         "at": problem.location,
         "legal": [one_line(m) for m in problem.legal],
         "move": one_line(problem.move or ""),
@@ -212,6 +233,11 @@ def _moves(game: Game, report: Report, problem_indices: dict[int, list[int]]) ->
     return top
 
 
+#: A variation path shared with the parent's: ``None`` on the main line, else the parent's link
+#: and the number of the alternative taken; one object per distinct path.
+_PathLink = tuple[Any, int] | None
+
+
 def _problems_per_node(game: Game, report: Report, problems: list[Problem]) -> dict[int, list[int]]:
     """Which problems (indices into ``problems``) are about which move (``id`` of its node).
 
@@ -221,22 +247,36 @@ def _problems_per_node(game: Game, report: Report, problems: list[Problem]) -> d
     """
     if not any(p.ply is not None for p in problems):
         return {}
-    paths: dict[int, tuple[int, ...]] = {}
-    pending: list[tuple[Node, tuple[int, ...]]] = [(game.root, ())]
-    while pending:  # the variation path of every node, as the validator numbers lines
-        parent, path = pending.pop()
+    # The variation path of every node, as the validator numbers lines, as a link to the
+    # parent's path and the number here, one link per distinct path: a tuple per node would
+    # cost the depth for each of them, quadratic in variations nested thousands deep.
+    links: dict[int, _PathLink] = {}
+    branches: dict[tuple[int, int], _PathLink] = {}  # (id of a path's link, number) -> link
+    pending: list[tuple[Node, _PathLink]] = [(game.root, None)]
+    while pending:
+        parent, link = pending.pop()
         for number, child in enumerate(parent.variations):
-            paths[id(child)] = path if number == 0 else (*path, number)
-            pending.append((child, paths[id(child)]))
-    places = {
-        (s.node.line, s.node.column, s.ply, paths.get(id(s.node)), s.node.move): id(s.node)
+            child_link = link
+            if number:
+                child_link = branches.setdefault((id(link), number), (link, number))
+            links[id(child)] = child_link
+            pending.append((child, child_link))
+    places = {  # a node off the tree (none from a replay) gets its step as a link: no match
+        (s.node.line, s.node.column, s.ply, id(links.get(id(s.node), s)), s.node.move): id(s.node)
         for s in report.steps
     }
     per_node: dict[int, list[int]] = {}
     for index, p in enumerate(problems):
         if p.ply is None:
             continue
-        node = places.get((p.line, p.column, p.ply, p.variation, p.move))
+        found: _PathLink = None
+        for number in p.variation:  # as long as the problem's own path
+            found = branches.get((id(found), number))
+            if found is None:
+                break
+        if found is None and p.variation:
+            continue
+        node = places.get((p.line, p.column, p.ply, id(found), p.move))
         if node is not None:
             per_node.setdefault(node, []).append(index)
     return per_node
@@ -289,7 +329,10 @@ def _asset(name: str) -> str:
     return resources.files("pdn").joinpath("viewer_assets").joinpath(name).read_text("utf-8")
 
 
-_SEQUENCE = itertools.count(1)
+def _digest(text: str) -> str:
+    """The CSP source that allows exactly this inline script or style."""
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
 
 
 def write_page(
@@ -299,14 +342,20 @@ def write_page(
     comes, the list after), and return how many games it holds. ``standalone`` makes a whole
     HTML document whose arrow keys work anywhere on the page; otherwise a fragment (for
     Jupyter) that takes keys when it has the focus."""
-    ident = f"pdnv-{next(_SEQUENCE)}"
+    # Random, not a count: notebook fragments of two kernels (two processes) can share a page.
+    ident = f"pdnv-{secrets.randbits(64)}"
+    style = _asset("viewer.css")
+    script = f"{_asset('viewer.js')}\nPdnViewer.mount({json.dumps(ident)});"
     if standalone:
+        # The data blocks are not scripts the browser runs, so the policy need not name them.
+        policy = f"default-src 'none'; style-src {_digest(style)}; script-src {_digest(script)}"
         out.write(
             '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
+            f'<meta http-equiv="Content-Security-Policy" content="{policy}">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>{html.escape(printable(title))}</title>\n"
         )
-    out.write(f"<style>{_asset('viewer.css')}</style>\n")
+    out.write(f"<style>{style}</style>\n")
     if standalone:
         out.write("</head><body>\n")
     listen = "page" if standalone else "focus"
@@ -333,7 +382,7 @@ def write_page(
         "board_of": [names.index(k) for k in keys_of_games],
     }
     out.write(f'<script type="application/json" id="{ident}-meta">{script_json(meta)}</script>\n')
-    out.write(f"<script>{_asset('viewer.js')}\nPdnViewer.mount({json.dumps(ident)});</script>\n")
+    out.write(f"<script>{script}</script>\n")
     if standalone:
         out.write("</body></html>\n")
     return len(rows)
@@ -355,11 +404,13 @@ def view_files(
     variant: str | None = None,
     jobs: int = 1,
     title: str = "Games",
+    encoding: str | None = None,
 ) -> int:
     """Validate every game of ``sources`` (on ``jobs`` processes, in order) and write the
-    viewer page to ``out``; returns the number of games."""
+    viewer page to ``out``; returns the number of games. ``encoding`` forces the codec of PDN
+    bytes (else it is detected)."""
     viewed: Iterator[ViewedGame] = map_games(
-        partial(view_game, variant=variant), sources, jobs=jobs
+        partial(view_game, variant=variant), sources, jobs=jobs, encoding=encoding
     )
     return write_page(viewed, out, title=title)
 

@@ -6,7 +6,14 @@ equal game.  Two modes:
 * **faithful** (default): tags in their order with their names, move numbers as written (none
   where none were written), moves exactly as written (``"1- 6"``, ``"c3:e5"``), strength marks,
   NAGs, comments with their delimiters, variations, setup commands, and the terminator as written
-  (none if there was none).  Only the layout changes: lines are filled up to ``columns``.
+  (none if there was none).  Only the layout changes: lines are filled up to ``columns``.  A
+  bracket the reader kept as a comment (``[GameTy``, ``[Empty]``) is written as it was read when
+  it stands among the tags or before the first move (it reads back as the same comment).
+* **separate** (``separate=True``, what :func:`write_games` and ``pdn convert``/``fix`` use for
+  a file of games): a game without a terminator is written with the terminator ``*`` (unknown
+  result), the one change.  A game ends at its terminator or at the next tag line after its
+  moves, so without one it would take in what follows: the comments the next game starts with,
+  all of a next game without tags, or, for a game of tags only, the next game's tags.
 * **normalised** (``normalize=True``): the PDN 3.0 "writing" form.  The seven standard tags come
   first in the standard order, then the others as written; move numbers are regenerated (``N.``
   before the first mover's move, ``N...`` before the other side's when it does not directly
@@ -39,6 +46,7 @@ from mypy_extensions import mypyc_attr
 from pdn.cutting import TAG_LINE
 from pdn.gametype import first_mover, game_type_of
 from pdn.model import STANDARD_TAGS, Comment, Game
+from pdn.parsing import junk_bracket
 from pdn.results import TERMINATORS
 from pdn.rewriting import rewrite_moves
 from pdn.visitor import GameStart, GameVisitor
@@ -108,6 +116,14 @@ def _escape_value(value: str) -> str:
     return "".join(out)
 
 
+def _line_text(comment: Comment) -> str:
+    """A comment on a line of its own among the tags: a bracket the reader kept as a comment
+    (``[GameTy``) is written as it was read, and reads back as the same comment."""
+    if comment.kind == "brace" and junk_bracket(comment.text):
+        return comment.text
+    return _comment_text(comment)
+
+
 def _comment_text(comment: Comment) -> str:
     if comment.kind == "brace":
         if "}" in comment.text:
@@ -138,6 +154,11 @@ class _Layout:
         # The width of the current line's last row, kept as words come: measuring the line
         # again for each word made laying out a long movetext quadratic.
         self.width = 0
+        # Where the trailing group of glued words starts in ``units``, and whether one of them
+        # holds a line break, kept as words come for the same reason: looking back for the
+        # group at each word made a long run of glued ")" quadratic.
+        self.group = 0
+        self.group_breaks = False
 
     def _line(self, units: list[tuple[str, bool]]) -> str:
         return "".join(
@@ -147,6 +168,11 @@ class _Layout:
     def _add(self, text: str, glued: bool) -> None:
         units = self.units
         spaced = bool(units) and not glued
+        if glued and units:
+            self.group_breaks = self.group_breaks or "\n" in text
+        else:
+            self.group = len(units)
+            self.group_breaks = "\n" in text
         units.append((text, glued and bool(units)))
         last = text.rfind("\n")
         if last >= 0:
@@ -174,11 +200,9 @@ class _Layout:
         elif glued:
             if self.width + length > self.columns:
                 # Too long for this line: carry the glued group it joins over with it.
-                start = len(units) - 1
-                while start > 0 and units[start][1]:
-                    start -= 1
-                group = units[start:]
-                if start > 0 and not any("\n" in word for word, _ in group):
+                start = self.group
+                if start > 0 and not self.group_breaks:
+                    group = units[start:]
                     del units[start:]
                     self.newline()
                     for index, (word, _) in enumerate(group):
@@ -262,15 +286,27 @@ class PdnWriter(GameVisitor[str]):
     (``raw.accept(PdnWriter())``): the text is the same, except that straight from the text a
     comment among the tag pairs keeps its place (a model holds such comments before the tags).
     ``variant`` (an engine variant name) decides the first mover for the regenerated numbers
-    of the normalised form, when the ``GameType`` tag does not.
+    of the normalised form, when the ``GameType`` tag does not. ``move_numbers=False``
+    writes no move number at all (a comment before a move then reads back after the move
+    before it).
+    ``separate`` writes ``*`` for a game without a terminator, so that the next game written
+    stays apart from it.
     """
 
     def __init__(
-        self, *, normalize: bool = False, columns: int = 80, variant: str | None = None
+        self,
+        *,
+        normalize: bool = False,
+        columns: int = 80,
+        variant: str | None = None,
+        move_numbers: bool = True,
+        separate: bool = False,
     ) -> None:
         self.normalize = normalize
+        self.separate = separate
         self.columns = columns
         self.variant = variant
+        self.move_numbers = move_numbers
 
     def begin_game(self, start: GameStart) -> None:
         self.head: list[str] = []  # comments before the tags, and the tag lines
@@ -282,13 +318,14 @@ class PdnWriter(GameVisitor[str]):
         self.after_move = False  # the previous word was a move (so "N..." can be left out)
         self.terminator: str | None = None
         self.in_tags = True
+        self.started = False  # a move, setup, variation, NAG or strength: the movetext began
         self.text = ""
 
     def visit_tag(self, name: str, value: str) -> None:
         self.pairs.append((name, value))
         # A comment before a tag pair stands before the tags (normalised: before them all).
         for comment in self.tag_comments:
-            self.head.append(_comment_text(comment) + "\n")
+            self.head.append(_line_text(comment) + "\n")
         self.tag_comments = []
         if not self.normalize:
             self.head.append(_tag_line(name, value))
@@ -298,8 +335,19 @@ class PdnWriter(GameVisitor[str]):
             self.tag_comments.append(comment)
             return
         self.flush()
-        self.layout.comment(comment)
+        self.comment(comment)
         self.after_move = False
+
+    def comment(self, comment: Comment) -> None:
+        """A comment of the movetext; before its first move or variation, a bracket the reader
+        kept as a comment is written as read, on a line of its own (still the tag section)."""
+        layout = self.layout
+        if not self.started and comment.kind == "brace" and junk_bracket(comment.text):
+            layout.newline()
+            layout.word(comment.text)
+            layout.newline()
+        else:
+            layout.comment(comment)
 
     def end_tags(self) -> None:
         pairs = self.pairs
@@ -310,7 +358,7 @@ class PdnWriter(GameVisitor[str]):
             self.head.extend(_tag_line(name, value) for name, value in standard + others)
         self.in_tags = False
         for comment in self.tag_comments:
-            self.layout.comment(comment)
+            self.comment(comment)
         self.tag_comments = []
         if self.normalize:
             tags = dict(reversed(pairs))  # the first value of each name
@@ -327,6 +375,8 @@ class PdnWriter(GameVisitor[str]):
     def _numbered(self, number: str | None, before: Sequence[Comment], text: str) -> None:
         self.flush()
         layout = self.layout
+        if not self.move_numbers:
+            number = None
         if number and before:
             layout.word(number)
             number = None
@@ -353,7 +403,7 @@ class PdnWriter(GameVisitor[str]):
             else:
                 number = None
         self._numbered(number, before, move)
-        self.after_move = True
+        self.after_move = self.started = True
 
     def visit_setup(
         self,
@@ -374,18 +424,22 @@ class PdnWriter(GameVisitor[str]):
             numbering.setup(fen)
         self._numbered(number, before, f'/FEN "{fen}"/')
         self.after_move = False
+        self.started = True
 
     def visit_strength(self, strength: str) -> None:
+        self.started = True
         if self.word is None:  # only from a model built in code: keep it as a word
             self.word = strength
         else:
             self.word += strength
 
     def visit_nag(self, nag: int) -> None:
+        self.started = True
         self.flush()
         self.layout.word(f"${nag}")
 
     def begin_variation(self) -> None:
+        self.started = True
         self.flush()
         self.layout.open()
         self.after_move = False
@@ -410,6 +464,15 @@ class PdnWriter(GameVisitor[str]):
         if self.normalize and terminator is None:
             result = (dict(reversed(self.pairs)).get("Result") or "").strip()
             terminator = result if result in TERMINATORS else "*"
+        elif (
+            self.separate
+            and terminator is None
+            and (self.head or self.layout.units or self.layout.lines)
+        ):
+            # Without one, the game would take in what follows it up to the next tag line:
+            # the next game's first comments, or all of a next game that has no tags. A game
+            # with nothing in it (a refused JSON record) is written as nothing.
+            terminator = "*"
         if terminator is not None:
             self.layout.word(terminator)
         body = self.layout.text()
@@ -424,12 +487,22 @@ def _tag_line(name: str, value: str) -> str:
     return f'[{name} "{_escape_value(value)}"]\n'
 
 
-def write_game(game: Game, *, normalize: bool = False, columns: int = 80) -> str:
+def write_game(
+    game: Game,
+    *,
+    normalize: bool = False,
+    columns: int = 80,
+    move_numbers: bool = True,
+    separate: bool = False,
+) -> str:
     """The PDN text of one game (ending with a line end).
 
     ``normalize`` selects the PDN 3.0 writing form instead of the faithful copy (the game is
     replayed for it, on a copy: ``game`` is not changed); ``columns`` is the line width that
-    movetext is filled to (a long comment may exceed it).
+    movetext is filled to (a long comment may exceed it); ``move_numbers=False`` leaves the
+    move numbers out.
+    ``separate`` gives a game without a terminator the terminator ``*``, for a text that
+    holds other games after it.
 
     >>> import pdn
     >>> print(write_game(pdn.parse_game("1.11-15 {a} 23-19 *"), normalize=True), end="")
@@ -443,7 +516,14 @@ def write_game(game: Game, *, normalize: bool = False, columns: int = 80) -> str
     if normalize:
         game = copy.deepcopy(game)
         rewrite_moves(game, normalize=True)
-    return game.accept(PdnWriter(normalize=normalize, columns=columns, variant=game.variant))
+    writer = PdnWriter(
+        normalize=normalize,
+        columns=columns,
+        variant=game.variant,
+        move_numbers=move_numbers,
+        separate=separate,
+    )
+    return game.accept(writer)
 
 
 def write_games(
@@ -455,14 +535,13 @@ def write_games(
 ) -> int:
     """Write games to a text stream, a blank line between them; return how many were written.
 
-    In faithful mode two games without terminators can run into each other when read back (a
-    game of tags only followed by another game's tags, or two games without tags): write them
-    normalised, or give them terminators, to keep them apart.
+    Each is written with ``separate`` (a game without a terminator gets ``*``, see the module
+    docstring), so that the games read back as the same games.
     """
     count = 0
     for game in games:
         if count:
             out.write("\n")
-        out.write(write_game(game, normalize=normalize, columns=columns))
+        out.write(write_game(game, normalize=normalize, columns=columns, separate=True))
         count += 1
     return count

@@ -178,10 +178,10 @@ def test_png_without_cairosvg_says_how_to_install_it(monkeypatch: pytest.MonkeyP
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", refuse)
-    with pytest.raises(PngUnavailable, match=r'pip install "pdn\[png\]"'):
+    with pytest.raises(PngUnavailable, match=r'pip install "\.\[png\]"'):
         png_bytes("<svg/>")
     result = CliRunner().invoke(main, ["show", "--fen", "B:W18:B9", "--png", "-o", "-"])
-    assert result.exit_code == 1 and 'pip install "pdn[png]"' in result.output
+    assert result.exit_code == 1 and 'pip install ".[png]"' in result.output
     assert "Traceback" not in result.output
 
 

@@ -138,20 +138,54 @@ def plain_watch(
             said.add(key)
             found.append((key, ply))
 
+    def limit(ending: Ending) -> int:
+        return ending.moves if ending.stronger_only else 2 * ending.moves
+
+    def stronger(ending: Ending | None, position: Position) -> Color | None:
+        if ending is None or not ending.stronger_only:
+            return None
+        black = (
+            (position.black & ~position.kings).bit_count(),
+            (position.black & position.kings).bit_count(),
+        )
+        white = (
+            (position.white & ~position.kings).bit_count(),
+            (position.white & position.kings).bit_count(),
+        )
+        return Color.BLACK if ending.applies(black, white) else Color.WHITE
+
     ending, ending_plies = ending_of(start), 0
+    strong = stronger(ending, start)
+    carried: Ending | None = None
+    carried_plies = 0
     for ply, (move, after) in enumerate(plies, start=1):
         quiet = 0 if move is None or move.captures or not move.king else quiet + 1
-        if quiet >= 2 * rules.quiet_moves:
+        if rules.quiet_moves and quiet >= 2 * rules.quiet_moves:
             say("quiet", ply)
         seen[after] = seen.get(after, 0) + 1
-        if seen[after] >= rules.repetition:
+        if rules.repetition and seen[after] >= rules.repetition:
             say("repetition", ply)
+        changed = move is None or bool(move.captures) or move.crowns
         now = ending_of(after)
-        if now is not ending:
-            ending, ending_plies = now, 0
+        if carried is not None:
+            if now is None:
+                carried = None
+            else:
+                carried_plies += 1
+                if carried_plies >= limit(carried):
+                    say(carried.label, ply)
+        if now is not ending or (changed and now is not None and now.fresh_on_change):
+            captured = move is None or bool(move.captures)
+            goes_on = ending is not None and ending.goes_on and now is not None
+            if goes_on and captured and carried is None:
+                carried, carried_plies = ending, ending_plies + 1
+                if carried_plies >= limit(carried):
+                    say(carried.label, ply)
+            ending, ending_plies, strong = now, 0, stronger(now, after)
         elif now is not None:
-            ending_plies += 1
-            if ending_plies >= 2 * now.moves:
+            if not now.stronger_only or after.turn is not strong:
+                ending_plies += 1
+            if ending_plies >= limit(now):
                 say(now.label, ply)
     return found
 
@@ -184,8 +218,16 @@ WATCH_STARTS = {
         "W:WK46,36,37:BK4",
         "W:WK46,8,9:BK40",
     ),
-    "russian": ("W:WKa1,Kc1,g3:BKh8,Kf8,b6", "W:WKa1,Kc1,Ke1:BKh8", "W:WKa1,Kc1,g7:BKh2"),
+    "russian": (
+        "W:WKa1,Kc1,g3:BKh8,Kf8,b6",
+        "W:WKa1,Kc1,Ke1:BKh8",
+        "W:WKa1,Kc1,g7:BKh2",
+        "W:WKa1,g3:BKh8,b6",
+        "W:WKa1,Kc1,g3,e3:BKh8,b6,d6",
+    ),
     "czech": ("W:WKa1,Kc1,g3:BKh8,Kf8,b6", "W:WKa1,Kc1:BKh8,b6"),
+    "pool": ("W:WK29,K30,K31:BK4", "W:WK29,K30,10:BK4", "B:WK29,K30,K31:BK4,12"),
+    "frisian": ("W:WK46,K47:BK3", "W:WK46,9:BK3", "B:WK46,K47:BK3,40"),
 }
 
 

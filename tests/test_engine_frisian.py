@@ -27,8 +27,8 @@ from pdn.engine import (
 FRISIAN = get_variant("frisian")
 
 # depth -> (duplicates counted, merged). Counted d1-5 are also pydraughts 0.6.7's figures
-# (d1-3 live in tests/test_engine_oracle.py). No published table could be read: R. Halbersma's
-# forum post of 2010 (damforum.nl t=2822) gives Frisian figures, but its text was cut off here.
+# (d1-3 live in tests/test_engine_oracle.py); all are dctl's published figures too (R.
+# Halbersma's table, checked in tests/test_rules_audit.py).
 FRISIAN_PERFT = {
     1: (9, 9),
     2: (81, 81),

@@ -28,8 +28,8 @@ ITALIAN = get_variant("italian")
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "wiegerw__pdn" / "games"
 
 # depth -> perft from the start (duplicates counted = merged: non-flying kings have no stops to
-# choose). Depths 1-7 are pydraughts 0.6.7's own counts; 8-10 are ours alone (no published table
-# was found).
+# choose). Depths 1-7 are pydraughts 0.6.7's own counts; all ten are dctl's published figures
+# (tests/test_rules_audit.py checks them against dctl's table).
 ITALIAN_PERFT = {
     1: 7,
     2: 49,

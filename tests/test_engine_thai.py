@@ -1,10 +1,11 @@
 """Thai draughts (mak-hot, GameType 31): hand-made positions and an independent reference.
 
-pydraughts has no Thai rules and no published perft table was found, so besides one hand-made
-position per rule this file carries a small *independent* move generator (plain coordinates and a
-dictionary, written from the rules in docs/rules.md, sharing nothing with the engine but the
-square numbering) and checks the engine against it: legal moves on random positions and perft
-from the start.
+pydraughts has no Thai rules, and dctl's published Thai perft starts from 12 men each, not from
+Thai's 8 (tests/test_rules_audit.py checks the engine against it from that position), so besides
+one hand-made position per rule this file carries a small *independent* move generator (plain
+coordinates and a dictionary, written from the rules in docs/rules.md, sharing nothing with the
+engine but the square numbering) and checks the engine against it: legal moves on random
+positions and perft from the start.
 """
 
 from __future__ import annotations

@@ -308,10 +308,11 @@ def test_tag_quirks() -> None:
     assert [(p.line, p.column) for p in odd] == [(5, 1), (6, 1), (7, 1)]
     junk = [p for p in game.errors if p.code == "junk"]
     assert [(p.line, p.message) for p in junk] == [
-        (2, "'[Empty]' at 2:1 is not a tag pair; skipped")
+        (2, "'[Empty]' at 2:1 is not a tag pair; kept as a comment")
     ]
     assert game.root.comments_before == [
-        Comment(" a PDN file with the quirks of real files", "percent")
+        Comment(" a PDN file with the quirks of real files", "percent"),
+        Comment("[Empty]"),  # kept (issue 22): the faithful writer writes it back as read
     ]
     assert game.root.comments_after == [Comment(" comment before the first move ")]
 
@@ -397,7 +398,7 @@ def test_errors_are_located_and_reading_goes_on() -> None:
     )
     problem = stray.errors[0]
     assert (problem.code, problem.line, problem.column) == ("unopened-variation", 14, 10)
-    assert problem.message == "unexpected ')' at 14:10: no variation is open"
+    assert problem.message == "unexpected ')' at 14:10: no variation is open; kept as a comment"
     assert moves(stray) == ["11-15", "24-20"]
     assert codes(nested) == ["nested-comment", "syntax-error"]
     assert moves(nested) == ["11-15", "24-20"]

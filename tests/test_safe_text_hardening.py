@@ -98,7 +98,7 @@ def test_openings_show_controls(fmt: str) -> None:
         ("+1+1", "'+1+1"),
         ("-2+3", "'-2+3"),
         ("@SUM(A1)", "'@SUM(A1)"),
-        ("\t=1", "'\t=1"),
+        ("\t=1", "'\t'=1"),  # a spreadsheet splitting on the tab sees "=1" alone
         ("-1", "-1"),
         ("-0.5", "-0.5"),
         ("+3", "+3"),

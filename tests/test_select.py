@@ -363,7 +363,7 @@ def test_cut_at_a_reading_error_in_the_movetext(tmp_path: Path) -> None:
     _, out, _ = run("select", str(path), "--cut-at-error")
     assert out.endswith(
         "2. 8-11\n; pdn: cut at 2:24, unopened-variation: unexpected ')' at 2:24: "
-        "no variation is open\n; ) 22-17 *\n*\n"
+        "no variation is open; kept as a comment\n; ) 22-17 *\n*\n"
     )
     assert pdn.validate(pdn.parse_game(out)).status == "ok"
 

@@ -155,7 +155,7 @@ def test_csv_games_has_one_row_per_game(collection: str) -> None:
     assert len(rows) == 2
     first, second = rows
     assert first["file"] == collection and first["game"] == "1" and first["line"] == "1"
-    assert (first["Event"], first["Black"], first["result"], first["plies"]) == (
+    assert (first["Event"], first["Black"], first["pdn_result"], first["plies"]) == (
         "Club",
         "Ann",
         "1-0",

@@ -1,0 +1,156 @@
+"""Parts of games: a game cut after N plies, and each variation as a game of its own.
+
+:func:`truncate` keeps the first ``plies`` plies of every line (a variation that starts at ply
+``k`` keeps its first ``plies - k + 1`` moves); the result is kept as it was, Result tag and
+terminator alike: it is the game's result, and a ``*`` terminator would disagree with the tag.
+
+:func:`split_variations` gives the game's mainline, then one game per variation in written
+order (those inside variations too): the moves that lead to it, then its own line, its
+sub-variations left to their own games. Every game keeps the tags, with a ``Variation`` tag
+saying where the line comes from, and ``*`` as its Result tag and terminator: the line was
+not played to an end.
+
+Both give new games and leave ``game`` unchanged; comments, NAGs and move numbers stay with
+their moves.
+
+>>> import pdn
+>>> game = pdn.parse_game('[Result "1-0"]\\n1. 11-15 (1. 9-13 22-18) 23-19 2. 8-11 1-0')
+>>> print(pdn.write_game(truncate(game, 2)), end="")
+[Result "1-0"]
+<BLANKLINE>
+1. 11-15 (1. 9-13 22-18) 23-19 1-0
+>>> [g.mainline_moves() for g in split_variations(game)]
+[['11-15', '23-19', '8-11'], ['9-13', '22-18']]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .model import Game, Node, Tags
+
+__all__ = ["VARIATION_TAG", "split_variations", "truncate"]
+
+#: The tag :func:`split_variations` adds to say where a line comes from.
+VARIATION_TAG = "Variation"
+
+
+def _copy_node(node: Node, parent: Node | None) -> Node:
+    """``node`` alone: its move and annotations, without what follows it."""
+    return Node(
+        node.move,
+        node.setup,
+        node.number,
+        node.strength,
+        nags=node._nags,
+        comments_before=node._before,
+        comments_after=node._after,
+        parent=parent,
+        line=node.line,
+        column=node.column,
+    )
+
+
+def _like(game: Game, tags: Tags, root: Node, terminator: str | None) -> Game:
+    """A game with what the reader learnt about ``game`` (rules, place, problems)."""
+    return Game(
+        tags=tags,
+        root=root,
+        terminator=terminator,
+        variant=game.variant,
+        variant_source=game.variant_source,
+        variant_evidence=game.variant_evidence,
+        game_type=game.game_type,
+        encoding=game.encoding,
+        line=game.line,
+        index=game.index,
+        errors=list(game.errors),
+    )
+
+
+def truncate(game: Game, plies: int) -> Game:
+    """A copy of ``game`` with every line cut after ply ``plies`` (setup commands are not
+    plies); a game no longer than that is copied whole."""
+    if plies < 0:
+        raise ValueError(f"plies must be 0 or more, not {plies}")
+    root = _copy_node(game.root, None)
+    stack = [(game.root, root, 0)]
+    while stack:  # iterative: lines of any length, variations of any depth
+        old, new, ply = stack.pop()
+        for child in old.variations:
+            depth = ply + (child.move is not None)
+            if depth > plies:
+                continue
+            copied = _copy_node(child, new)
+            new.variations.append(copied)
+            stack.append((child, copied, depth))
+    return _like(game, Tags(game.tags.items()), root, game.terminator)
+
+
+def _origin(game: Game, where: list[str], source: str | None) -> str:
+    head = [source] if source else []
+    return ", ".join([*head, f"game {game.index}", *where])
+
+
+def split_variations(game: Game, source: str | None = None) -> Iterator[Game]:
+    """The mainline of ``game`` without variations, then each variation as a game (see the
+    module docstring); ``source`` (a file name) goes into the ``Variation`` tag."""
+    yield _line_game(game, [_mainline_path(game.root)], None)
+    # Every alternative, in written order, with the ply it replaces and how it is reached.
+    pending: list[tuple[Node, int, list[str]]] = [(game.root, 0, [])]
+    found: list[tuple[Node, list[str]]] = []
+    while pending:
+        start, ply, where = pending.pop()
+        node, depth = start, ply
+        line_found: list[tuple[Node, int, list[str]]] = []
+        while node.variations:
+            following = node.variations
+            step = depth + (following[0].move is not None)
+            for number, alternative in enumerate(following[1:], start=2):
+                alt_ply = depth + (alternative.move is not None)
+                several = len(following) > 2
+                said = f"ply {alt_ply}" + (f" (alternative {number - 1})" if several else "")
+                mark = [*where, ("from " if not where else "then ") + said]
+                line_found.append((alternative, alt_ply, mark))
+            node, depth = following[0], step
+        for alternative, alt_ply, mark in line_found:
+            found.append((alternative, mark))
+            pending.append((alternative, alt_ply, mark))
+    for alternative, mark in _written_order(game, found):
+        path = _path_to(alternative)
+        tags = Tags(game.tags.items())
+        if "Result" in tags:
+            tags["Result"] = "*"
+        tags[VARIATION_TAG] = _origin(game, mark, source)
+        yield _line_game(game, [path], tags)
+
+
+def _written_order(game: Game, found: list[tuple[Node, list[str]]]) -> list[tuple[Node, list[str]]]:
+    order = game.walk_order()
+    return sorted(found, key=lambda item: order[id(item[0])])
+
+
+def _mainline_path(root: Node) -> list[Node]:
+    return list(root.mainline())
+
+
+def _path_to(alternative: Node) -> list[Node]:
+    """The nodes from the first move to ``alternative``, then its own line."""
+    back: list[Node] = []
+    node: Node | None = alternative.parent
+    while node is not None and node.parent is not None:
+        back.append(node)
+        node = node.parent
+    return [*reversed(back), alternative, *alternative.mainline()]
+
+
+def _line_game(game: Game, paths: list[list[Node]], tags: Tags | None) -> Game:
+    root = _copy_node(game.root, None)
+    tip = root
+    for node in paths[0]:
+        copied = _copy_node(node, tip)
+        tip.variations.append(copied)
+        tip = copied
+    if tags is None:
+        return _like(game, Tags(game.tags.items()), root, game.terminator)
+    return _like(game, tags, root, "*")

@@ -1,0 +1,430 @@
+"""Never lose a byte on big or odd input (issue 22, items 1's guard, 2 and 7): --in-place keeps
+the file's encoding, line ends, damaged bytes and owner, or refuses and leaves the file as it
+was; -o into standard output's file; a dead worker, SIGTERM in split, a full disk, alias lists
+that are not UTF-8, and CSV formulas after a separator."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pdn import read_games
+from pdn.atomic import atomic_writer
+from pdn.batch import usable_cores
+from pdn.cli import main
+from pdn.cutting import MAX_GAME_CHARS
+from pdn.inplace import InPlaceRefused, file_form, rewrite
+from pdn.safe_text import csv_cell
+
+ROOT = Path(__file__).resolve().parents[1]
+TOURNAMENT = ROOT / "examples" / "german-open-2004.pdn"
+
+
+def run(*args: str, input: str | bytes | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def pdn_process(*args: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "pdn", *args]
+    return subprocess.run(command, capture_output=True, text=True, cwd=ROOT, **kwargs)  # type: ignore[call-overload, no-any-return]
+
+
+def game(black: str, white: str = "Bo", moves: str = "1. 11-15 23-19 *") -> str:
+    return f'[Event "E"]\n[Black "{black}"]\n[White "{white}"]\n\n{moves}\n'
+
+
+# --------------------------------------------------------------- encodings and damaged bytes
+
+
+def test_cp1252_file_stays_cp1252_with_its_crlf(tmp_path: Path) -> None:
+    path = tmp_path / "cp.pdn"
+    text = game("Kléber \u2018Zé\u2019") + "\n" + game("Øre")
+    path.write_bytes(text.replace("\n", "\r\n").encode("cp1252"))
+    assert (file_form(path).encoding, file_form(path).newline) == ("cp1252", "\r\n")
+    code, _, err = run("annotate", "--in-place", str(path))
+    assert code == 0, err
+    new = path.read_bytes()
+    assert b"Kl\xe9ber \x91Z\xe9\x92" in new and b"\xd8re" in new  # the bytes as they were
+    assert b"\xc3" not in new  # not re-encoded to UTF-8
+    assert new.count(b"\r\n") == new.count(b"\n")  # every line end still CRLF
+    assert new.count(b"PlyCount") == 2  # and the rewrite did happen
+    assert [g.tags["Black"] for g in read_games(path)] == ["Kléber \u2018Zé\u2019", "Øre"]
+
+
+def test_a_byte_cp1252_leaves_undefined_is_written_back(tmp_path: Path) -> None:
+    # Decided cp1252 from the first 64 kB; a later 0x81 is read as Latin-1, and kept.
+    path = tmp_path / "cp.pdn"
+    head = "\n".join(game(f"Kléber {n}") for n in range(1500)).encode("cp1252")
+    path.write_bytes(head + b"\n" + game("x_y").encode().replace(b"_", b"\x81"))
+    assert file_form(path).encoding == "cp1252"
+    assert run("convert", "--in-place", str(path))[0] == 0
+    new = path.read_bytes()
+    assert b"x\x81y" in new and new.count(b"Kl\xe9ber") == 1500
+
+
+def test_mixed_utf8_and_latin1_keeps_the_latin1_bytes(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.pdn"
+    utf8 = (game("Müller") + "\n" + game("Łukasz") + "\n").encode("utf-8")
+    latin = game("Kléber", "Dupré").encode("latin-1")
+    comment = game("Ann", moves="1. 11-15 {bien jou\xe9} 23-19 *").encode("latin-1")
+    path.write_bytes(utf8 + latin + b"\n" + comment)
+    code, _, err = run("convert", "--in-place", "--normalize", str(path))
+    assert code == 0, err
+    new = path.read_bytes()
+    assert "\ufffd".encode() not in new  # no U+FFFD written over the bytes
+    assert b"Kl\xe9ber" in new and b"Dupr\xe9" in new and b"jou\xe9}" in new
+    assert "Müller".encode() in new and "Łukasz".encode() in new
+    # The rewrite read back gives the same games as the original.
+    assert [g.tags.items() for g in read_games(path)] == [
+        g.tags.items() for g in read_games(tmp_path / "mixed.pdn")
+    ]
+
+
+@pytest.mark.parametrize("bom", [b"", b"\xef\xbb\xbf"])
+def test_a_file_in_written_form_comes_back_byte_for_byte(tmp_path: Path, bom: bytes) -> None:
+    written = run("convert", str(TOURNAMENT))[1].replace('"Reutlingen"', '"R_utlingen"')
+    written = written.replace("German Open", "German Öpen")  # UTF-8 in every game
+    data = written.replace("\n", "\r\n").encode("utf-8").replace(b"R_utlingen", b"R\xfcutlingen")
+    path = tmp_path / "g.pdn"
+    path.write_bytes(bom + data)
+    assert data.count(b"R\xfcutlingen") > 1  # damage in a UTF-8 file, in several games
+    assert file_form(path).encoding == ("utf-8-sig" if bom else "utf-8")
+    code, _, err = run("convert", "--in-place", str(path))
+    assert code == 0, err
+    assert path.read_bytes() == bom + data
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_utf16_keeps_its_byte_order_and_mark(tmp_path: Path, codec: str) -> None:
+    path = tmp_path / "g.pdn"
+    path.write_bytes(("\ufeff" + game("Ärger")).replace("\n", "\r\n").encode(codec))
+    assert run("annotate", "--in-place", str(path))[0] == 0
+    text = ("\ufeff" + run("annotate", str(path))[1]).replace("\n", "\r\n")
+    assert "PlyCount" in text and path.read_bytes() == text.encode(codec)
+
+
+def test_changing_a_damaged_value_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.pdn"
+    path.write_bytes((game("Müller") + "\n").encode() + game("Kl\xe9ber").encode("latin-1"))
+    before = path.read_bytes()
+    aliases = tmp_path / "aliases.csv"
+    aliases.write_text("Kl\ufffdber,Kleber\n", encoding="utf-8")
+    code, _, err = run("fix", "--in-place", "--names", str(aliases), str(path))
+    assert code == 1 and "left as it is" in err and f"{path}:" in err
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["aliases.csv", "mixed.pdn"]
+
+
+def test_text_the_file_encoding_cannot_hold_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "cp.pdn"
+    path.write_bytes(game("Kléber").encode("cp1252"))
+    before = path.read_bytes()
+    aliases = tmp_path / "aliases.csv"
+    aliases.write_text("Kléber,Клебер\n", encoding="utf-8")
+    code, _, err = run("fix", "--in-place", "--names", str(aliases), str(path))
+    assert code == 1 and "cp1252" in err and "left as it is" in err
+    assert path.read_bytes() == before
+
+
+def test_a_literal_replacement_character_stays_one(tmp_path: Path) -> None:
+    path = tmp_path / "u.pdn"
+    path.write_bytes(game("A\ufffdB").encode())
+    assert run("annotate", "--in-place", str(path))[0] == 0
+    assert "A\ufffdB".encode() in path.read_bytes()
+    # Beside damage in the same block the reader cannot tell which is which: refused.
+    path.write_bytes((game("A\ufffdB") + "\n").encode() + game("C\xe9D").encode("latin-1"))
+    before = path.read_bytes()
+    code, _, err = run("annotate", "--in-place", str(path))
+    assert code == 1 and "left as it is" in err and path.read_bytes() == before
+
+
+# ------------------------------------------------------------------- the guard against loss
+
+
+def test_a_game_cut_for_its_size_is_never_written_back(tmp_path: Path) -> None:
+    big = tmp_path / "big.pdn"
+    filler = ("x" * 99 + "\n") * (MAX_GAME_CHARS // 100 + 10)
+    big.write_text(game("A", moves="1. 11-15 {" + filler + "} 23-19 *") + "\n" + game("B"))
+    small = tmp_path / "small.pdn"
+    small.write_text(game("C"))
+    before = big.read_bytes()
+    code, _, err = run("convert", "--in-place", "--normalize", str(big), str(small))
+    assert code == 1 and f"{big}:" in err and "left as it is" in err
+    assert big.read_bytes() == before  # byte for byte
+    assert small.read_text() != game("C")  # the other file is still rewritten
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.pdn", "small.pdn"]
+
+
+def test_text_the_reader_could_not_read_is_kept_when_rewritten(tmp_path: Path) -> None:
+    # A "}" closing nothing is kept in the game (as a line comment), so the rewrite loses
+    # nothing: the file is rewritten, and reading it back gives the same game and its "}".
+    path = tmp_path / "g.pdn"
+    path.write_text(game("A", moves="1. 11-15 } 23-19 *"))
+    for command in (["convert"], ["annotate"], ["fix", "--dates"]):
+        code, _, err = run(*command, "--in-place", str(path))
+        assert code == 0, err
+        (again,) = read_games(path)
+        first = next(again.mainline())
+        assert [c.text for c in first.comments_after] == ["}"]
+        assert again.mainline_moves() == ["11-15", "23-19"]
+
+
+def test_fewer_games_written_than_read_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "two.pdn"
+    path.write_text(game("A") + "\n" + game("B"))
+    before = path.read_bytes()
+    with pytest.raises(InPlaceRefused, match="1 game where 2 were read"), rewrite(path) as out:
+        out.write(game("A"))
+    assert path.read_bytes() == before
+    with rewrite(path) as out:  # the same two games, another form
+        out.write(game("A").replace("\n\n", "\n") + "\n" + game("B"))
+    assert [g.tags["Black"] for g in read_games(path)] == ["A", "B"]
+
+
+def test_a_junk_chunk_of_its_own_is_not_dropped(tmp_path: Path) -> None:
+    path = tmp_path / "g.pdn"
+    path.write_text(game("A") + "[Empty]\n")  # read as a second game of its own
+    code, _, err = run("convert", "--in-place", str(path))
+    assert code == 0, err
+    assert "[Empty]" in path.read_text() and len(list(read_games(path))) == 2
+
+
+def test_fix_in_place_refuses_a_json_file(tmp_path: Path) -> None:
+    path = tmp_path / "games.json"
+    code, out, _ = run("convert", "--to", "json", str(TOURNAMENT))
+    path.write_text(out, encoding="utf-8")
+    before = path.read_bytes()
+    for command in (["fix", "--dates"], ["convert"], ["annotate"]):
+        code, _, err = run(*command, "--in-place", str(path))
+        assert code == 1 and "JSON" in err and "left as it is" in err
+        assert path.read_bytes() == before
+    json.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root")
+def test_in_place_as_root_keeps_the_owner_and_mode(tmp_path: Path) -> None:
+    path = tmp_path / "g.pdn"
+    path.write_text(game("A"))
+    os.chown(path, 12345, 23456)
+    os.chmod(path, 0o640)
+    assert run("annotate", "--in-place", str(path))[0] == 0
+    info = path.stat()
+    assert (info.st_uid, info.st_gid, info.st_mode & 0o777) == (12345, 23456, 0o640)
+    assert "PlyCount" in path.read_text()
+    out = tmp_path / "out.pdn"
+    out.write_text("old")
+    os.chown(out, 12345, 23456)
+    assert run("convert", str(path), "-o", str(out))[0] == 0
+    assert (out.stat().st_uid, out.stat().st_gid) == (12345, 23456)
+
+
+# --------------------------------------------------------- -o into standard output's file
+
+
+@pytest.mark.parametrize("stream", ["/dev/stdout", "/proc/thread-self/fd/1"])
+def test_output_through_a_link_to_stdout_appends_to_the_log(tmp_path: Path, stream: str) -> None:
+    if not Path(stream).exists():
+        pytest.skip(f"no {stream} here")
+    link = tmp_path / "out.pdn"
+    link.symlink_to(stream)
+    log = tmp_path / "log"
+    log.write_text("earlier\n")
+    inode = log.stat().st_ino
+    with open(log, "a") as appended:
+        proc = subprocess.run(
+            [sys.executable, "-m", "pdn", "convert", str(TOURNAMENT), "-o", str(link)],
+            stdout=appended,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+        )
+    assert proc.returncode == 0, proc.stderr
+    assert log.stat().st_ino == inode  # the same file, not a replacement
+    text = log.read_text()
+    assert text.startswith("earlier\n[Event") and text.count("[Event") == 15
+    assert link.is_symlink()
+
+
+def test_output_naming_the_file_stdout_writes_to_appends(tmp_path: Path) -> None:
+    log = tmp_path / "log"
+    log.write_text("earlier\n")
+    with open(log, "a") as appended:
+        proc = subprocess.run(
+            [sys.executable, "-m", "pdn", "convert", str(TOURNAMENT), "-o", str(log)],
+            stdout=appended,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+        )
+    assert proc.returncode == 0, proc.stderr
+    assert log.read_text().startswith("earlier\n[Event")
+
+
+# ------------------------------------------------------------------------ full disk, workers
+
+
+def test_no_space_left_names_the_file(tmp_path: Path) -> None:
+    target = tmp_path / "out.pdn"
+    with pytest.raises(OSError) as caught, atomic_writer(target) as out:
+        out.write("x")
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    assert caught.value.filename == str(target) and caught.value.errno == errno.ENOSPC
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_no_space_left_in_the_cli_is_one_line_naming_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pdn.atomic
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(pdn.atomic.os, "fsync", full)
+    target = tmp_path / "out.pdn"
+    result = CliRunner().invoke(main, ["convert", str(TOURNAMENT), "-o", str(target)])
+    assert result.exit_code == 1
+    assert f"{target}: No space left on device" in result.stderr
+    assert not target.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_no_space_left_while_split_spools_names_the_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pdn import splitting
+
+    def full(self: object, name: str, text: str) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(splitting._Spool, "write", full)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr("tempfile.tempdir", None)
+    path = tmp_path / "g.pdn"
+    path.write_text(game("A"))
+    out = str(tmp_path / "out")
+    result = CliRunner().invoke(main, ["split", str(path), "--by", "player", "-o", out])
+    assert result.exit_code == 1
+    assert f"{tmp_path}{os.sep}pdn-split-" in result.stderr
+    assert "No space left on device" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.pdn", "out"]  # no spool left
+
+
+@pytest.mark.skipif(usable_cores() < 2, reason="one core: no worker is started")
+def test_a_killed_worker_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    path = tmp_path / "many.pdn"
+    path.write_text("\n".join([game("A")] * 1000))
+    script = textwrap.dedent(
+        f"""
+        import os, signal, sys
+        from pdn.cutting import RawGame
+        from pdn.cli import main
+        parent = os.getpid()
+        real = RawGame.parse
+        def parse(self):
+            if os.getpid() != parent:
+                os.kill(os.getpid(), signal.SIGKILL)  # as the out-of-memory killer does
+            return real(self)
+        RawGame.parse = parse
+        sys.argv = ["pdn", "validate", "-j", "2", {str(path)!r}]
+        main()
+        """
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: a worker process died"), lines
+
+
+def test_sigterm_in_split_removes_the_spool_folder(tmp_path: Path) -> None:
+    path = tmp_path / "many.pdn"
+    path.write_text("\n".join(game(f"P{n}") for n in range(300)))
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    ready = tmp_path / "ready"
+    script = textwrap.dedent(
+        f"""
+        import time
+        from pathlib import Path
+        from pdn import splitting
+        real = splitting._Spool.write
+        def write(self, name, text):
+            real(self, name, text)
+            if len(self.paths) == 5:
+                Path({str(ready)!r}).touch()
+                time.sleep(60)  # SIGTERM arrives here
+        splitting._Spool.write = write
+        splitting.split_files([{str(path)!r}], {str(tmp_path / "out")!r}, "player")
+        """
+    )
+    env = {**os.environ, "TMPDIR": str(scratch)}
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, env=env)
+    try:
+        for _ in range(600):
+            if ready.exists() or proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert ready.exists() and any(scratch.iterdir())  # the spool folder is there
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == -signal.SIGTERM  # died of the signal, as before
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert list(scratch.iterdir()) == []
+
+
+# -------------------------------------------------------------------- alias lists, CSV cells
+
+
+def test_names_list_in_cp1252_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "g.pdn"
+    path.write_text(game("Müller"), encoding="utf-8")
+    aliases = tmp_path / "aliases.csv"
+    aliases.write_bytes("Müller,Mueller\n".encode("cp1252"))
+    code, out, err = run("fix", "--names", str(aliases), str(path))
+    assert code == 0 and '[Black "Mueller"]' in out, err
+
+
+def test_names_list_with_damage_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    path = tmp_path / "g.pdn"
+    path.write_text(game("A"), encoding="utf-8")
+    aliases = tmp_path / "aliases.csv"
+    aliases.write_bytes("Müller,Mü\n".encode() + b"A\x00,B\n")
+    code, _, err = run("fix", "--names", str(aliases), str(path))
+    assert code == 2 and "--names" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("cell", "written"),
+    [
+        ("Ann;=HYPERLINK(1)", "Ann;'=HYPERLINK(1)"),
+        ("Ann; @SUM(A1)", "Ann; '@SUM(A1)"),
+        ("Ann\t+1+1", "Ann\t'+1+1"),
+        ("Ann,-2+3", "Ann,'-2+3"),
+        ("Ann\n=1", "Ann\n'=1"),
+        ("=a;=b", "'=a;'=b"),
+        ("Kok; -1", "Kok; -1"),  # a number stays a number
+        ("1-0, -", "1-0, -"),
+        ("Ann = Bo; x-y", "Ann = Bo; x-y"),
+    ],
+)
+def test_csv_guard_covers_what_spreadsheets_split_on(cell: str, written: str) -> None:
+    assert csv_cell(cell) == written
+
+
+def test_report_csv_guards_a_payload_after_a_semicolon(tmp_path: Path) -> None:
+    path = tmp_path / "g.pdn"
+    path.write_text(game("Ann;=cmd()", moves="1. 11-15 23-19 1-0"), encoding="utf-8")
+    code, out, _ = run("report", "--format", "csv", str(path))
+    assert code == 0 and "Ann;'=cmd()" in out and ";=cmd" not in out

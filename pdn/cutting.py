@@ -319,7 +319,7 @@ class Chunker:
             raise
         self._cut = None
         if cut.head is not None:
-            return self._finish_long(cut, end)
+            return self._finish_long(cut, end, reason)
         absolute = cut.start
         if cut.held:
             text = "".join(cut.held) + buf[self._pos : end]
@@ -418,10 +418,24 @@ class Chunker:
         self._place(head, cut, end - start)
         return head
 
-    def _finish_long(self, cut: _Cut, end: int) -> RawGame:
+    def _finish_long(self, cut: _Cut, end: int, reason: str) -> RawGame:
         head = cut.head
         assert head is not None
         self._advance(end, end)
+        length = self._base + end - cut.start
+        if length <= len(head.text):
+            # Not over-long after all (what held it was a wait for the next line of a damaged
+            # tag pair, a long one): the head holds all of the game.
+            chunk = RawGame(head.text[:length], cut.start, head.line, head.column, reason)
+            body = cut.body - cut.start
+            if cut.body >= 0 and 0 <= body < length:
+                chunk.body_at = body
+                if cut.tags_end == cut.body:
+                    chunk.tags_end = body
+            chunk.damage = [(o, d) for o, d in head.damage if o < length]
+            after = [(o + cut.start, d) for o, d in head.damage if o >= length]
+            self._damage = after + self._damage
+            return chunk
         stop = self._base + end
         head.skipped = stop - cut.start - len(head.text)
         head.skipped_end = (self._line, self._col)

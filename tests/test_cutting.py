@@ -100,7 +100,17 @@ def test_in_place_of_twenty_thousand_games_on_one_line_keeps_them(
 
 PIECES = st.sampled_from(
     [
-        *['[Event "a"]', "[Site ", '"x"]', "[Empty]", '[Date "', '2025"]', "[%clk 1]", "[a"],
+        *[
+            '[Event "a"]',
+            "[Site ",
+            '"x"]',
+            'Site "y"]',
+            "[Empty]",
+            '[Date "',
+            '2025"]',
+            "[%clk 1]",
+            "[a",
+        ],
         *["1.", "11-15", "23-19", "9x14", "1-0", "0-1", "2-0", "1/2-1/2", "*", "27-20*", "1-10"],
         *["{c}", "{", "}", "{ [x] 1-0 }", "(", ")", "(!?)", "(!", "$1", "%esc", "; pgn"],
         *['/FEN "W:W31:B1"/', "/", "junk", "x" * 70, "ab", "1" * 30 + ".", "\u00e9t\u00e9"],
@@ -338,3 +348,15 @@ def test_a_file_with_an_over_long_game_is_not_rewritten_in_place(
     assert proc.returncode == 1 and "Traceback" not in err
     assert "game-too-long" in err or "longer than" in err
     assert "left as it is" in err and path.read_bytes() == data
+
+
+def test_a_damaged_tag_before_a_long_line_does_not_make_a_short_game_long(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # "[Site" with no "]" waits for its next line (which may finish it); a long next line
+    # held a game of 23 characters past the limit, and its head took the next game's text.
+    monkeypatch.setattr(pdn.cutting, "MAX_GAME_CHARS", 30)
+    text = '[Site \n[Site  { [x] 1-0 } [Event "a"]' + ' [Event "a"]' * 6
+    first, second = cut([text])
+    assert (first.text, first.end, first.skipped) == ("[Site \n[Site  { [x] 1-0", "result", 0)
+    assert second.offset == 24 and second.text.startswith("} [Event")

@@ -346,19 +346,20 @@ _CONTROL_BYTES = bytes([*range(0, 9), 11, *range(14, 32)])
 def line_blocks(stream: IO[Any], decoder: Decoder, first: bytes | None = None) -> Iterator[str]:
     """The lines of a stream, decoded one at a time and never read ahead, so that a caller
     can stop after any line and leave the rest of the stream unread.  ``first`` is a line of
-    a binary stream already read; a text stream is only normalised."""
+    a binary stream already read; a text stream is only normalised.  A line longer than
+    :data:`BLOCK_SIZE` comes in pieces of that size, so that memory stays bounded."""
     if first is None:
-        first = stream.readline()
+        first = stream.readline(BLOCK_SIZE)
     data: bytes | str = first
     if isinstance(data, str):
         while data:
             yield decoder.normalise(cast(str, data), final=False)
-            data = stream.readline()
+            data = stream.readline(BLOCK_SIZE)
         yield decoder.normalise("", final=True)
         return
     while data:
         yield decoder.feed(cast(bytes, data))
-        data = stream.readline()
+        data = stream.readline(BLOCK_SIZE)
     yield decoder.feed(b"", final=True)
 
 
@@ -372,7 +373,8 @@ def decode_bytes(
     """
     decoder = Decoder(encoding, eager=by_line)
     # The first read is large enough to see a BOM or a binary header whatever BLOCK_SIZE is.
-    first = stream.readline() if by_line else stream.read(max(BLOCK_SIZE, 4096))
+    size = max(BLOCK_SIZE, 4096)
+    first = stream.readline(size) if by_line else stream.read(size)
     problem = _sniff_binary(first) if encoding is None else None
     if problem is not None:
         return DecodedInput(iter(()), decoder, "binary", problem)

@@ -142,6 +142,10 @@ def _blocks(handle: IO[Any]) -> Iterator[str]:
         text = data.decode("latin-1") if isinstance(data, bytes) else data
         text = rest + text.replace("\r\n", "\n").replace("\r", "\n")
         cut = text.rfind("\n") + 1
+        if not cut and len(text) > _BLOCK:
+            # A line longer than a block (every game of a file on one line, a line of junk):
+            # given at its last space, so that memory stays bounded (the counts are of words).
+            cut = max(text.rfind(" "), text.rfind("\t")) + 1
         rest = text[cut:]
         if cut:
             yield text[:cut]

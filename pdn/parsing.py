@@ -570,7 +570,7 @@ class _Walker:
             self.problem(
                 "empty-game", f"text at {line}:{column} holds neither tags nor moves", line, column
             )
-        elif self.terminator is None and self.nodes:
+        elif self.terminator is None and self.nodes and not chunk.skipped:
             line, column = self.offset_position(len(self.text.rstrip()))
             if chunk.end in ("tag", "comment", "size"):
                 self.problem(
@@ -588,13 +588,20 @@ class _Walker:
                     line,
                     column,
                 )
-        if chunk.end == "size":
-            self.problem(
-                "syntax-error",
-                f"the game starting at {chunk.line}:{chunk.column} is longer than "
-                f"{MAX_GAME_CHARS} characters without an end; it was cut",
-                chunk.line,
-                chunk.column,
+        if chunk.skipped:
+            # Said even past the listing limit: no writer may take the head for the game.
+            line, column = self.offset_position(len(self.text))
+            end_line, end_column = chunk.skipped_end
+            self.visitor.visit_problem(
+                Problem(
+                    "game-too-long",
+                    f"the game at {chunk.line}:{chunk.column} is longer than the "
+                    f"{MAX_GAME_CHARS} characters kept of a game: it is read up to "
+                    f"{line}:{column}, and its other {chunk.skipped} characters, up to "
+                    f"{end_line}:{end_column}, are skipped",
+                    line=line,
+                    column=column,
+                )
             )
         if self.unlisted:
             message = (

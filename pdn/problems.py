@@ -46,6 +46,11 @@ CODES: dict[str, CodeInfo] = dict(
         _info("missing-terminator", "notice", "the game has no result or '*' at its end"),
         _info("dangling-move-number", "warning", "a move number with no move after it"),
         _info("not-pdn", "error", "the input is not PDN text (binary data, an image)"),
+        _info(
+            "game-too-long",
+            "error",
+            "a game longer than the reader keeps (MAX_GAME_CHARS): its end was skipped",
+        ),
         _info("internal-error", "error", "pdn failed on a game (a bug); the game is kept as read"),
         # --- replay: moves --------------------------------------------------------------
         _info("missed-capture", "error", "a plain move while a jump was available"),

@@ -668,25 +668,30 @@ def test_games_are_read_lazily() -> None:
     assert moves(next(games)) == ["11-15"]
 
 
-def test_a_game_that_never_ends_is_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_game_that_never_ends_is_kept_to_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Past MAX_GAME_CHARS the game is read no further, but it is still one game (no phantom
+    # games cut out of its text), with an error that says where it was cut and where it ends.
     monkeypatch.setattr(pdn.cutting, "MAX_GAME_CHARS", 200)
     monkeypatch.setattr(reader_module, "BLOCK_SIZE", 50)
     text = "{" + "x\n" * 400
-    games = list(read_games(io.StringIO(text)))
-    assert len(games) > 1
-    assert all(isinstance(g, Game) for g in games)
-    assert any(p.code == "syntax-error" for g in games for p in g.errors)
+    (game,) = read_games(io.StringIO(text))
+    (too_long,) = [p for p in game.errors if p.code == "game-too-long"]
+    assert (too_long.line, too_long.column) == (100, 2)  # the last line end within 200
+    assert "up to 401:1" in too_long.message
 
 
 def test_an_overlong_single_line_is_cut_between_words(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pdn.cutting, "MAX_GAME_CHARS", 300)
     monkeypatch.setattr(reader_module, "BLOCK_SIZE", 64)
     moves = [f"{a}-{b}" for a in range(10, 30) for b in range(10, 30)][:2500]
-    text = '[Event "long"] ' + " ".join(moves) + " *"
-    games = list(read_games(io.StringIO(text)))
-    assert len(games) > 1
-    # Every move is kept, none cut in half, in order.
-    assert [m for g in games for m in g.mainline_moves()] == moves
+    text = '[Event "long"] ' + " ".join(moves) + ' *\n[Event "next"] 1. 9-13 *'
+    first, second = read_games(io.StringIO(text))
+    # What is kept of the long game is its first moves, none cut in half; the next game is
+    # read whole.
+    kept = first.mainline_moves()
+    assert 0 < len(kept) < len(moves) and kept == moves[: len(kept)]
+    assert [p.code for p in first.errors] == ["game-too-long"]
+    assert second.tags["Event"] == "next" and second.mainline_moves() == ["9-13"]
 
 
 def test_a_run_of_moves_is_lexed_in_bounded_pieces() -> None:

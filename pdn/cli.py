@@ -320,7 +320,7 @@ class _Group(click.Group):
     def invoke(self, ctx: click.Context) -> object:
         _prepare_standard_streams()
         try:
-            return super().invoke(ctx)
+            returned = super().invoke(ctx)
         except BrokenPipeError:
             # The reader of our output went away (``pdn validate big.pdn | head``): not an error.
             sys.stderr.close()
@@ -335,6 +335,14 @@ class _Group(click.Group):
             if not isinstance(exc, WorkerDiedError):
                 raise
             raise _UsageExit(str(exc)) from exc
+        if ctx.meta.get(_NOT_PDN_SEEN):
+            sys.exit(EXIT_PROBLEMS)  # the run went on past an input that is not PDN: say so
+        return returned
+
+
+#: Set in the root context's ``meta`` when a command met an input that is not PDN at all (said
+#: on standard error as it was met); the run then ends with status 1 (see ``_Group``).
+_NOT_PDN_SEEN = "pdn.not_pdn_seen"
 
 
 class _UsageExit(click.ClickException):
@@ -499,6 +507,8 @@ def _reported(
 
     for name, game in games:
         errors = [p for p in game.errors if p.severity == "error"]
+        if any(p.code == "not-pdn" for p in errors):
+            click.get_current_context().find_root().meta[_NOT_PDN_SEEN] = True
         lost = text_lost(game) if in_place else None
         if lost is not None:
             where = f"{name}:{lost.line or game.line}:{lost.column or 1}"

@@ -506,9 +506,8 @@ def _reported(
     from .inplace import InPlaceRefused, text_lost
 
     for name, game in games:
-        errors = [p for p in game.errors if p.severity == "error"]
-        if any(p.code == "not-pdn" for p in errors):
-            click.get_current_context().find_root().meta[_NOT_PDN_SEEN] = True
+        # An input that is not PDN at all was said as it was read (_not_pdn_said).
+        errors = [p for p in game.errors if p.severity == "error" and p.code != "not-pdn"]
         lost = text_lost(game) if in_place else None
         if lost is not None:
             where = f"{name}:{lost.line or game.line}:{lost.column or 1}"
@@ -529,13 +528,26 @@ def _reported(
 _ERRORS_SHOWN = 20
 
 
-def _games_of(files: tuple[str, ...]) -> Iterator[tuple[str, Game]]:
-    """(file name, game) for every game of FILES, streaming."""
+def _games_of(files: tuple[str, ...], *, say_not_pdn: bool = True) -> Iterator[tuple[str, Game]]:
+    """(file name, game) for every game of FILES, streaming; an input that is not PDN at all
+    is said (:func:`_not_pdn_said`) unless ``say_not_pdn`` is false (the caller says it)."""
     from .batch import named_games
 
     sources = _sources(files)
     progress = _progress(files)
-    return progress.count(named_games(progress.sources(sources), encoding=_encoding()))
+    games = progress.count(named_games(progress.sources(sources), encoding=_encoding()))
+    return _not_pdn_said(games) if say_not_pdn else games
+
+
+def _not_pdn_said(games: Iterator[tuple[str, Game]]) -> Iterator[tuple[str, Game]]:
+    """The games, each input that is not PDN at all (its one game says ``not-pdn``) said on
+    standard error, so that the run ends with status 1 (:class:`_NotPdn`)."""
+    say = _NotPdn()
+    for name, game in games:
+        for problem in game.errors:
+            if problem.code == "not-pdn":
+                say(name, problem)
+        yield name, game
 
 
 @main.command()
@@ -979,7 +991,7 @@ def report(
     def records() -> Iterator[reports.GameRecord]:
         repeats = _Repeats(dedupe, page_warnings)
         with_games: set[str] = set()
-        for name, game in _games_of(files):
+        for name, game in _games_of(files, say_not_pdn=False):
             unreadable = next((p for p in game.errors if p.code == "not-pdn"), None)
             if unreadable is not None:
                 not_pdn(name, unreadable)
@@ -1150,7 +1162,8 @@ def fix(
             for source in progress.sources(_sources(inputs)):
                 name = display_name(source)
                 for fixed in progress.count(fix_source(source, options, encoding=_encoding())):
-                    for _ in _reported(iter([(name, fixed.game)]), in_place=in_place):
+                    said = _not_pdn_said(iter([(name, fixed.game)]))
+                    for _ in _reported(said, in_place=in_place):
                         pass  # (says the game's reading errors)
                     for change in fixed.changes:
                         log_out.write(printable(f"{name}:{change.line}: {change.text()}") + "\n")
@@ -1240,6 +1253,8 @@ class _NotPdn:
 
     def __call__(self, name: str, problem: Problem) -> None:
         self.count += 1
+        # Every command then ends with status 1 (_Group), whether or not it calls exit().
+        click.get_current_context().find_root().meta[_NOT_PDN_SEEN] = True
         where = f"{name}:{problem.line or 1}:{problem.column or 1}"
         line = f"{where}: {problem.code}: {problem.message}"
         click.echo(printable(line), err=True)

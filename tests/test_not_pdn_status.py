@@ -1,5 +1,5 @@
 """An input that is not PDN at all is said, the rest of the run goes on, and the exit status
-says it (1): convert, annotate and fix (issue 22, item 5)."""
+says it (1): convert, annotate, fix and openings (issue 22, item 5)."""
 
 from __future__ import annotations
 
@@ -42,3 +42,12 @@ def test_pdn_input_alone_keeps_status_0(tmp_path: Path) -> None:
     for command in (["convert"], ["annotate"], ["fix", "--dates"]):
         result = CliRunner().invoke(main, [*command, good], catch_exceptions=False)
         assert result.exit_code == 0, (command, result.stderr)
+
+
+def test_openings_says_an_input_that_is_not_pdn(tmp_path: Path) -> None:
+    files = inputs(tmp_path)
+    result = CliRunner().invoke(main, ["openings", *files], catch_exceptions=False)
+    assert result.exit_code == 1
+    assert [line.split(":")[0] for line in result.stderr.splitlines() if "not-pdn" in line] == (
+        files[:2]
+    )

@@ -1770,6 +1770,7 @@ def view(
             jobs=jobs or os.cpu_count() or 1,
             title=name,
             encoding=_encoding(),
+            on_problem=_NotPdn(),
         )
     if output != "-":
         click.echo(f"{count} games written to {output}", err=True)

@@ -38,7 +38,7 @@ import hashlib
 import html
 import json
 import secrets
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from importlib import resources
@@ -86,6 +86,9 @@ class ViewedGame:
     row: list[str]
     board: str
     record: JsonDict = field(default_factory=dict)
+    # An input that is not PDN at all: said by view_files, never a row of the page.
+    not_pdn: Problem | None = None
+    file: str = ""
 
 
 def script_json(value: object) -> str:
@@ -295,6 +298,10 @@ def view_game(game: Game, file: str, variant: str | None = None) -> ViewedGame:
     """Validate one game and keep what the viewer shows of it."""
     from .openings import classify
 
+    unreadable = next((p for p in game.errors if p.code == "not-pdn"), None)
+    if unreadable is not None:
+        return ViewedGame([], "", not_pdn=unreadable, file=file)
+
     report = validate(game, variant)
     board_variant = _variant_of(game, report)
     problems = report.all_problems
@@ -405,14 +412,24 @@ def view_files(
     jobs: int = 1,
     title: str = "Games",
     encoding: str | None = None,
+    on_problem: Callable[[str, Problem], None] | None = None,
 ) -> int:
     """Validate every game of ``sources`` (on ``jobs`` processes, in order) and write the
     viewer page to ``out``; returns the number of games. ``encoding`` forces the codec of PDN
-    bytes (else it is detected)."""
+    bytes (else it is detected). An input that is not PDN at all is no game of the page:
+    ``on_problem(file, problem)`` is told of it."""
     viewed: Iterator[ViewedGame] = map_games(
         partial(view_game, variant=variant), sources, jobs=jobs, encoding=encoding
     )
-    return write_page(viewed, out, title=title)
+
+    def shown() -> Iterator[ViewedGame]:
+        for game in viewed:
+            if game.not_pdn is None:
+                yield game
+            elif on_problem is not None:
+                on_problem(game.file, game.not_pdn)
+
+    return write_page(shown(), out, title=title)
 
 
 def game_html(game: Game, variant: str | None = None) -> str:

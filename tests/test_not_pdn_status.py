@@ -1,5 +1,5 @@
 """An input that is not PDN at all is said, the rest of the run goes on, and the exit status
-says it (1): convert, annotate, fix and openings (issue 22, item 5)."""
+says it (1): convert, annotate, fix, openings and view (issue 22, item 5)."""
 
 from __future__ import annotations
 
@@ -44,10 +44,19 @@ def test_pdn_input_alone_keeps_status_0(tmp_path: Path) -> None:
         assert result.exit_code == 0, (command, result.stderr)
 
 
-def test_openings_says_an_input_that_is_not_pdn(tmp_path: Path) -> None:
+@pytest.mark.parametrize("command", [["openings"], ["view"]])
+def test_reports_say_an_input_that_is_not_pdn(tmp_path: Path, command: list[str]) -> None:
     files = inputs(tmp_path)
-    result = CliRunner().invoke(main, ["openings", *files], catch_exceptions=False)
+    result = CliRunner().invoke(main, [*command, *files], catch_exceptions=False)
     assert result.exit_code == 1
     assert [line.split(":")[0] for line in result.stderr.splitlines() if "not-pdn" in line] == (
         files[:2]
     )
+
+
+def test_the_viewer_page_has_no_row_for_an_input_that_is_not_pdn(tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    files = inputs(tmp_path)
+    result = CliRunner().invoke(main, ["view", *files, "-o", str(page)], catch_exceptions=False)
+    assert "1 games written" in result.stderr
+    assert "not-pdn" not in page.read_text()  # (the title names every input)

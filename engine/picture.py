@@ -93,7 +93,7 @@ def screen_cell(board: Board, square: int, flip: bool = False) -> tuple[int, int
 # What XML 1.0 allows in no form, not even as a character reference: a document holding one is
 # not well-formed (parsers and cairosvg refuse it).  C0 controls but tab, line feed and carriage
 # return, the surrogates (lone ones: a str holds no pairs) and the noncharacters U+FFFE, U+FFFF.
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_NOT_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def _visible(match: re.Match[str]) -> str:

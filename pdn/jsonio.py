@@ -275,7 +275,7 @@ _TAG_NAME_ENDS = re.compile('["\\[\\]\\r\\n\u201c\u201d]')
 # Strength marks and the PDN 2.0 star, as the grammar's STRENGTH and STAR terminals write them
 # (several in a row are kept as one text).
 _STRENGTH = re.compile(r"(?:\([!?]+\)|[!?]+|\*)+")
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")  # (the regex escape: mypyc refuses the literal)
 
 
 class _RecordReader:

@@ -75,7 +75,7 @@ def _remember_encoding(ctx: click.Context, param: click.Parameter, value: str | 
             # A LookupError both for unknown names and for codecs that are not text (base64);
             # the byte is there because decoding nothing looks no codec up.
             b"a".decode(value, "replace")
-        except LookupError as exc:
+        except (LookupError, UnicodeError) as exc:  # (idna: a text codec that refuses bytes)
             raise click.BadParameter(f"{value!r}: {exc}", ctx=ctx, param=param) from exc
     ctx.meta["pdn.encoding"] = value
 
@@ -231,13 +231,16 @@ def write_outputs(
     files: tuple[str, ...],
     in_place: bool,
     write: Callable[[tuple[str, ...], TextIO], None],
+    *,
+    unchanged: type[Exception] | None = None,
 ) -> None:
     """Call ``write(inputs, out)``: once, with every input and OUTPUT; or, with ``in_place``
     and no ``-o``, once per input file with that file as its output, through
-    :func:`pdn.inplace.rewrite`: in its own encoding and line ends, replaced atomically only
-    when its whole output is written and nothing of it would be lost (else it is left as it
-    was, said in one line, the other files are still done, and the exit status is 1).
-    Standard input cannot be rewritten in place."""
+    :func:`pdn.inplace.rewrite`: in its own encoding (``--encoding`` when given) and line
+    ends, replaced atomically only when its whole output is written and nothing of it would
+    be lost (else it is left as it was, said in one line, the other files are still done, and
+    the exit status is 1). A ``write`` that raises ``unchanged`` leaves its file as it is,
+    untouched, and the others go on. Standard input cannot be rewritten in place."""
     from .inplace import InPlaceRefused, rewrite
 
     if not (in_place and output == "-"):
@@ -252,11 +255,14 @@ def write_outputs(
     refused = 0
     for name in files:
         try:
-            with rewrite(name) as out:
+            with rewrite(name, _encoding()) as out:
                 write((name,), out)
         except InPlaceRefused as exc:
             click.echo(f"Error: {printable(str(exc))}", err=True)
             refused += 1
+        except Exception as exc:
+            if unchanged is None or not isinstance(exc, unchanged):
+                raise
     if refused:
         raise click.exceptions.Exit(EXIT_PROBLEMS)
 
@@ -1175,12 +1181,11 @@ def fix(
             if in_place and output == "-" and not made_here:
                 raise _Unchanged  # the file stays byte for byte as it was
 
-        if in_place and output == "-" and files:
-            for name in files:  # one at a time: an unchanged file is left as it is
-                with contextlib.suppress(_Unchanged):
-                    write_outputs(output, (name,), in_place, write)
-        else:
-            write_outputs(output, files, in_place, write)
+        try:
+            write_outputs(output, files, in_place, write, unchanged=_Unchanged)
+        except click.exceptions.Exit:  # a file refused, after the others: the count still
+            click.echo(f"{made} changes in {games_changed} games", err=True)
+            raise
     click.echo(f"{made} changes in {games_changed} games", err=True)
 
 

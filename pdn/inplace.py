@@ -88,10 +88,11 @@ class FileForm:
     bom: str = ""
 
 
-def file_form(path: str | os.PathLike[str]) -> FileForm:
-    """The encoding (decided as the reader decides it) and the line end (that of most lines
-    of its first block: ``"\\n"``, ``"\\r\\n"`` or ``"\\r"``) of a file."""
-    decoder = Decoder(None)
+def file_form(path: str | os.PathLike[str], encoding: str | None = None) -> FileForm:
+    """The encoding (``encoding`` when given, else decided as the reader decides it) and the
+    line end (that of most lines of its first block: ``"\\n"``, ``"\\r\\n"`` or ``"\\r"``)
+    of a file."""
+    decoder = Decoder(encoding)
     with open(path, "rb") as handle:
         data = first = handle.read(max(BLOCK_SIZE, 4096))
         newline = _newline(data)
@@ -192,10 +193,10 @@ class _Marks:
     """The U+FFFD characters of a file in order, read lazily (the file is cut, not parsed,
     beside the command reading it); counts the games and notes the first cut for its size."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, encoding: str | None = None) -> None:
         from .reader import split_games
 
-        self._games: Iterator[RawGame] = split_games(path)
+        self._games: Iterator[RawGame] = split_games(path, encoding=encoding)
         self._pending: list[_Mark] = []
         self.games = 0
         self.cut: RawGame | None = None
@@ -324,11 +325,12 @@ class _Restoring(io.TextIOBase):
 
 
 @contextlib.contextmanager
-def rewrite(path: str | os.PathLike[str]) -> Iterator[TextIO]:
+def rewrite(path: str | os.PathLike[str], encoding: str | None = None) -> Iterator[TextIO]:
     """A text stream for the new content of ``path`` (a PDN file), which replaces it
-    atomically, in the file's own encoding and line ends, once the block ends; or
-    :class:`InPlaceRefused` with the file left as it was when that would lose some of it
-    (see the module docstring). Text is written with ``\\n`` line ends, as read."""
+    atomically, in the file's own encoding (``encoding`` when the user gave the one it was
+    read in) and line ends, once the block ends; or :class:`InPlaceRefused` with the file
+    left as it was when that would lose some of it (see the module docstring). Text is
+    written with ``\\n`` line ends, as read."""
     from .batch import is_json
     from .reader import split_games
 
@@ -340,11 +342,11 @@ def rewrite(path: str | os.PathLike[str]) -> Iterator[TextIO]:
             f"{name} holds JSON records; rewriting it in place would write PDN into it "
             "(give -o to write the PDN elsewhere); it was left as it is"
         )
-    form = file_form(name)
-    marks = _Marks(name)
+    form = file_form(name, encoding)
+    marks = _Marks(name, encoding)
 
     def same_games(temporary: str) -> None:
-        written = sum(1 for _ in split_games(temporary))
+        written = sum(1 for _ in split_games(temporary, encoding=encoding))
         if written != marks.games:
             raise InPlaceRefused(
                 f"{name}: the new text holds {written} game{'s' * (written != 1)} where "

@@ -428,3 +428,24 @@ def test_report_csv_guards_a_payload_after_a_semicolon(tmp_path: Path) -> None:
     path.write_text(game("Ann;=cmd()", moves="1. 11-15 23-19 1-0"), encoding="utf-8")
     code, out, _ = run("report", "--format", "csv", str(path))
     assert code == 0 and "Ann;'=cmd()" in out and ";=cmd" not in out
+
+
+def test_in_place_writes_back_in_the_encoding_given(tmp_path: Path) -> None:
+    # Read as cp1252 (as the user said), the UTF-8 bytes are mojibake; written back in cp1252
+    # they are the same bytes again: only the repaired date changes.
+    path = tmp_path / "u.pdn"
+    path.write_bytes('[Event "Тест"]\n[Date "2024-01-02"]\n\n1. 11-15 23-19 *\n'.encode())
+    code, _, err = run("fix", "--dates", "--encoding", "cp1252", "--in-place", str(path))
+    assert code == 0, err
+    assert path.read_bytes() == '[Event "Тест"]\n[Date "2024.01.02"]\n\n1. 11-15 23-19 *\n'.encode()
+
+
+def test_fix_in_place_goes_on_after_a_refused_file(tmp_path: Path) -> None:
+    first, refused, last = (tmp_path / f"{n}.pdn" for n in ("a", "b", "c"))
+    for path in (first, last):
+        path.write_text('[Event "E"]\n[Date "2024-01-02"]\n\n1. 11-15 23-19 *\n')
+    refused.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    code, _, err = run("fix", "--dates", "--in-place", str(first), str(refused), str(last))
+    assert code == 1 and "left as it is" in err
+    assert "2 changes in 2 games" in err
+    assert all("2024.01.02" in path.read_text() for path in (first, last))

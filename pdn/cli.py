@@ -341,14 +341,15 @@ class _Group(click.Group):
             if not isinstance(exc, WorkerDiedError):
                 raise
             raise _UsageExit(str(exc)) from exc
-        if ctx.meta.get(_NOT_PDN_SEEN):
-            sys.exit(EXIT_PROBLEMS)  # the run went on past an input that is not PDN: say so
+        if ctx.meta.get(_INPUT_LOST):
+            sys.exit(EXIT_PROBLEMS)  # the run went on past input it could not keep: say so
         return returned
 
 
-#: Set in the root context's ``meta`` when a command met an input that is not PDN at all (said
-#: on standard error as it was met); the run then ends with status 1 (see ``_Group``).
-_NOT_PDN_SEEN = "pdn.not_pdn_seen"
+#: Set in the root context's ``meta`` when a command met input it could not keep: a file that is
+#: not PDN at all, a game cut for its length (said on standard error as it was met); the run
+#: then ends with status 1 (see ``_Group``).
+_INPUT_LOST = "pdn.input_lost"
 
 
 class _UsageExit(click.ClickException):
@@ -505,7 +506,8 @@ def _reported(
     games: Iterator[tuple[str, Game]], *, in_place: bool = False
 ) -> Iterator[tuple[str, Game]]:
     """The games, each reading error said on standard error as FILE:LINE:COL: CODE: MESSAGE
-    (the game is still written with everything that was read).  In place, a game that lost
+    (the game is still written with everything that was read; one that lost text on reading
+    makes the exit status 1).  In place, a game that lost
     text on reading (:func:`pdn.inplace.text_lost`: a file that is not PDN at all, a game cut
     for its length) ends the rewrite of its file with :class:`~pdn.inplace.InPlaceRefused`:
     writing it would replace the file with less than it holds."""
@@ -514,8 +516,11 @@ def _reported(
     for name, game in games:
         # An input that is not PDN at all was said as it was read (_not_pdn_said).
         errors = [p for p in game.errors if p.severity == "error" and p.code != "not-pdn"]
-        lost = text_lost(game) if in_place else None
+        lost = text_lost(game)
         if lost is not None:
+            # Written or not, less than was read: the run says so in its status too.
+            click.get_current_context().find_root().meta[_INPUT_LOST] = True
+        if lost is not None and in_place:
             where = f"{name}:{lost.line or game.line}:{lost.column or 1}"
             raise InPlaceRefused(
                 f"{where}: {lost.code}: {lost.message}; rewriting in place would lose this "
@@ -1259,7 +1264,7 @@ class _NotPdn:
     def __call__(self, name: str, problem: Problem) -> None:
         self.count += 1
         # Every command then ends with status 1 (_Group), whether or not it calls exit().
-        click.get_current_context().find_root().meta[_NOT_PDN_SEEN] = True
+        click.get_current_context().find_root().meta[_INPUT_LOST] = True
         where = f"{name}:{problem.line or 1}:{problem.column or 1}"
         line = f"{where}: {problem.code}: {problem.message}"
         click.echo(printable(line), err=True)
@@ -1307,8 +1312,8 @@ def _check_fen(fen: str | None) -> None:
 
 
 def _check_line(moves: tuple[str, ...] | None, text: str | None) -> None:
-    """A --moves line that no variant can play from its start is a usage error, not a
-    silent empty selection."""
+    """A --moves line that no variant can play from its standard start is said: only games
+    set up by a FEN tag can then match (it is no usage error, as they may)."""
     if moves is None:
         return
     from .selection import line_position
@@ -1316,8 +1321,12 @@ def _check_line(moves: tuple[str, ...] | None, text: str | None) -> None:
     for rules in engine.VARIANTS.values():
         if line_position(engine.Position.start(rules), moves) is not None:
             return
-    raise click.BadParameter(
-        f"{text!r} cannot be played from the start position under any rules", param_hint="--moves"
+    click.echo(
+        printable(
+            f"Warning: --moves {text!r} cannot be played from the start position under any "
+            "rules: only games set up by a FEN tag can match"
+        ),
+        err=True,
     )
 
 

@@ -11,9 +11,10 @@ Memory is bounded: a game longer than :data:`MAX_GAME_CHARS` (a huge comment or 
 still cut at its real end, so it swallows no game after it and splits into none, but only its
 first characters are kept (its head, cut at a line end or else a space): it comes as a
 :class:`RawGame` with ``end == "size"`` and ``skipped`` (how many characters were not kept),
-which the parser reports as a ``game-too-long`` error, so that no writer takes the head for the
-game (a file holding one is never rewritten in place).  Within the skipped part, an item longer
-than :data:`MAX_ITEM_CHARS` (a tag pair of one huge line) is skipped to the end of its line.
+which the parser reports as a ``game-too-long`` error: a copy written from it holds only the
+head (the CLI then exits with status 1), and a file holding one is never rewritten in place.
+Within the skipped part, an item longer than :data:`MAX_ITEM_CHARS` (a tag pair of one huge
+line) is skipped to the end of its line.
 
 The result is a stream of :class:`RawGame` records: the text of one game with its position in
 the file, cheap to make and small to send to another process.

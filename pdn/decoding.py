@@ -178,13 +178,14 @@ class Decoder:
         if encoding in ("cp1252", "cp1251", "latin-1", "iso8859-1"):
             return self._decode_single(data, encoding)
         if self._incremental is None:
+            self.encoding = encoding = byte_order(encoding, data)
             self._incremental = codecs.getincrementaldecoder(encoding)("replace")
         try:
             return self._incremental.decode(data, final)
         except UnicodeError:
-            # A codec that fails even when told to replace (a forced "utf-16" on bytes without
-            # a BOM): the block is damage, said like any other, not a crash.
-            self.damage.append(Damage(self._byte_base, data[:8]))
+            # A codec that fails even when told to replace: the block is damage, said like any
+            # other, not a crash; all its bytes are kept, so that --in-place can put them back.
+            self.damage.append(Damage(self._byte_base, bytes(data)))
             self._byte_base += len(data)
             self._incremental.reset()
             return "\ufffd"
@@ -196,7 +197,7 @@ class Decoder:
         like an invalid byte sequence, so that no NUL reaches the output.
         """
         fed, self._fed = self._fed, self._fed + len(data)
-        nul = data.find(0) if self.encoding != "utf-16" else -1
+        nul = data.find(0) if not _wide(self.encoding) else -1
         while nul >= 0:
             self.damage.append(Damage(fed + nul, b"\x00"))
             nul = data.find(0, nul + 1)
@@ -213,7 +214,7 @@ class Decoder:
                     self.decided_at = 0
                     self.damage = [d for d in self.damage if d.data != b"\x00"]
         text = self._decode(data, final)
-        if "\x00" in text and self.encoding != "utf-16":
+        if "\x00" in text and not _wide(self.encoding):
             text = text.replace("\x00", "\ufffd")
             self.damage.sort(key=lambda damage: damage.byte_offset)
         return self.normalise(text, final)
@@ -248,6 +249,29 @@ class Decoder:
             text = text[1:]
         self.emitted += len(text)
         return text
+
+
+def _wide(encoding: str | None) -> bool:
+    # UTF-16 and UTF-32 write NUL bytes in every ASCII character: no damage there.
+    return encoding is not None and encoding.startswith(("utf-16", "utf-32"))
+
+
+def byte_order(encoding: str, data: bytes) -> str:
+    """``utf-16`` or ``utf-32`` (codec names) forced on bytes without a BOM: the codec of the
+    byte order their NUL bytes show (Python's own refuses such bytes); any other unchanged.
+
+    >>> byte_order("utf-16", "[Event".encode("utf-16-be"))
+    'utf-16-be'
+    """
+    boms = {
+        "utf-16": (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE),
+        "utf-32": (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE),
+    }
+    if encoding not in boms or data.startswith(boms[encoding]) or 0 not in data:
+        return encoding  # (no NUL: no UTF-16 or UTF-32 text at all, read as damage)
+    width = 2 if encoding == "utf-16" else 4
+    little = data[width - 1 :: width].count(0) >= data[0::width].count(0)
+    return f"{encoding}-{'le' if little else 'be'}"
 
 
 def _plain_normalise(text: str, at_start: bool) -> str:

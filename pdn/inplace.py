@@ -36,6 +36,7 @@ import contextlib
 import io
 import os
 import stat
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache, partial
@@ -43,7 +44,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from .atomic import atomic_writer
 from .cutting import MAX_GAME_CHARS, RawGame
-from .decoding import BLOCK_SIZE, Decoder
+from .decoding import BLOCK_SIZE, Decoder, byte_order
 
 if TYPE_CHECKING:
     from .model import Game
@@ -102,7 +103,7 @@ def file_form(path: str | os.PathLike[str], encoding: str | None = None) -> File
             if not following:
                 break
             data = following
-    encoding = decoder.encoding or "utf-8"
+    encoding = byte_order(decoder.encoding or "utf-8", first)
     if encoding == "utf-16":
         # Python's "utf-16" writes the machine's byte order: keep the file's.
         big = first.startswith(codecs.BOM_UTF16_BE)
@@ -197,7 +198,7 @@ class _Marks:
         from .reader import split_games
 
         self._games: Iterator[RawGame] = split_games(path, encoding=encoding)
-        self._pending: list[_Mark] = []
+        self._pending: deque[_Mark] = deque()
         self.games = 0
         self.cut: RawGame | None = None
 
@@ -206,7 +207,7 @@ class _Marks:
         while not self._pending:
             if not self._read():
                 return None
-        return self._pending.pop(0)
+        return self._pending.popleft()
 
     def take(self, before: str) -> _Mark | None:
         """The first mark not taken yet whose context ``before`` ends with, reading games
@@ -216,7 +217,8 @@ class _Marks:
         while True:
             for at, mark in enumerate(self._pending):
                 if before.endswith(mark.context):
-                    return self._pending.pop(at)
+                    del self._pending[at]
+                    return mark
             if self._pending:
                 if extra == _LOOK_AHEAD:
                     return None
@@ -245,13 +247,15 @@ class _Marks:
         if at < 0:
             return
         damage = dict(raw.damage)
+        line, counted = raw.line, 0  # line ends counted on from the previous mark: linear
         while at >= 0:
             if at in damage:
                 record = damage[at]
                 data: bytes | None = record.data if record is not None else b""
             else:
                 data = None
-            line = raw.line + text.count("\n", 0, at)
+            line += text.count("\n", counted, at)
+            counted = at
             self._pending.append(_Mark(data, _context(text, at), line))
             at = text.find("\ufffd", at + 1)
 

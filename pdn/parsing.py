@@ -537,10 +537,28 @@ class _Walker:
     def finish(self, *, headers_only: bool) -> None:
         """Encoding damage, the terminator, what the game lacks."""
         chunk = self.chunk
+        text = self.text
+        # Positions found by counting on from the previous record (offsets come in order), so
+        # that a game of many damaged bytes costs linear time; the same answer as
+        # offset_position.
+        seen = newlines = 0
+        line_start = -1  # the last line end before ``seen``
         for offset, damage in chunk.damage:
-            line, column = self.offset_position(offset)
+            if offset < seen:
+                seen = newlines = 0
+                line_start = -1
+            newlines += text.count("\n", seen, offset)
+            found = text.rfind("\n", seen, offset)
+            line_start = found if found >= 0 else line_start
+            seen = offset
+            if newlines:
+                line, column = self.line0 + newlines, offset - line_start
+            else:
+                line, column = self.line0, self.col0 + offset + 1
             if damage is not None:
-                shown = " ".join(f"{b:02X}" for b in damage.data)
+                shown = " ".join(f"{b:02X}" for b in damage.data[:8])
+                if len(damage.data) > 8:
+                    shown += f" ... ({len(damage.data)} bytes)"
                 what = f"byte {shown} at {line}:{column} (byte offset {damage.byte_offset}) is"
                 if len(damage.data) > 1:
                     what = (

@@ -60,3 +60,29 @@ def test_the_viewer_page_has_no_row_for_an_input_that_is_not_pdn(tmp_path: Path)
     result = CliRunner().invoke(main, ["view", *files, "-o", str(page)], catch_exceptions=False)
     assert "1 games written" in result.stderr
     assert "not-pdn" not in page.read_text()  # (the title names every input)
+
+
+def test_a_game_cut_for_its_length_makes_the_status_1(tmp_path: Path) -> None:
+    from pdn.cutting import MAX_GAME_CHARS
+
+    path = tmp_path / "long.pdn"
+    path.write_text(
+        '[Event "L"]\n1. 11-15 {' + "x " * (MAX_GAME_CHARS // 2 + 10) + "} 23-19 *\n\n" + GOOD
+    )
+    result = CliRunner().invoke(main, ["convert", str(path)], catch_exceptions=False)
+    assert result.exit_code == 1 and "game-too-long" in result.stderr
+    assert [g.tags["Event"] for g in parse_games(result.stdout)] == ["L", "E"]
+
+
+@pytest.mark.parametrize(("written", "forced"), [("utf-16-le", "utf-16"), ("utf-32-be", "utf-32")])
+def test_a_forced_wide_codec_without_bom_takes_the_bytes_order(
+    tmp_path: Path, written: str, forced: str
+) -> None:
+    path = tmp_path / "wide.pdn"
+    path.write_bytes('[Event "aé"]\n[Date "2024-01-02"]\n\n1. 11-15 23-19 *\n'.encode(written))
+    result = CliRunner().invoke(
+        main, ["fix", "--dates", "--encoding", forced, "--in-place", str(path)]
+    )
+    assert result.exit_code == 0, result.stderr
+    text = path.read_bytes().decode(written)
+    assert text == '[Event "aé"]\n[Date "2024.01.02"]\n\n1. 11-15 23-19 *\n'

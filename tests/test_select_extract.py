@@ -136,9 +136,9 @@ def test_moves_compares_at_the_same_ply() -> None:
     assert chosen.marks(early) == {3: ["--moves"]}
 
 
-def test_moves_that_no_rules_play_is_a_usage_error(rated: Path) -> None:
-    code, _, err = run("select", str(rated), "--moves", "11-15 11-15")
-    assert code == 2 and "--moves" in err
+def test_moves_that_no_rules_play_from_the_start_is_said(rated: Path) -> None:
+    code, out, err = run("select", str(rated), "--moves", "11-15 11-15", "--count")
+    assert "Warning: --moves" in err and out.strip() == "0"
     code, _, err = run("select", str(rated), "--moves", "11-15 {unclosed")
     assert code == 2 and "--moves" in err and "Traceback" not in err
 
@@ -408,3 +408,10 @@ def test_against_a_folder_and_not_an_input(archive: tuple[Path, Path], tmp_path:
     assert "1 of them in the archive" in err
     code, _, err = run("dedupe", str(old), "--against", str(tmp_path / "." / "archive.pdn"))
     assert code == 2 and "--against" in err
+
+
+def test_moves_are_played_from_a_games_fen_setup(tmp_path: Path) -> None:
+    path = tmp_path / "setup.pdn"
+    path.write_text('[FEN "W:W18:B14"]\n1. 18x9 *\n\n1. 11-15 23-19 *\n', encoding="utf-8")
+    code, out, err = run("select", str(path), "--moves", "18x9", "--count")
+    assert code == 0 and out.strip() == "1" and "Warning" in err

@@ -811,9 +811,9 @@ def read_json_games(stream: IO[str]) -> Iterator[Game]:
         record = loads(first)
     except json.JSONDecodeError:
         record = None
-    if isinstance(record, dict) and record.get("type") in _RECORD_TYPES:
+    if _record_type(record) in _RECORD_TYPES:
         # NDJSON: one record per line.
-        if record.get("type") != "game":
+        if _record_type(record) != "game":
             yield _not_games(record, number)
             return
         yield _game(record, number)
@@ -835,7 +835,7 @@ def read_json_games(stream: IO[str]) -> Iterator[Game]:
     except json.JSONDecodeError as exc:
         yield _unreadable(f"not valid JSON: {exc.msg}", exc.lineno + number - 1, exc.colno)
         return
-    if isinstance(document, dict) and document.get("type") == "game":
+    if _record_type(document) == "game":
         yield _game(document, number)  # one record, laid out over several lines
         return
     if isinstance(document, dict) and document.get("type") == "games":
@@ -854,6 +854,14 @@ def read_json_games(stream: IO[str]) -> Iterator[Game]:
 
 #: The first line of a games document as ``pdn convert --to json`` writes it: then come the
 #: records, one a line, each but the last followed by a comma, and a last line ``]}``.
+def _record_type(value: object) -> object:
+    """A record's ``type``: ``"game"`` when a record of the schema leaves it out (as
+    :func:`accept_dict` reads it), ``None`` for what is no record."""
+    if not isinstance(value, dict):
+        return None
+    return value.get("type", "game" if value.get("schema") == SCHEMA else None)
+
+
 GAMES_HEAD = f'{{"schema": "{SCHEMA}", "type": "games", "games": ['
 
 

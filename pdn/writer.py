@@ -9,11 +9,13 @@ equal game.  Two modes:
   (none if there was none).  Only the layout changes: lines are filled up to ``columns``.  A
   bracket the reader kept as a comment (``[GameTy``, ``[Empty]``) is written as it was read when
   it stands among the tags or before the first move (it reads back as the same comment).
-* **separate** (``separate=True``, what :func:`write_games` and ``pdn convert``/``fix`` use for
-  a file of games): a game without a terminator is written with the terminator ``*`` (unknown
-  result), the one change.  A game ends at its terminator or at the next tag line after its
-  moves, so without one it would take in what follows: the comments the next game starts with,
-  all of a next game without tags, or, for a game of tags only, the next game's tags.
+* **separate** (``separate=True``, what :func:`write_games`, ``pdn convert`` and ``fix``'s JSON
+  records use for a file of games; ``fix`` adds ``*`` to PDN text only where the next game would
+  join it): a game without a terminator (and with something in it) is written with the
+  terminator ``*`` (unknown result), the one change.  A game ends at its terminator or at the
+  next tag line after its moves, so without one it would take in what follows: the comments the
+  next game starts with, all of a next game without tags, or, for a game of tags only, the next
+  game's tags.
 * **normalised** (``normalize=True``): the PDN 3.0 "writing" form.  The seven standard tags come
   first in the standard order, then the others as written; move numbers are regenerated (``N.``
   before the first mover's move, ``N...`` before the other side's when it does not directly

@@ -547,3 +547,14 @@ def test_records_read_back_keep_every_field_of_a_real_file() -> None:
     games = list(pdn.read_games(TOURNAMENT))
     again = [game_from_dict(copy.deepcopy(game_to_dict(g))) for g in games]
     assert again == games and len(games) > 10
+
+
+def test_records_without_type_are_games_in_every_layout(tmp_path: Path) -> None:
+    # docs/json.md: `type`, when present, is "game"; NDJSON and a lone record read alike.
+    plain = {k: v for k, v in record().items() if k != "type"}
+    lines = tmp_path / "games.ndjson"
+    lines.write_text(ndjson(plain, plain), encoding="utf-8")
+    assert [len(g.errors) for g in read_json_games(lines.open(encoding="utf-8"))] == [0, 0]
+    one = tmp_path / "one.json"
+    one.write_text(json.dumps(plain, indent=2), encoding="utf-8")
+    assert len(list(read_json_games(one.open(encoding="utf-8")))) == 1

@@ -539,21 +539,26 @@ def _reported(
 _ERRORS_SHOWN = 20
 
 
-def _games_of(files: tuple[str, ...], *, say_not_pdn: bool = True) -> Iterator[tuple[str, Game]]:
+def _games_of(
+    files: tuple[str, ...], *, not_pdn: _NotPdn | None = None
+) -> Iterator[tuple[str, Game]]:
     """(file name, game) for every game of FILES, streaming; an input that is not PDN at all
-    is said (:func:`_not_pdn_said`) unless ``say_not_pdn`` is false (the caller says it)."""
+    is said (:func:`_not_pdn_said`, through ``not_pdn`` when given)."""
     from .batch import named_games
 
     sources = _sources(files)
     progress = _progress(files)
     games = progress.count(named_games(progress.sources(sources), encoding=_encoding()))
-    return _not_pdn_said(games) if say_not_pdn else games
+    return _not_pdn_said(games, not_pdn)
 
 
-def _not_pdn_said(games: Iterator[tuple[str, Game]]) -> Iterator[tuple[str, Game]]:
+def _not_pdn_said(
+    games: Iterator[tuple[str, Game]], say: _NotPdn | None = None
+) -> Iterator[tuple[str, Game]]:
     """The games, each input that is not PDN at all (its one game says ``not-pdn``) said on
-    standard error, so that the run ends with status 1 (:class:`_NotPdn`)."""
-    say = _NotPdn()
+    standard error by ``say`` (a new :class:`_NotPdn` by default), so that the run ends with
+    status 1."""
+    say = _NotPdn() if say is None else say
     for name, game in games:
         for problem in game.errors:
             if problem.code == "not-pdn":
@@ -1002,11 +1007,9 @@ def report(
     def records() -> Iterator[reports.GameRecord]:
         repeats = _Repeats(dedupe, page_warnings)
         with_games: set[str] = set()
-        for name, game in _games_of(files, say_not_pdn=False):
-            unreadable = next((p for p in game.errors if p.code == "not-pdn"), None)
-            if unreadable is not None:
-                not_pdn(name, unreadable)
-                with_games.add(name)  # said already
+        for name, game in _games_of(files, not_pdn=not_pdn):
+            if any(p.code == "not-pdn" for p in game.errors):
+                with_games.add(name)  # said already (and on the page)
                 continue
             if not (game.tags or game.mainline_moves() or game.terminator is not None):
                 continue  # text between games (or a file of no games): nothing to report

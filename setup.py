@@ -19,32 +19,17 @@ from setuptools.command.build import build
 from setuptools.command.build_ext import build_ext
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "build_support"))
-from pdn_build import COMPILED, MYPYC, compiling
+from pdn_build import COMPILED, MYPYC, compiling, source_of
 
 ROOT = Path(__file__).resolve().parent
 
 
-def _staged(stage: Path, package_dir: dict[str, str]) -> Path:
-    # mypy must see the modules under their installed names (engine/ is pdn.engine): they are
-    # compiled from a copy laid out as they install, by pyproject.toml's package-dir.
-    shutil.rmtree(stage, ignore_errors=True)
-    for package, folder in package_dir.items():
-        shutil.copytree(
-            ROOT / folder,
-            stage / package.replace(".", "/"),
-            ignore=shutil.ignore_patterns("__pycache__", "*.so", "data", "viewer_assets"),
-            dirs_exist_ok=True,
-        )
-    return stage
-
-
-def _extensions(scratch: Path, package_dir: dict[str, str]) -> list[object]:
+def _extensions(scratch: Path) -> list[object]:
     try:
         from mypyc.build import mypycify
     except ImportError:  # pip installs it (pdn_build); a build without isolation may not have it
         raise SystemExit(f"PDN_COMPILE=1 needs mypyc: pip install {MYPYC!r}") from None
 
-    stage = _staged(scratch / "src", package_dir)
     options = [
         "--config-file",
         str(ROOT / "pyproject.toml"),
@@ -53,7 +38,9 @@ def _extensions(scratch: Path, package_dir: dict[str, str]) -> list[object]:
     ]
     return list(
         mypycify(
-            [*options, *(str(stage / f"{name.replace('.', '/')}.py") for name in COMPILED)],
+            # Each package sits in its own source root, under the name it installs as (mypy
+            # finds the others through pyproject.toml's mypy_path).
+            [*options, *(str(ROOT / source_of(name)) for name in COMPILED)],
             # The runtime's shared library inside the package: nothing lands at the top of
             # site-packages but pdn.
             group_name="pdn.accelerated",
@@ -69,9 +56,7 @@ class CompiledBuildExt(build_ext):
     def finalize_options(self) -> None:
         building = set(self.distribution.commands) & _BUILDS
         if compiling() and building and not self.distribution.ext_modules:
-            self.distribution.ext_modules = _extensions(
-                ROOT / "build" / "mypyc", self.distribution.package_dir
-            )
+            self.distribution.ext_modules = _extensions(ROOT / "build" / "mypyc")
         super().finalize_options()
 
     def run(self) -> None:

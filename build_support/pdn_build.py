@@ -20,14 +20,14 @@ from setuptools.build_meta import *  # noqa: F403  (the backend's other hooks, u
 #: 11% of ``pdn report`` and nothing of ``openings``, and raised their peak memory on OCA 2.0
 #: from 42-49 MB to 62-69 MB.
 COMPILED = (
-    "pdn.engine.board",
-    "pdn.engine.variants",
-    "pdn.engine.position",
-    "pdn.engine.movegen",
-    "pdn.engine.diagnose",
-    "pdn.engine.lookup",
-    "pdn.engine.fen",
-    "pdn.engine.pickling",
+    "pdn_engine.board",
+    "pdn_engine.variants",
+    "pdn_engine.position",
+    "pdn_engine.movegen",
+    "pdn_engine.diagnose",
+    "pdn_engine.lookup",
+    "pdn_engine.fen",
+    "pdn_engine.pickling",
     "pdn.cutting",
     "pdn.parsing",
     "pdn.model",
@@ -41,6 +41,20 @@ COMPILED = (
     "pdn.jsonio",
     "pdn.annotate",
 )
+
+#: The source root of each package (pyproject.toml's ``packages.find``): a module's file is
+#: ``ROOTS[package] / package / module.py``.
+ROOTS = {"pdn": ".", "pdn_engine": "engine", "pdn_grammars": "grammars"}
+
+
+def source_of(module: str) -> Path:
+    """The file of a module named as it installs, relative to the project's root.
+
+    >>> source_of("pdn_engine.movegen").as_posix()
+    'engine/pdn_engine/movegen.py'
+    """
+    return Path(ROOTS[module.partition(".")[0]], *module.split(".")).with_suffix(".py")
+
 
 #: The mypy (and so mypyc) the accelerated build is made and tested with: the lint extra's.
 MYPYC = "mypy==2.4.1"

@@ -15,20 +15,7 @@ report is :class:`Report`).  The rules engine is :mod:`pdn.engine`; every walk o
 from __future__ import annotations
 
 import importlib
-import os
-import sys
 from typing import TYPE_CHECKING, Any
-
-# Run from a checkout's root, Python finds the checkout's pdn/ before any installed one; the
-# checkout keeps engine/ and grammars/ beside it (the wheel installs them inside it), so a finder
-# maps pdn.engine and pdn.grammars to them. The wheel holds both: nothing is done there.
-# (Interim, until issue 21 makes the layout itself import as the wheel does.)
-if not os.path.isdir(os.path.join(os.path.dirname(__file__), "engine")):
-    from pdn._checkout import CheckoutFinder
-
-    _CHECKOUT = CheckoutFinder.beside(__file__)
-    if _CHECKOUT is not None and not any(isinstance(f, CheckoutFinder) for f in sys.meta_path):
-        sys.meta_path.insert(0, _CHECKOUT)
 
 if TYPE_CHECKING:
     from pdn import engine

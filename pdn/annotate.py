@@ -27,8 +27,7 @@ from typing import TypeVar
 
 from mypy_extensions import mypyc_attr
 
-from pdn.engine import Position
-from pdn.engine.pickling import pickle_by_fields
+from pdn.engine import Position, pickle_by_fields
 
 from .model import Comment, Game
 from .notation import move_texts

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from mypy_extensions import mypyc_attr
 
 from pdn.detection import game_evidence
-from pdn.engine.movegen import COMPILED
+from pdn.engine import COMPILED
 from pdn.gametype import detect_variant, game_type_of
 from pdn.model import Comment, Game, Node
 from pdn.problems import Problem

@@ -363,7 +363,7 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
         return
     from importlib.metadata import version
 
-    from .engine.position import COMPILED
+    from .engine import COMPILED
 
     # Which build: a slow machine's first question, and the accelerated build must say so.
     build = "compiled with mypyc" if COMPILED else "pure Python"

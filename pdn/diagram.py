@@ -19,8 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pdn.engine import Color, Move, Position, board_for, svg_diagram
-from pdn.engine.picture import letters, xml_text
+from pdn.engine import Color, Move, Position, board_for, letters, svg_diagram, xml_text
 
 from .model import Game, Node, Tags
 from .safe_text import one_line

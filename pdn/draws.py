@@ -36,8 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from pdn.engine import Color, Move, Position, Variant
-from pdn.engine.pickling import pickle_by_fields
+from pdn.engine import Color, Move, Position, Variant, pickle_by_fields
 
 __all__ = ["DrawRules", "DrawWatch", "Ending", "draw_rules", "unwatched_sentence"]
 

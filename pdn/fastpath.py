@@ -14,8 +14,7 @@ fast path never decides that a move is illegal, so verdicts cannot differ).
 
 from __future__ import annotations
 
-from pdn.engine import Position, Variant
-from pdn.engine.lookup import MoveLookup, Played, Written
+from pdn.engine import MoveLookup, Played, Position, Variant, Written
 
 from .notation import NotationError, parse_move, resolve_squares
 

@@ -37,7 +37,7 @@ def _alternation(words: tuple[str, ...]) -> str:
 
 def grammar_text() -> str:
     """The grammar with the result strings filled in."""
-    text = resources.files("pdn.grammars").joinpath("pdn.lark").read_text(encoding="utf-8")
+    text = resources.files("pdn_grammars").joinpath("pdn.lark").read_text(encoding="utf-8")
     scores = tuple(word for word in TERMINATORS if word != "*")
     return text.replace("@RESULTS@", _alternation(TERMINATORS)).replace(
         "@SCORES@", _alternation(scores)

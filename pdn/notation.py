@@ -16,8 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pdn.engine import Move, Variant, board_for
-from pdn.engine.pickling import pickle_by_fields
+from pdn.engine import Move, Variant, board_for, pickle_by_fields
 
 # One square: a number (leading zeros allowed), or a letter and a number for boards up to 12x12.
 _SQUARE = r"(?:\d{1,2}|[a-lA-L](?:1[0-2]|[1-9]))"

@@ -25,9 +25,9 @@ from pdn.engine import (
     Variant,
     diagnose,
     get_variant,
+    pickle_by_fields,
     same_board,
 )
-from pdn.engine.pickling import pickle_by_fields
 
 from .draws import DrawWatch, draw_rules, unwatched_sentence
 from .fastpath import fast_path

@@ -44,8 +44,7 @@ from functools import partial
 from importlib import resources
 from typing import IO, Any
 
-from pdn.engine import ENGLISH, Position, Variant, board_for, get_variant
-from pdn.engine.picture import changes, letters
+from pdn.engine import ENGLISH, Position, Variant, board_for, changes, get_variant, letters
 
 from .batch import Input, map_games
 from .jsonio import dumps

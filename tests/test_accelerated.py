@@ -46,11 +46,11 @@ def test_each_compiled_module_is_a_module_of_the_package() -> None:
     # Each name in the build's list is a module of the package (a typo would compile nothing).
     for name in COMPILED:
         assert importlib.util.find_spec(name) is not None, name
-        assert name.startswith("pdn.")
+        assert name.partition(".")[0] in {"pdn", "pdn_engine"}
 
 
 def test_the_build_in_use_is_the_one_expected() -> None:
-    from pdn.engine.position import COMPILED as position_compiled
+    from pdn_engine.position import COMPILED as position_compiled
 
     assert _compiled() == position_compiled
     if EXPECTED:
@@ -61,7 +61,7 @@ def test_the_version_line_says_which_build() -> None:
     from click.testing import CliRunner
 
     from pdn.cli import main
-    from pdn.engine.position import COMPILED as position_compiled
+    from pdn_engine.position import COMPILED as position_compiled
 
     result = CliRunner().invoke(main, ["--version"])
     assert result.exit_code == 0
@@ -76,7 +76,7 @@ SUMMARY = """
 import json, sys
 from pathlib import Path
 import pdn
-from pdn.engine.position import COMPILED
+from pdn_engine.position import COMPILED
 from pdn.jsonio import dumps, game_to_dict
 
 out = {"compiled": COMPILED}

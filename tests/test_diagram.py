@@ -149,7 +149,7 @@ def test_caption_and_title_are_escaped() -> None:
 def test_position_repr_svg_is_the_diagram_and_engine_does_not_import_pdn() -> None:
     position = Position.start(RUSSIAN)
     assert position._repr_svg_() == svg_diagram(position)
-    tree = ast.parse((ROOT / "engine" / "picture.py").read_text(encoding="utf-8"))
+    tree = ast.parse((ROOT / "engine" / "pdn_engine" / "picture.py").read_text(encoding="utf-8"))
     imported = [
         node.module or ""
         for node in ast.walk(tree)

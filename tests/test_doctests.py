@@ -9,15 +9,15 @@ import pkgutil
 import pytest
 
 import pdn
-from pdn import engine
+import pdn_engine
 
-# As installed, pdn.engine is also found under pdn (in a checkout it lives beside it), and the
-# accelerated build adds mypyc's runtime library, which is no module of ours.
+# Every module of both packages (pdn.engine among pdn's), but the accelerated build's runtime
+# library, which is no module of ours.
 MODULES = sorted(
-    {"pdn.engine"}
+    {"pdn_engine"}
     | {
         f"{package.__name__}.{info.name}"
-        for package in (pdn, engine)
+        for package in (pdn, pdn_engine)
         for info in pkgutil.iter_modules(package.__path__)
         if info.name not in {"__main__", "cli"} and not info.name.endswith("__mypyc")
     }

@@ -16,7 +16,7 @@ from pdn.engine import (
     Variant,
     diagnose,
 )
-from pdn.engine.diagnose import move_text
+from pdn_engine.diagnose import move_text
 
 CIRCLE = "W:WK2,17,19,21,24,25,26,27,29,30,31,32:B1,4,5,6,7,8,10,12,14,15"
 

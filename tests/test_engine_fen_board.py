@@ -26,9 +26,9 @@ from pdn.engine import (
     parse_fen,
     variant_for_game_type,
 )
-from pdn.engine.fen import format_fen
+from pdn_engine.fen import format_fen
 
-DATA = Path(__file__).resolve().parents[1] / "engine" / "data"
+DATA = Path(__file__).resolve().parents[1] / "engine" / "pdn_engine" / "data"
 START = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
 
 

@@ -97,7 +97,7 @@ def test_value_rule_weighs_a_king_just_under_two_men(
     kings_a: int, men_a: int, kings_b: int, men_b: int, winner: str
 ) -> None:
     # Straight on the generator's filter, with made-up captures: only the pieces taken matter.
-    from pdn.engine.movegen import rules_for
+    from pdn_engine.movegen import rules_for
 
     rules = rules_for(FRISIAN)
     board = board_for(FRISIAN)

@@ -27,10 +27,10 @@ import pdn
 from pdn.batch import iter_games
 from pdn.diagram import svg_board
 from pdn.engine import ENGLISH, Position
-from pdn.engine.picture import xml_text
 from pdn.jsonio import SCHEMA, JsonError, game_from_dict, game_to_dict, loads, read_json_games
 from pdn.reader import read_game
 from pdn.viewer import game_html, render_html, view_game
+from pdn_engine.picture import xml_text
 
 ROOT = Path(__file__).resolve().parents[1]
 TOURNAMENT = ROOT / "examples" / "german-open-2004.pdn"

@@ -29,9 +29,9 @@ from pdn.engine import (
     diagnose,
     get_variant,
 )
-from pdn.engine.lookup import MoveLookup
 from pdn.fastpath import FastPath
 from pdn.validation import Report, validate
+from pdn_engine.lookup import MoveLookup
 
 SAMPLE = Path(__file__).resolve().parent / "fixtures" / "corpus"
 CORPUS = (Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus").resolve()

@@ -28,7 +28,7 @@ def run_python(code: str, env: dict[str, str], cwd: Path) -> str:
 def test_import_pdn_and_the_cli_load_neither_grammar_nor_engine(tmp_path: Path) -> None:
     code = (
         "import sys, pdn, pdn.cli\n"
-        "print(sorted(m for m in ('lark', 'pdn.grammar', 'pdn.engine.movegen', "
+        "print(sorted(m for m in ('lark', 'pdn.grammar', 'pdn_engine.movegen', "
         "'pdn.validation') if m in sys.modules))\n"
         "print(pdn.validate(pdn.parse_game('1. 11-15 *')).status)\n"
     )
@@ -100,7 +100,7 @@ def test_the_diagnose_function_survives_its_module_being_imported_first(tmp_path
     # An engine module importing .diagnose before anyone asks for pdn.engine.diagnose must
     # not leave the package's name bound to the module.
     code = (
-        "import pdn.engine.lookup, pdn.engine.diagnose\n"
+        "import pdn_engine.lookup, pdn_engine.diagnose\n"
         "from pdn.engine import ENGLISH, Position, diagnose\n"
         "print(callable(diagnose), diagnose(Position.start(ENGLISH), (11, 15)).ok)\n"
     )

@@ -130,7 +130,7 @@ def test_keyboard_steps_flip_variation_and_illegal_move(
     mainline = [boards[nodes.index(node)] for node in game.mainline()]
     start = pdn.validate(game).start
     assert start is not None
-    from pdn.engine.picture import letters
+    from pdn_engine.picture import letters
 
     assert _board(driver, 50) == letters(start)
     body = driver.find_element(By.TAG_NAME, "body")

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import pdn
-from pdn.engine.picture import letters
 from pdn.jsonio import loads
 from pdn.validation import validate
+from pdn_engine.picture import letters
 
 _CHANGE = re.compile(r"(\d+)([.bwBW])")
 

@@ -60,7 +60,7 @@ LAYOUTS = ("diagonal", "mirrored", "orthogonal")
 def _square_map(width: int, height: int) -> dict[int, str] | None:
     """The shipped numeric -> algebraic table for a board size, if there is one."""
     name = f"square_map_{width}x{height}.csv"
-    source = resources.files("pdn.engine").joinpath("data").joinpath(name)
+    source = resources.files("pdn_engine").joinpath("data").joinpath(name)
     if not source.is_file():
         return None
     rows = csv.DictReader(io.StringIO(source.read_text(encoding="utf-8")))
@@ -314,7 +314,7 @@ def board_for(
 ) -> Board:
     """The (shared) :class:`Board` of a variant, or of a ``width`` x ``height`` board.
 
-    >>> from pdn.engine.variants import INTERNATIONAL
+    >>> from pdn.engine import INTERNATIONAL
     >>> board_for(INTERNATIONAL).squares
     50
     """

@@ -1,6 +1,7 @@
 """Rules engine for draughts and checkers: variants, positions, legal moves, perft, diagnosis.
 
-``engine`` knows nothing of PDN text; the ``pdn`` package builds on it.
+``pdn_engine`` knows nothing of PDN text; the ``pdn`` package builds on it, and names it
+``pdn.engine`` for its users.
 
 >>> from pdn.engine import ENGLISH, Position, perft
 >>> perft(Position.start(ENGLISH), 4)
@@ -18,8 +19,10 @@ if TYPE_CHECKING:
     from .board import Board, board_for
     from .diagnose import Diagnosis, Fault, diagnose
     from .fen import FenError
-    from .movegen import Move, perft
-    from .picture import svg_diagram
+    from .lookup import MoveLookup, Played, Written
+    from .movegen import COMPILED, Move, perft
+    from .pickling import pickle_by_fields
+    from .picture import changes, letters, svg_diagram, xml_text
     from .position import Piece, Position, parse_fen
     from .variants import (
         BRAZILIAN,
@@ -48,8 +51,10 @@ _HOMES = {
     **dict.fromkeys(("Board", "board_for"), ".board"),
     **dict.fromkeys(("Diagnosis", "Fault", "diagnose"), ".diagnose"),
     "FenError": ".fen",
-    **dict.fromkeys(("Move", "perft"), ".movegen"),
-    "svg_diagram": ".picture",
+    **dict.fromkeys(("MoveLookup", "Played", "Written"), ".lookup"),
+    **dict.fromkeys(("COMPILED", "Move", "perft"), ".movegen"),
+    "pickle_by_fields": ".pickling",
+    **dict.fromkeys(("changes", "letters", "svg_diagram", "xml_text"), ".picture"),
     **dict.fromkeys(("Piece", "Position", "parse_fen"), ".position"),
 }
 
@@ -90,6 +95,7 @@ sys.modules[__name__].__class__ = _Package
 __all__ = [
     "BRAZILIAN",
     "CANADIAN",
+    "COMPILED",
     "CZECH",
     "ENGLISH",
     "FRISIAN",
@@ -107,15 +113,22 @@ __all__ = [
     "Fault",
     "FenError",
     "Move",
+    "MoveLookup",
     "Piece",
+    "Played",
     "Position",
     "Variant",
+    "Written",
     "board_for",
+    "changes",
     "diagnose",
     "get_variant",
+    "letters",
     "parse_fen",
     "perft",
+    "pickle_by_fields",
     "same_board",
     "svg_diagram",
     "variant_for_game_type",
+    "xml_text",
 ]

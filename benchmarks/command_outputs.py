@@ -1,0 +1,105 @@
+"""A fingerprint of what every command prints for each file of the corpus, to compare builds.
+
+    python benchmarks/command_outputs.py OUT.json [--checkout DIR] [FOLDER ...]
+    python benchmarks/command_outputs.py OUT.json --compare BEFORE.json
+
+Each PDN file under the folders (default: the shared corpus and ``tests/fixtures``) goes
+through the commands of :data:`COMMANDS` (validate as text and JSON, convert to PDN, JSON and
+CSV, annotate with FENs and problems, openings, report, select --clean, view), run in this
+process through click's test runner; each output and exit status is hashed. ``--checkout``
+imports pdn from another clone (an earlier commit's worktree), so that a change meant to keep
+every output (a refactoring of the replay, say) can be shown to: ``--compare`` prints each
+(command, file) whose output differs and exits 1. It takes a few minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import json
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULTS = [ROOT / ".." / "shared" / "corpus", ROOT / "tests" / "fixtures"]
+
+#: Each command's arguments before the file, by the name its results are kept under.
+COMMANDS: dict[str, list[str]] = {
+    "validate": ["validate", "-q"],
+    "validate-json": ["validate", "-q", "--format", "json"],
+    "convert-pdn": ["convert", "-q"],
+    "convert-json": ["convert", "-q", "--to", "json"],
+    "convert-csv": ["convert", "-q", "--to", "csv"],
+    "annotate": ["annotate", "-q", "--fen", "--problems"],
+    "openings": ["openings", "-q"],
+    "report": ["report", "-q", "--format", "json"],
+    "select-clean": ["select", "--clean"],
+    "view": ["view", "-q"],
+}
+
+
+@contextlib.contextmanager
+def _inside(folder: Path) -> Iterator[None]:
+    # contextlib.chdir is Python 3.11's.
+    here = Path.cwd()
+    os.chdir(folder)
+    try:
+        yield
+    finally:
+        os.chdir(here)
+
+
+def fingerprint(folders: list[Path]) -> dict[str, dict[str, str]]:
+    """``{command: {file: hash of exit status and output}}`` for every file and command; each
+    file is named relative to its folder, from which the commands run (outputs name it so)."""
+    from click.testing import CliRunner
+
+    from pdn.cli import main
+
+    runner = CliRunner()
+    out: dict[str, dict[str, str]] = {name: {} for name in COMMANDS}
+    for folder in folders:
+        if not folder.is_dir():
+            continue
+        with _inside(folder):
+            for path in sorted(p.relative_to(".") for p in Path(".").rglob("*.pdn")):
+                for name, args in COMMANDS.items():
+                    result = runner.invoke(main, [*args, str(path)], catch_exceptions=True)
+                    digest = hashlib.sha256(f"{result.exit_code}\n".encode())
+                    digest.update(result.stdout_bytes)
+                    out[name][f"{folder.name}/{path.as_posix()}"] = digest.hexdigest()
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("folders", nargs="*", type=Path)
+    parser.add_argument("--compare", type=Path, metavar="BEFORE")
+    parser.add_argument("--checkout", type=Path, help="import pdn from this clone")
+    args = parser.parse_args()
+    if args.compare:
+        before = json.loads(args.compare.read_text(encoding="utf-8"))
+        after = json.loads(args.out.read_text(encoding="utf-8"))
+        differ = [
+            f"{name}: {file}"
+            for name in sorted(set(before) | set(after))
+            for file in sorted(set(before.get(name, {})) | set(after.get(name, {})))
+            if before.get(name, {}).get(file) != after.get(name, {}).get(file)
+        ]
+        print("\n".join(differ) or "every output is the same")
+        return 1 if differ else 0
+    if args.checkout:
+        sys.path.insert(0, str(args.checkout.resolve()))
+    out = args.out.resolve()
+    result = fingerprint([folder.resolve() for folder in args.folders or DEFAULTS])
+    out.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"{len(result['validate'])} files x {len(COMMANDS)} commands -> {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

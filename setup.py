@@ -41,9 +41,10 @@ def _extensions(scratch: Path) -> list[object]:
             # Each package sits in its own source root, under the name it installs as (mypy
             # finds the others through pyproject.toml's mypy_path).
             [*options, *(str(ROOT / source_of(name)) for name in COMPILED)],
-            # The runtime's shared library inside the package: nothing lands at the top of
-            # site-packages but pdn.
-            group_name="pdn.accelerated",
+            # The runtime's shared library inside the engine's package: nothing generic lands
+            # at the top of site-packages, and the engine, which pdn builds on, carries what
+            # its own compiled modules need.
+            group_name="pdn_engine.accelerated",
             target_dir=str(scratch / "c"),
         )
     )

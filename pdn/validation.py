@@ -31,7 +31,7 @@ from pdn.engine import (
 
 from .draws import DrawWatch, draw_rules, unwatched_sentence
 from .fastpath import fast_path
-from .gametype import FULL_VALUES, detect_variant, moves_evidence
+from .gametype import detect_variant, moves_evidence
 from .model import Game, Node
 from .notation import NotationError, move_texts, parse_move, resolve_squares
 from .problems import Problem
@@ -454,16 +454,9 @@ def _candidates(game: Game, guessed: Variant, *, opening: bool) -> list[Variant]
         if other.first_mover is not guessed.first_mover:
             if opening:
                 found.append(other)
-        elif guessed.name != "english" and _notation(other) == _notation(guessed):
+        elif guessed.name != "english" and other.notation == guessed.notation:
             found.append(other)
     return found
-
-
-def _notation(variant: Variant) -> str:
-    """The notation letter of a variant's row of the GameType table (``A`` or ``N``)."""
-    full = FULL_VALUES.get(variant.game_type, "")
-    parts = full.split(",")
-    return parts[4][:1] if len(parts) > 4 else ""
 
 
 def _first_fault(report: Report) -> int | None:

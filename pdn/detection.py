@@ -28,6 +28,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
+from pdn.engine import VARIANTS
+
 from .gametype import fen_evidence, variant_from_evidence
 
 __all__ = ["FileEvidence", "game_evidence", "scan_file", "source_sentence"]
@@ -49,8 +51,12 @@ _ALGEBRAIC_RE = re.compile(r"[a-lA-L](?:1[0-2]|[1-9])(?![0-9])")
 #: A kind of square is the file's when it is above one in this many moves.
 _SHARE = 20
 
-#: The squares of each board size, for "the squares fit this board".
-_SQUARES_OF = {"international": 50, "frisian": 50, "canadian": 72}
+
+def _squares_of(name: str | None) -> int:
+    """The playing squares of a variant's board (its :class:`~pdn.engine.Variant`), for "the
+    squares fit this board"; 32 for a name the engine does not know."""
+    rules = VARIANTS.get(name or "")
+    return 32 if rules is None else rules.squares
 
 
 @dataclass(slots=True)
@@ -129,7 +135,7 @@ def _fits(name: str, guess: str | None) -> bool:
     a guess of English only says that no square is above 32."""
     if guess in (None, "english"):
         return True
-    return _SQUARES_OF.get(guess, 32) <= _SQUARES_OF.get(name, 32)
+    return _squares_of(guess) <= _squares_of(name)
 
 
 def _blocks(handle: IO[Any]) -> Iterator[str]:

@@ -14,13 +14,13 @@ printable HTML sheet.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from pdn.engine import Color, Move, Position, board_for, letters, svg_diagram, xml_text
 
+from .filenames import safe_name
 from .model import Game, Node, Tags
 from .safe_text import one_line
 from .validation import Report, locate, validate
@@ -185,13 +185,10 @@ def _mainline_node(report: Report, ply: int) -> str:
     return one_line(node.move or "setup")
 
 
-_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
-
-
 def file_stem(snapshot: Snapshot) -> str:
-    """A file name (without extension) for a diagram, from the game's number, players and ply:
-    only letters, digits, ``.``, ``_`` and ``-``, never starting with a dot, at most 80
-    characters, so that it always names a file inside the chosen folder.
+    """A file name (without extension) for a diagram, from the game's number, players and ply,
+    each player's name made safe by :func:`pdn.filenames.safe_name` (at most 30 bytes), so
+    that it always names a file inside the chosen folder.
 
     >>> import pdn
     >>> from pdn.validation import validate
@@ -202,8 +199,7 @@ def file_stem(snapshot: Snapshot) -> str:
     game = snapshot.game
     players = []
     for tag in ("White", "Black"):
-        value = _UNSAFE_NAME.sub("_", game.tags.get(tag) or "").strip("._-")
-        players.append(value[:30] or "unknown")
+        players.append(safe_name(game.tags.get(tag) or "", 30, empty="unknown"))
     return f"game{game.index:04d}-{players[0]}-{players[1]}-ply{snapshot.ply:03d}"
 
 

@@ -36,7 +36,25 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from pdn.engine import Color, Move, Position, Variant, pickle_by_fields
+from pdn.engine import (
+    BRAZILIAN,
+    CANADIAN,
+    CZECH,
+    ENGLISH,
+    FRISIAN,
+    INTERNATIONAL,
+    ITALIAN,
+    POOL,
+    RUSSIAN,
+    SPANISH,
+    THAI,
+    TURKISH,
+    Color,
+    Move,
+    Position,
+    Variant,
+    pickle_by_fields,
+)
 
 __all__ = ["DrawRules", "DrawWatch", "Ending", "draw_rules", "unwatched_sentence"]
 
@@ -190,20 +208,28 @@ _POOL = DrawRules(
     ),
 )
 
-_BY_VARIANT = {
-    "english": _ENGLISH,
-    "international": _FMJD,
-    "russian": _RUSSIAN,
-    "czech": _CZECH,
-    "frisian": _FRISIAN,
-    "pool": _POOL,
+#: The draw rules of every variant the engine has, by its record; ``None`` where none are
+#: watched (docs/rules.md, "Draw rules").
+_BY_VARIANT: dict[Variant, DrawRules | None] = {
+    ENGLISH: _ENGLISH,
+    INTERNATIONAL: _FMJD,
+    RUSSIAN: _RUSSIAN,
+    CZECH: _CZECH,
+    FRISIAN: _FRISIAN,
+    POOL: _POOL,
+    ITALIAN: None,
+    SPANISH: None,
+    BRAZILIAN: None,
+    TURKISH: None,
+    THAI: None,
+    CANADIAN: None,
 }
 
 
 def draw_rules(variant: Variant) -> DrawRules | None:
     """The draw rules watched for a variant, or ``None`` where none are (see
     :func:`unwatched_sentence`)."""
-    return _BY_VARIANT.get(variant.name)
+    return _BY_VARIANT.get(variant)
 
 
 def unwatched_sentence(variant: Variant) -> str:

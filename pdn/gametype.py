@@ -19,6 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import cast
 
+from pdn.engine import VARIANTS, Color, Variant, get_variant
+
 __all__ = [
     "FULL_VALUES",
     "VARIANT_NAMES",
@@ -27,6 +29,7 @@ __all__ = [
     "detect_variant",
     "fen_evidence",
     "first_mover",
+    "full_value",
     "game_type_of",
     "moves_evidence",
     "parse_game_type",
@@ -34,48 +37,70 @@ __all__ = [
     "variant_name",
 ]
 
-#: Full GameType values of the PDN 3.0 table (current master of the standard).  Type 23 has
-#: several rule sets; the bare ``"23"`` means American pool checkers.
-FULL_VALUES: dict[int, str] = {
-    20: "20,W,10,10,N2,0",
-    21: "21,B,8,8,N1,0",
-    22: "22,W,8,8,N2,1",
-    23: "23,B,8,8,N1,0",
-    24: "24,W,8,8,N1,1",
-    25: "25,W,8,8,A0,0",
-    26: "26,W,8,8,A0,0",
-    27: "27,W,12,12,N2,0",
-    28: "28,W,8,8,N1,1",
-    29: "29,W,8,8,A0,0",
-    30: "30,W,8,8,A0,0",
-    31: "31,B,8,8,N2,0",
-    40: "40,W,10,10,N2,0",
-    41: "41,W,10,8,A0,0",
+
+def full_value(variant: Variant) -> str:
+    """The full ``GameType`` value of a variant's rules, made from its :class:`~pdn.engine.Variant`
+    (the one home of its number, first mover, board, notation and numbering).
+
+    The notation digit is the corner of square 1 (or a1) seen from the first mover: pdn's
+    numbers start top-left seen from White (bottom-right in Spanish), a1 is bottom-left; seen
+    from Black each corner is the opposite one. The invert flag is 1 where the bottom-left
+    square is not a playing square (the ``mirrored`` boards of Italian and Spanish).
+
+    >>> from pdn.engine import ENGLISH, INTERNATIONAL, RUSSIAN, SPANISH
+    >>> [full_value(v) for v in (ENGLISH, INTERNATIONAL, RUSSIAN, SPANISH)]
+    ['21,B,8,8,N1,0', '20,W,10,10,N2,0', '25,W,8,8,A0,0', '24,W,8,8,N1,1']
+    """
+    if variant.notation == "algebraic":
+        letter, corner = "A", 0  # a1 bottom-left, seen from White
+    else:
+        letter, corner = "N", 1 if variant.numbering == "bottom-right" else 2
+    if variant.first_mover is Color.BLACK:
+        corner = 3 - corner  # bottom-left <-> top-right, bottom-right <-> top-left
+    invert = 1 if variant.layout == "mirrored" else 0
+    return (
+        f"{variant.game_type},{variant.first_mover.letter},{variant.width},{variant.height},"
+        f"{letter}{corner},{invert}"
+    )
+
+
+#: The rows of the standard's table for draughts that pdn has no rules for: name, full value.
+#: Every other row is made from the engine's variants (:func:`full_value`).
+_OTHER_ROWS: dict[int, tuple[str, str]] = {
+    28: ("portuguese", "28,W,8,8,N1,1"),
+    41: ("spantsiretti", "41,W,10,8,A0,0"),
 }
 
-#: GameType number -> variant name (the keys of the engine's variant registry).
-VARIANT_NAMES: dict[int, str] = {
-    20: "international",
-    21: "english",
-    22: "italian",
-    23: "pool",
-    24: "spanish",
-    25: "russian",
-    26: "brazilian",
-    27: "canadian",
-    28: "portuguese",
-    29: "czech",
-    30: "turkish",
-    31: "thai",
-    40: "frisian",
-    41: "spantsiretti",
-}
+#: Full GameType values of the PDN 3.0 table (current master of the standard), by type number:
+#: those of the engine's variants and :data:`_OTHER_ROWS`.  Type 23 has several rule sets; the
+#: bare ``"23"`` means American pool checkers. Thai draughts is ``"31,W,..."``: the standard's
+#: table writes ``"31,B,..."``, the federation's rules let White begin (``docs/rules.md``).
+FULL_VALUES: dict[int, str] = dict(
+    sorted(
+        [(v.game_type, full_value(v)) for v in VARIANTS.values()]
+        + [(number, full) for number, (_, full) in _OTHER_ROWS.items()]
+    )
+)
+
+#: GameType number -> variant name (the keys of the engine's variant registry, and the names of
+#: the draughts rows of the standard's table that pdn has no rules for).
+VARIANT_NAMES: dict[int, str] = dict(
+    sorted(
+        [(v.game_type, v.name) for v in VARIANTS.values()]
+        + [(number, name) for number, (name, _) in _OTHER_ROWS.items()]
+    )
+)
 
 
 _FULL_RE = re.compile(
     r"\s*(\d+)\s*(?:,\s*([WBwb])\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*([ANSans])\s*([0-3])?\s*"
     r"(?:,\s*([01])\s*)?)?\s*"
 )
+
+
+# The readable start of a GameType value that is not well formed: its number, and its colour
+# when that is a field of its own.
+_LEAD_RE = re.compile(r"\s*(\d+)(?:\s*,\s*([WBwb])\s*(?:,|$))?")
 
 
 class GameTypeError(ValueError):
@@ -155,14 +180,16 @@ def parse_game_type(text: str) -> GameType:
     """
     match = _FULL_RE.fullmatch(text)
     if match is None:
-        lead = re.match(r"\s*(\d+)", text)
+        lead = _LEAD_RE.match(text)
         if lead is None:
             raise GameTypeError(f"GameType {text!r} has no type number")
         # A readable number followed by something odd ("20,W,0,0,N,0" is fine, "20;x" is not):
-        # keep the number so that the variant is still known.
+        # keep the number so that the variant is still known, and a start colour that can be
+        # read ("20,B"), so that the game is replayed from it.
+        colour = lead.group(2)
         return GameType(
             _small_int(lead.group(1), "type number", text),
-            None,
+            None if colour is None else colour.upper(),
             None,
             None,
             None,
@@ -224,25 +251,29 @@ def variant_name(number: int) -> str | None:
 
 def first_mover(variant: str | None, game_type: GameType | None = None) -> str:
     """``"W"`` or ``"B"``: the colour that moves first, as a GameType value writes it in full,
-    else as the variant's rules say (the engine's :class:`~pdn.engine.Variant`, the one source
-    of that fact; the short forms of the standard's table are not: it gives Thai draughts to
-    Black, the federation's rules to White, see ``docs/rules.md``).
+    else as the rules of ``variant`` (a name or alias) say, else those of the GameType's number.
 
-    English checkers and American pool start with Black; the others with White. Unknown
-    variants are taken to start with White.
+    The engine's :class:`~pdn.engine.Variant` is the one source of a variant's first mover:
+    English checkers and American pool start with Black, the others with White (Thai draughts
+    too, although the standard's table writes ``"31,B,..."``: see ``docs/rules.md``). Unknown
+    variants and types are taken to start with White. This is the function every part of pdn
+    asks (replay, headings, reports, the writer's move numbers).
 
     >>> written = parse_game_type("20,B,10,10,N2")
     >>> first_mover("english"), first_mover("thai"), first_mover("international", written)
     ('B', 'W', 'B')
+    >>> first_mover(None, parse_game_type("21")), first_mover("russian", parse_game_type("21"))
+    ('B', 'W')
     """
     if game_type is not None and game_type.start and not game_type.expanded:
         return game_type.start
-    from pdn.engine import VARIANTS
-
-    rules = VARIANTS.get(variant or "")
-    if rules is not None:
-        return "B" if rules.first_mover.label == "Black" else "W"
-    return "W"
+    if not variant and game_type is not None:
+        variant = VARIANT_NAMES.get(game_type.number)
+    try:
+        rules = get_variant(variant or "")
+    except KeyError:
+        return "W"
+    return rules.first_mover.letter
 
 
 # Evidence from the moves and the FEN ------------------------------------------------------

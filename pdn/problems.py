@@ -79,6 +79,11 @@ CODES: dict[str, CodeInfo] = dict(
         _info("draw-claimable", "notice", "a draw could be claimed (move count or repetition)"),
         _info("draw-rule", "notice", "the rules declare the game drawn from this ply on"),
         _info("draws-unwatched", "notice", "this variant's draw rules are not watched"),
+        _info(
+            "start-colour",
+            "notice",
+            "the GameType's start colour is not the variant's: the game starts with the GameType's",
+        ),
     ]
 )
 

@@ -46,8 +46,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Protocol
 
-from pdn.engine import get_variant, variant_for_game_type
-
+from . import gametype
 from .names import Aliases, differences, similar_names
 from .results import CANONICAL, scores
 from .results import parse_result as parse_outcome
@@ -227,35 +226,26 @@ def first_mover_colour(variant: str | None = None, game_type: str | None = None)
     """``"Black"`` or ``"White"``: the colour that moves first.
 
     ``variant`` may be a colour (``"Black"``, ``"W"``...) or a variant name: ``english``,
-    ``checkers`` and ``pool`` start with Black, every other variant with White. When
-    ``variant`` is empty the ``GameType`` tag value decides: its second field (``B``/``W``,
-    as in ``"21,B,8,8,N1,0"``) when present, otherwise its number (21 and 23 start with
-    Black, the others with White). With neither, English checkers is assumed: Black.
+    ``checkers`` and ``pool`` start with Black, every other variant with White. The ``GameType``
+    tag value's second field (``B``/``W``, as in ``"21,B,8,8,N1,0"``) wins when present; without
+    a variant its number decides (21 and 23 start with Black, the others with White). With
+    neither, English checkers is assumed: Black. :func:`pdn.gametype.first_mover` decides.
 
     >>> first_mover_colour("russian"), first_mover_colour(None, "20"), first_mover_colour()
     ('White', 'White', 'Black')
     """
+    written = gametype.game_type_of(game_type)
     if variant is not None and variant.strip():
-        key = re.sub(r"[\s_]+", "-", variant.strip().lower())
+        key = variant.strip().lower()
         if key in ("black", "b"):
             return BLACK
         if key in ("white", "w"):
             return WHITE
-        try:
-            return get_variant(key).first_mover.label
-        except KeyError:
-            return WHITE
-    if game_type is not None and game_type.strip():
-        fields = [part.strip().upper() for part in game_type.split(",")]
-        if len(fields) > 1 and fields[1] in ("B", "W"):
-            return BLACK if fields[1] == "B" else WHITE
-        if fields[0].isdecimal():
-            # A number too long to be a GameType (and for int(), past its digit limit) is an
-            # unknown type like any other.
-            digits = fields[0].lstrip("0") or "0"
-            found = variant_for_game_type(int(digits)) if len(digits) <= 9 else None
-            return found.first_mover.label if found is not None else WHITE
-    return BLACK
+    elif written is None:
+        # No type number at all: English checkers; one too long to read: an unknown type.
+        unread = game_type is not None and re.match(r"\s*\d", game_type) is not None
+        variant = "" if unread else "english"
+    return BLACK if gametype.first_mover(variant, written) == "B" else WHITE
 
 
 def _tag(tags: TagSource, name: str) -> str:

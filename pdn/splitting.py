@@ -1,12 +1,11 @@
 """Splitting a collection into files, one per event, round, ballot, variant, player or N games.
 
-File names come from tag values, so they are made safe (:func:`safe_name`): no path separator,
-no ``..``, no control character, no name Windows reserves (``CON``, ``LPT1``...), no leading
-dot (nor ``-``, ``=``, ``+``, ``@``), at most :data:`NAME_BYTES` bytes of UTF-8, and unique
-even on a file system that ignores
-case. Every file is written inside the output folder: an existing symbolic link, folder or
-other non-regular file, and the inputs themselves, are never written through; the next free
-name is taken instead.
+File names come from tag values, so they are made safe (:func:`pdn.filenames.safe_name`): no
+path separator, no ``..``, no control character, no name Windows reserves (``CON``,
+``LPT1``...), no leading dot (nor ``-``, ``=``, ``+``, ``@``), at most :data:`NAME_BYTES` bytes
+of UTF-8, and unique even on a file system that ignores case. Every file is written inside
+the output folder: an existing symbolic link, folder or other non-regular file, and the inputs
+themselves, are never written through; the next free name is taken instead.
 
 The games are written as read (their :class:`~pdn.cutting.RawGame` text). They are gathered in
 private temporary files while the input streams by (memory stays constant whatever the number
@@ -21,9 +20,7 @@ from __future__ import annotations
 
 import csv
 import os
-import re
 import tempfile
-import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -33,8 +30,9 @@ from typing import IO
 from .atomic import atomic_writer, signals_as_exit
 from .batch import Input, display_name
 from .cutting import RawGame
+from .filenames import NAME_BYTES, safe_name
 from .model import Game, Tags
-from .safe_text import UNSAFE, csv_cell
+from .safe_text import csv_cell
 from .selection import OnProblem, games_as_read, opening_of
 from .visitor import HeadersOnly
 from .writer import write_game
@@ -53,38 +51,6 @@ __all__ = [
 GROUPINGS = ("event", "round", "ballot", "variant", "player")
 #: The index written beside the games (never a game file's name: those end in ``.pdn``).
 INDEX_NAME = "index.csv"
-#: The longest name stem, in bytes of UTF-8 (file systems allow 255; room for a suffix).
-NAME_BYTES = 100
-
-_RESERVED = {"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"} | {
-    f"{kind}{n}" for kind in ("COM", "LPT") for n in [*"0123456789", "¹", "²", "³"]
-}
-# Separators, what Windows forbids in a name, and everything pdn.safe_text will not print.
-_FORBIDDEN = re.compile(r'[/\\<>:"|?*]|' + UNSAFE.pattern)
-
-
-def safe_name(label: str, limit: int = NAME_BYTES) -> str:
-    """A file name stem made from a tag value: safe on Linux, macOS and Windows alike.
-
-    >>> safe_name(" .hidden "), safe_name("a/../b"), safe_name(""), safe_name("lpt1.txt")
-    ('hidden', 'a_._b', 'unnamed', '_lpt1.txt')
-    """
-    text = unicodedata.normalize("NFC", label)
-    text = _FORBIDDEN.sub("_", text)
-    text = re.sub(r"\s+", "_", text.strip())
-    text = re.sub(r"_+", "_", re.sub(r"\.{2,}", ".", text))
-    text = text.strip("._ ")
-    encoded = text.encode("utf-8")
-    if len(encoded) > limit:
-        text = encoded[:limit].decode("utf-8", "ignore").rstrip("._ ")
-    if not text:
-        return "unnamed"
-    # A leading "-" reads as an option on command lines, "=" "+" "@" as a formula in the index.
-    if text[0] in "-=+@":
-        text = "_" + text[1:]
-    if text.split(".")[0].upper() in _RESERVED:
-        text = "_" + text
-    return text
 
 
 @dataclass(slots=True)

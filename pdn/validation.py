@@ -31,7 +31,7 @@ from pdn.engine import (
 
 from .draws import DrawWatch, draw_rules, unwatched_sentence
 from .fastpath import fast_path
-from .gametype import FULL_VALUES, detect_variant, moves_evidence
+from .gametype import detect_variant, first_mover, moves_evidence
 from .model import Game, Node
 from .notation import NotationError, move_texts, parse_move, resolve_squares
 from .problems import Problem
@@ -454,16 +454,9 @@ def _candidates(game: Game, guessed: Variant, *, opening: bool) -> list[Variant]
         if other.first_mover is not guessed.first_mover:
             if opening:
                 found.append(other)
-        elif guessed.name != "english" and _notation(other) == _notation(guessed):
+        elif guessed.name != "english" and other.notation == guessed.notation:
             found.append(other)
     return found
-
-
-def _notation(variant: Variant) -> str:
-    """The notation letter of a variant's row of the GameType table (``A`` or ``N``)."""
-    full = FULL_VALUES.get(variant.game_type, "")
-    parts = full.split(",")
-    return parts[4][:1] if len(parts) > 4 else ""
 
 
 def _first_fault(report: Report) -> int | None:
@@ -545,9 +538,30 @@ def _choose_variant(game: Game, variant: Variant | str | None) -> Variant | None
 
 
 def _start_position(game: Game, variant: Variant, report: Report) -> Position | None:
+    """The position the game starts from: its FEN (whose side to move decides), else the
+    variant's start with the side to move that :func:`pdn.gametype.first_mover` says (a start
+    colour written in the GameType, ``"20,B,10,10,N2,0"``, wins over the variant's, with a
+    ``start-colour`` notice)."""
     fen = game.tags.get("FEN")
     if not fen:
-        return Position.start(variant)
+        start = Position.start(variant)
+        written = game.game_type
+        if written is None or not written.start or written.expanded:
+            return start
+        first = Color.BLACK if first_mover(variant.name, written) == "B" else Color.WHITE
+        if first is start.turn:
+            return start
+        report.problems.append(
+            Problem(
+                "start-colour",
+                f"GameType {written.text.strip()!r} says {first.label} moves first, the rules "
+                f"of {variant.title} say {start.turn.label}: the game is replayed from the start "
+                f"position with {first.label} to move",
+                line=game.line,
+                column=1,
+            )
+        )
+        return start.with_turn(first)
     try:
         return Position.from_fen(fen, variant)
     except FenError as exc:

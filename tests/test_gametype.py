@@ -35,7 +35,8 @@ from pdn.gametype import (
         ("22", (22, "W", 8, 8, "N", 2, True, True)),
         ("25", (25, "W", 8, 8, "A", 0, False, True)),
         ("27", (27, "W", 12, 12, "N", 2, False, True)),
-        ("31", (31, "B", 8, 8, "N", 2, False, True)),
+        # The standard's table writes "31,B,...": pdn's row is its Thai rules' (White starts).
+        ("31", (31, "W", 8, 8, "N", 2, False, True)),
         ("41", (41, "W", 10, 8, "A", 0, False, True)),
         ("20,W,10,10,N1,0", (20, "W", 10, 10, "N", 1, False, False)),
         ("23,W,8,8,A0,0", (23, "W", 8, 8, "A", 0, False, False)),
@@ -76,6 +77,9 @@ def test_unreadable_game_types() -> None:
         parse_game_type("")
     odd = parse_game_type("20;W")
     assert (odd.number, odd.start) == (20, None)
+    short = parse_game_type(" 20 , b")  # not the standard's form, but its colour is readable
+    assert (short.number, short.start, short.width, short.well_formed) == (20, "B", None, False)
+    assert parse_game_type("20,Bx").start is None
 
 
 def test_variant_names() -> None:

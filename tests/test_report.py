@@ -266,8 +266,9 @@ def test_games_to_records_variant_sources() -> None:
     firsts = [r.first for r in games_to_records(games)]
     assert firsts == ["B-player", "W-player", "W-player", "B-player"]
     assert [r.index for r in games_to_records(games)] == [1, 2, 3, 4]
-    # The caller's variant overrides everything.
-    assert {r.first for r in games_to_records(games, "international")} == {"W-player"}
+    # The caller's variant overrides the tag's type number, not a start colour it writes.
+    firsts = [r.first for r in games_to_records(games, "international")]
+    assert firsts == ["W-player", "W-player", "W-player", "B-player"]
     assert {r.first_colour for r in games_to_records(games, "english")} == {BLACK}
 
 

@@ -55,10 +55,14 @@ def _inside(folder: Path) -> Iterator[None]:
 def fingerprint(folders: list[Path]) -> dict[str, dict[str, str]]:
     """``{command: {file: hash of exit status and output}}`` for every file and command; each
     file is named relative to its folder, from which the commands run (outputs name it so)."""
+    import secrets
+
     from click.testing import CliRunner
 
     from pdn.cli import main
 
+    # The viewer's page has a random element id: fixed, so that pages compare.
+    secrets.randbits = lambda bits: 0
     runner = CliRunner()
     out: dict[str, dict[str, str]] = {name: {} for name in COMMANDS}
     for folder in folders:

@@ -537,6 +537,12 @@ def _choose_variant(game: Game, variant: Variant | str | None) -> Variant | None
         return None
 
 
+def _first_colour(game: Game, variant: Variant) -> Color:
+    """The side that moves first in ``game`` under ``variant``: a colour its GameType writes in
+    full, else the variant's (:func:`pdn.gametype.first_mover`)."""
+    return Color.BLACK if first_mover(variant.name, game.game_type) == "B" else Color.WHITE
+
+
 def _start_position(game: Game, variant: Variant, report: Report) -> Position | None:
     """The position the game starts from: its FEN (whose side to move decides), else the
     variant's start with the side to move that :func:`pdn.gametype.first_mover` says (a start
@@ -548,7 +554,7 @@ def _start_position(game: Game, variant: Variant, report: Report) -> Position | 
         written = game.game_type
         if written is None or not written.start or written.expanded:
             return start
-        first = Color.BLACK if first_mover(variant.name, written) == "B" else Color.WHITE
+        first = _first_colour(game, variant)
         if first is start.turn:
             return start
         report.problems.append(
@@ -788,7 +794,9 @@ def _check_result(report: Report) -> None:
     variant = report.variant
     assert variant is not None
     loser = final.turn
-    expected = Outcome.SECOND_WINS if loser is variant.first_mover else Outcome.FIRST_WINS
+    # A result is written from the first mover's side, which a GameType may name ("20,B,...").
+    first = _first_colour(game, variant)
+    expected = Outcome.SECOND_WINS if loser is first else Outcome.FIRST_WINS
     if outcome is not expected:
         result_text = tag if tag_outcome is not Outcome.UNKNOWN else terminator
         report.problems.append(

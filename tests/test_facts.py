@@ -276,3 +276,20 @@ def test_a_fens_side_to_move_wins_over_the_gametypes_colour() -> None:
     )
     black = '[FEN "B:W31-50:B1-20"][SetUp "1"]'
     assert _replay(f'[GameType "20,W,10,10,N2,0"]{black}', BLACK_FIRST_10X10)[2] == Color.BLACK
+
+
+@pytest.mark.parametrize(
+    ("game_type", "winner_first"),
+    [("20,B,10,10,N2,0", True), ("20", False)],
+)
+def test_a_result_is_read_from_the_side_the_gametype_starts(
+    game_type: str, winner_first: bool
+) -> None:
+    # White to move with no piece has lost: a win of the first mover only where Black began.
+    fen = '[FEN "W:W:B1"][SetUp "1"]'
+    for result, first_wins in (("2-0", True), ("0-2", False)):
+        report = validate(
+            pdn.parse_game(f'[GameType "{game_type}"]{fen}[Result "{result}"] {result}')
+        )
+        impossible = "result-impossible" in [p.code for p in report.problems]
+        assert impossible is (first_wins is not winner_first), (game_type, result)

@@ -526,18 +526,6 @@ def _replay(game: Game, variant: Variant | str | None) -> Report:
     return report
 
 
-def rules_of(game: Game) -> Variant | None:
-    """The rules :func:`validate` starts from for ``game`` (its GameType, else the reader's
-    guess, else English), before any retry of a failing guess; ``None`` when they are not
-    implemented here.
-
-    >>> import pdn
-    >>> rules_of(pdn.parse_game('[GameType "25"] 1. c3-d4 *')).name
-    'russian'
-    """
-    return _choose_variant(game, None)
-
-
 def _choose_variant(game: Game, variant: Variant | str | None) -> Variant | None:
     if isinstance(variant, Variant):
         return variant

@@ -32,6 +32,7 @@ from pdn.engine import Variant
 
 from .cutting import RawGame
 from .detection import source_sentence
+from .excerpts import truncate
 from .gametype import first_mover
 from .jsonio import SCHEMA, looks_like_json, read_json_games
 from .model import Game
@@ -413,6 +414,19 @@ class Replays:
         self.replayed += 1
         self._last = (game, report)
         return report
+
+    def certain(self, game: Game) -> bool:
+        """Whether the rules of ``game`` are certain (a GameType, or ``variant``): then no
+        retry can change them, and :meth:`first_plies` gives the steps :meth:`of` would."""
+        return self.variant is not None or game.variant_source == "gametype"
+
+    def first_plies(self, game: Game, plies: int) -> Report:
+        """The replay of a copy of ``game`` cut after ``plies`` plies (every line), for a
+        caller that needs only its beginning and whose rules are :meth:`certain`. It is no
+        replay of the game: :meth:`skip` it, or replay it whole with :meth:`of`."""
+        if not self.certain(game):
+            raise ValueError("the rules are not certain: replay the whole game")
+        return validate(truncate(game, plies), self.variant)
 
     def verdict(self, game: Game, file: str) -> Verdict:
         """The :class:`Verdict` of :meth:`of`'s report, what ``pdn validate`` prints."""

@@ -404,6 +404,42 @@ def _positions(report: Report) -> Iterator[Position]:
         yield step.after
 
 
+#: The plies replayed first where the rules are certain (then four times as many, and so on).
+_FIRST_PLIES = 8
+
+
+class _Mainline:
+    """The mainline positions of a game's replay, as far as a condition reads them: from its
+    whole replay, or where its rules are certain (no retry can change them) from replays of
+    ever longer beginnings of the game, which reach the same positions."""
+
+    __slots__ = ("_game", "_replays", "report")
+
+    def __init__(
+        self, report: Report, game: Game | None = None, replays: Replays | None = None
+    ) -> None:
+        self.report = report  # the whole replay, or that of the first plies (game given)
+        self._game = game
+        self._replays = replays
+
+    def positions(self) -> Iterator[Position]:
+        """The start, then the position after each mainline ply or setup."""
+        report, plies, done = self.report, _FIRST_PLIES, 0
+        game, replays = self._game, self._replays
+        total = len(game.mainline_moves()) if game is not None else 0
+        while True:
+            new = 0
+            for index, position in enumerate(_positions(report)):
+                if index >= done:
+                    new += 1
+                    yield position
+            done += new
+            if game is None or replays is None or new == 0 or plies >= total:
+                return
+            plies *= 4
+            report = replays.first_plies(game, plies)
+
+
 def parse_line(text: str) -> tuple[str, ...]:
     """``--moves``: the mainline moves of a line of play written as PDN movetext (move
     numbers, comments and a terminator allowed, any notation the reader takes).
@@ -652,7 +688,11 @@ class Selection:
         return True
 
     def _ballot_fits(self, game: Game, file: str | None) -> bool:
-        opening = opening_of(game, self.replay(game, file))
+        # The first three plies are enough where no retry can change the rules.
+        replays = self._replays
+        certain = replays.certain(game)
+        report = replays.first_plies(game, 3) if certain else self.replay(game, file)
+        opening = opening_of(game, report)
         return opening.kind == "ballot" and opening.number == self.ballot
 
     def _target(self, variant: Variant) -> Position | None:
@@ -671,7 +711,7 @@ class Selection:
         each mainline move or setup) and the options met there; ``None`` when one of them is
         not met."""
         found: dict[int, list[str]] = {}
-        checks: list[tuple[str, Callable[[Report], int | None]]] = []
+        checks: list[tuple[str, Callable[[_Mainline], int | None]]] = []
         if self.moves is not None:
             checks.append(("--moves", self._line_at))
         if self.fen is not None:
@@ -687,17 +727,22 @@ class Selection:
             checks.append(("--material", lambda g: _material_at(g, final, anywhere=False)))
         if not checks:
             return found
-        report = self.replay(game, file)
+        replays = self._replays
+        # --material reads the final position: the whole replay, whatever the rules.
+        if replays.certain(game) and self.material is None:
+            line = _Mainline(replays.first_plies(game, _FIRST_PLIES), game, replays)
+        else:
+            line = _Mainline(self.replay(game, file))
         for option, check in checks:
-            ply = check(report)
+            ply = check(line)
             if ply is None:
                 return None
             found.setdefault(ply, []).append(option)
         return found
 
-    def _line_at(self, report: Report) -> int | None:
+    def _line_at(self, line: _Mainline) -> int | None:
         assert self.moves is not None
-        variant, start = report.variant, report.start
+        variant, start = line.report.variant, line.report.start
         if variant is None or start is None:
             return None
         where = (variant.name, start.fen())
@@ -708,27 +753,27 @@ class Selection:
             return None
         # Positions after as many plies as the line has: a transposition reaches the same one.
         ply = len(self.moves)
-        for index, position in enumerate(_positions(report)):
+        for index, position in enumerate(line.positions()):
             if index == ply:
                 return ply if position.key() == target.key() else None
         return None
 
-    def _fen_at(self, report: Report) -> int | None:
-        variant = report.variant
+    def _fen_at(self, line: _Mainline) -> int | None:
+        variant = line.report.variant
         target = None if variant is None else self._target(variant)
         if target is None:
             return None
         key = target.key()
         need = _counts(target)
-        for ply, position in enumerate(_positions(report)):
+        for ply, position in enumerate(line.positions()):
             if position.key() == key:
                 return ply
             if not _reachable(position, need):
                 return None
         return None
 
-    def _pattern_at(self, report: Report, pattern: Pattern) -> int | None:
-        variant = report.variant
+    def _pattern_at(self, line: _Mainline, pattern: Pattern) -> int | None:
+        variant = line.report.variant
         if variant is None:
             return None
         try:
@@ -741,7 +786,7 @@ class Selection:
             white_men.bit_count(),
             (white_men | white_kings).bit_count(),
         )
-        for ply, p in enumerate(_positions(report)):
+        for ply, p in enumerate(line.positions()):
             if (
                 (pattern.turn is None or p.turn is pattern.turn)
                 and p.black & ~p.kings & black_men == black_men
@@ -781,12 +826,12 @@ def _least(material: Material) -> tuple[int, int]:
 
 
 def _material_at(
-    report: Report, spec: tuple[Material, Material, bool], *, anywhere: bool
+    line: _Mainline, spec: tuple[Material, Material, bool], *, anywhere: bool
 ) -> int | None:
     """The first position with this material (``anywhere``), or the final one if it has it."""
     last: tuple[int, Position] | None = None
     need: tuple[int, int, int, int] | None = None
-    for ply, position in enumerate(_positions(report)):
+    for ply, position in enumerate(line.positions()):
         if need is None:
             black, white = _by_colour(spec, position.variant)
             need = (*_least(black), *_least(white))

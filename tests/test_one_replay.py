@@ -18,6 +18,7 @@ from pdn.batch import BATCH_SIZE, Replays, validate_files
 from pdn.cli import main
 from pdn.engine import VARIANTS, Position, Variant
 from pdn.notation import move_texts
+from pdn.selection import Selection
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "corpus" / "wiegerw__pdn" / "games"
 CORPUS = (
@@ -186,3 +187,47 @@ def test_workers_and_dask_pieces_replay_as_one_process(tmp_path: Path) -> None:
     with dask.config.set(scheduler="sync"):
         found = pdn_dask.verdicts([str(path)], piece_bytes=2000).compute()
     assert [(v.index, v.status, v.variant) for v in found] == alone
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_games_with_a_gametype_are_found_by_a_replay_of_their_beginning(
+    name: str, tmp_path: Path
+) -> None:
+    # Certain rules: select replays longer and longer beginnings (8 plies, 32...), and finds
+    # what the whole replay (convert's) has.
+    variant = VARIANTS[name]
+    rng = random.Random(f"tagged {name}")
+    path = tmp_path / f"{name}.pdn"
+    records = [
+        f'[GameType "{variant.game_type}"]\n' + random_record(variant, rng) for _ in range(3)
+    ]
+    path.write_text("\n".join(records))
+    assert check_file(path, plies=4) >= 9
+
+
+def test_a_beginning_is_enough_only_where_the_rules_are_certain(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import pdn.batch
+
+    replayed: list[int] = []
+    real = pdn.batch.validate
+
+    def counting(game: pdn.Game, *args: object, **kwargs: object) -> pdn.Report:
+        replayed.append(len(game.mainline_moves()))
+        return real(game, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pdn.batch, "validate", counting)
+    record = random_record(VARIANTS["russian"], random.Random(7))
+    tagged = pdn.parse_game('[GameType "25"]\n' + record)
+    total = len(tagged.mainline_moves())
+    assert total > 20
+    second = pdn.validate(pdn.parse_game(record), "russian").steps[1].after
+    assert second is not None
+    chosen = Selection(fen=second.fen())
+    assert chosen.marks(tagged, "t.pdn") == {2: ["--fen"]}
+    assert replayed == [8]  # the first eight plies, not the game
+    replayed.clear()
+    # Without a GameType a retry may change the rules: the whole game is replayed.
+    assert Selection(fen=second.fen()).marks(pdn.parse_game(record), "u.pdn") is not None
+    assert replayed == [total]

@@ -426,7 +426,8 @@ class Replays:
         replay of the game: :meth:`skip` it, or replay it whole with :meth:`of`."""
         if not self.certain(game):
             raise ValueError("the rules are not certain: replay the whole game")
-        return validate(truncate(game, plies), self.variant)
+        short = len(game.mainline_moves()) <= plies  # then its mainline is all there
+        return validate(game if short else truncate(game, plies), self.variant)
 
     def verdict(self, game: Game, file: str) -> Verdict:
         """The :class:`Verdict` of :meth:`of`'s report, what ``pdn validate`` prints."""

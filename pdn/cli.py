@@ -796,8 +796,9 @@ def show(
 ) -> None:
     """Show a position of one game of FILE, or the position --fen, as a text board or an SVG or
     PNG diagram (the last move marked, side to move, coordinates and square numbers)."""
+    from .batch import Replays
     from .diagram import play_written, svg_board, text_board
-    from .validation import position_at
+    from .validation import locate
 
     piped = file is None and fen is None and sys.stdin is not None and not sys.stdin.isatty()
     if piped:
@@ -823,16 +824,18 @@ def show(
         assert file is not None
         seen = 0
         game = None
-        for _, candidate in _games_of((file,)):
+        replays = Replays(variant)
+        for name, candidate in _games_of((file,)):
             seen += 1
             if candidate.index == number:
                 game = candidate
                 break
+            replays.skip(candidate, name)  # the earlier games may settle its rules
         if game is None:
             if piped and not seen:
                 raise click.UsageError("give a FILE or --fen FEN (standard input held no game)")
             raise click.BadParameter(f"{file} has fewer than {number} games", param_hint="--game")
-        found = position_at(game, ply, variant)
+        found = locate(replays.of(game, name), ply)
         if found.position is None:
             raise click.ClickException(found.reason)
         position, reason, move = found.position, found.reason, found.move
@@ -883,6 +886,7 @@ def openings(
     """
     from collections import Counter
 
+    from .batch import Replays
     from .openings import (
         Opening,
         ballot_stats,
@@ -894,11 +898,12 @@ def openings(
     )
     from .writer import write_game
 
+    replays = Replays()
     with open_output(output, files) as out:
         if ballot is not None:
             extracted = 0
-            for _, game in _games_of(files):
-                opening = classify(game)
+            for name, game in _games_of(files):
+                opening = classify(game, replays.of(game, name))
                 if opening.kind == "ballot" and opening.number == ballot:
                     out.write(("\n" if extracted else "") + write_game(game))
                     extracted += 1
@@ -907,8 +912,8 @@ def openings(
             variants: Counter[str] = Counter()
 
             def classified() -> Iterator[tuple[Opening, str | None]]:
-                for _, game in _games_of(files):
-                    opening = classify(game)
+                for name, game in _games_of(files):
+                    opening = classify(game, replays.of(game, name))
                     kinds[opening.kind] += 1
                     if opening.kind == "not-english":
                         variants[game.variant or "unknown"] += 1
@@ -925,7 +930,10 @@ def openings(
         else:
             # One row per game, written as it comes in CSV and JSON (text and Markdown size
             # their columns from every row first).
-            rows = (opening_row(game, classify(game)) for _, game in _games_of(files))
+            rows = (
+                opening_row(game, classify(game, replays.of(game, name)))
+                for name, game in _games_of(files)
+            )
             for chunk in render_openings_chunks(rows, fmt):
                 out.write(chunk)
 
@@ -990,6 +998,7 @@ def report(
     import shutil
 
     from . import report as reports
+    from .batch import Replays
     from .openings import classify
     from .problems import Problem
 
@@ -1006,6 +1015,7 @@ def report(
 
     def records() -> Iterator[reports.GameRecord]:
         repeats = _Repeats(dedupe, page_warnings)
+        replays = Replays(variant)
         with_games: set[str] = set()
         for name, game in _games_of(files, not_pdn=not_pdn):
             if any(p.code == "not-pdn" for p in game.errors):
@@ -1015,10 +1025,11 @@ def report(
                 continue  # text between games (or a file of no games): nothing to report
             with_games.add(name)
             if repeats.skip(name, game):
+                replays.skip(game, name)
                 continue
             label = None
             if not no_openings:
-                opening = classify(game)
+                opening = classify(game, replays.of(game, name))
                 label = f"ACF {opening.number}" if opening.kind == "ballot" else None
             # index: the game's number in its file, as validate and the warnings give it.
             yield reports.game_record(game, variant, opening=label, index=game.index)
@@ -1062,14 +1073,15 @@ def annotate(
     """Write the games back with PlyCount, Opening, FinalFEN and Termination tags, and
     optional per-move comments. Everything already in the file is kept as it was."""
     from .annotate import AnnotateOptions, Annotator, annotations_of
-    from .validation import validate as replay
+    from .batch import Replays
     from .writer import PdnWriter
 
     options = AnnotateOptions(fen=fen_comments, forced=forced, problems=problems)
 
     def write(inputs: tuple[str, ...], out: TextIO) -> None:
-        for number, (_, game) in enumerate(_reported(_games_of(inputs), in_place=in_place)):
-            annotations = annotations_of(game, replay(game, variant), options)
+        replays = Replays(variant)
+        for number, (name, game) in enumerate(_reported(_games_of(inputs), in_place=in_place)):
+            annotations = annotations_of(game, replays.of(game, name), options)
             text = game.accept(Annotator(PdnWriter(variant=game.variant), annotations))
             out.write(("\n" if number else "") + text)
 
@@ -1846,17 +1858,19 @@ def diagram(
     """Write a diagram of each chosen position of the games of FILES into a folder (file names
     from the game number, players and ply, always inside it), or with --sheet one printable
     HTML page of them (print it to PDF from a browser)."""
+    from .batch import Replays
     from .diagram import confined, diagram_sheet, file_stem, snapshots, svg_board
-    from .validation import validate as replay
 
     wanted = _plies_option(plies)
     folder = Path(directory)
     folder.mkdir(parents=True, exist_ok=True)
     chosen = []
+    replays = Replays(variant)
     for name, game in _games_of(files):
         if number is not None and game.index != number:
+            replays.skip(game, name)
             continue
-        found, missing = snapshots(replay(game, variant), wanted)
+        found, missing = snapshots(replays.of(game, name), wanted)
         for reason in missing:
             click.echo(printable(f"{name}:{game.line}:1: {reason}"), err=True)
         chosen.extend(found)

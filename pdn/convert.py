@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from .batch import Replays
 from .excerpts import split_variations, truncate
 from .export import GAME_CSV_TAGS, csv_rows, csv_text, fen_lines, game_csv_header, game_csv_row
 from .jsonio import SCHEMA, dumps, game_to_dict
@@ -80,13 +81,17 @@ def convert_games(games: Iterable[tuple[str, Game]], options: ConvertOptions) ->
     if options.fmt == "json":
         yield Piece(f'{{"schema": "{SCHEMA}", "type": "games", "games": [\n')
     first = True
-    for name, game in _excerpts(games, options):
+    replays = Replays(options.variant)
+    for name, whole, game in _excerpts(games, options):
         game = strip_game(game, options.strip)
         if not options.replays:
             yield Piece(_one(game, None, options, first))
             first = False
             continue
-        report = validate(game, options.variant)
+        report = replays.of(whole, name)
+        if game is not whole:
+            # A part of the game (stripped, cut, a variation): under the rules chosen for it.
+            report = validate(game, report.variant or options.variant)
         # Rewriting changes move texts only: the replayed steps and positions still hold.
         skipped = rewrite_moves(
             game,
@@ -109,17 +114,19 @@ def convert_games(games: Iterable[tuple[str, Game]], options: ConvertOptions) ->
 
 def _excerpts(
     games: Iterable[tuple[str, Game]], options: ConvertOptions
-) -> Iterator[tuple[str, Game]]:
-    """The games cut to ``max_plies`` and split into their variations, as asked."""
-    for name, game in games:
+) -> Iterator[tuple[str, Game, Game]]:
+    """``(file, game, excerpt)``: the games cut to ``max_plies`` and split into their
+    variations, as asked."""
+    for name, whole in games:
+        game = whole
         if options.max_plies is not None:
             game = truncate(game, options.max_plies)
         if options.split_variations:
             # Standard input has no name worth saying in the Variation tag.
             for line in split_variations(game, None if name == "-" else name):
-                yield name, line
+                yield name, whole, line
         else:
-            yield name, game
+            yield name, whole, game
 
 
 def _one(game: Game, report: Report | None, options: ConvertOptions, first: bool) -> str:

@@ -5,10 +5,13 @@ The input is cut into :class:`Piece` s, each a byte range of one file that start
 starts, and each piece becomes one partition: the workers open the files themselves (so they
 must see the same paths, e.g. on a shared file system) and only the small results travel. A file
 no larger than ``piece_bytes`` is one piece; a larger one is cut at game starts found by one
-cutting pass on the client (the cheap half of reading: no parsing, no replay). A file whose text
-is not plain UTF-8 with ``\\n`` line ends (a guessed code page, damaged bytes, CR line ends) is
-not cut, since a piece read on its own might then be decoded otherwise: it stays one piece, and
-the answers are those of one process either way.
+cutting pass on the client (the cheap half of reading: no parsing, no replay). A piece also
+knows where its block of :data:`~pdn.batch.BATCH_SIZE` games starts: the rules of the earlier
+games of a block may settle those of a game (:class:`~pdn.batch.Replays`), so a worker is told of
+them too, and a piece's verdicts are those of one process. A file whose
+text is not plain UTF-8 with ``\\n`` line ends (a guessed code page, damaged bytes, CR line
+ends) is not cut, since a piece read on its own might then be decoded otherwise: it stays one
+piece, and the answers are those of one process either way.
 
 Everything runs on whatever scheduler is active (``dask.config``, or a
 ``distributed.Client``); see the README for a real cluster. (No doctest here: this module
@@ -26,7 +29,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .batch import Verdict, verdict_of
+from .batch import BATCH_SIZE, Replays, Verdict
 from .cutting import RawGame
 from .detection import FileEvidence
 from .model import Game
@@ -86,6 +89,10 @@ class Piece:
     line: int = 1
     games: int = 0
     evidence: FileEvidence | None = None
+    #: Where the piece's block of games starts (see :meth:`earlier_games`): byte, line, games.
+    block_start: int = 0
+    block_line: int = 1
+    block_games: int = 0
 
     @property
     def whole(self) -> bool:
@@ -97,14 +104,32 @@ class Piece:
         if self.whole:
             yield from split_games(self.path)
             return
+        yield from self._read(self.start, self.end, self.line, self.games)
+
+    def earlier_games(self) -> Iterator[RawGame]:
+        """The games of the file before this piece in its block of
+        :data:`~pdn.batch.BATCH_SIZE` games (for :meth:`pdn.batch.Replays.skip`: what they
+        replay under may settle the rules of the piece's games, as in one process)."""
+        if self.block_start < self.start:
+            yield from self._read(self.block_start, self.start, self.block_line, self.block_games)
+
+    def _read(self, start: int, end: int | None, line: int, games: int) -> Iterator[RawGame]:
         with open(self.path, "rb") as handle:
-            handle.seek(self.start)
-            data = handle.read(-1 if self.end is None else self.end - self.start)
+            handle.seek(start)
+            data = handle.read(-1 if end is None else end - start)
         for raw in split_games(io.BytesIO(data), scan=False):
-            raw.line += self.line - 1
-            raw.index += self.games
+            raw.line += line - 1
+            raw.index += games
             raw.evidence = self.evidence
             yield raw
+
+    def replays(self, variant: str | None = None) -> Replays:
+        """Replays (:class:`pdn.batch.Replays`) for the games of this piece, told of the
+        earlier games of its block."""
+        replays = Replays(variant)
+        for raw in self.earlier_games():
+            replays.skip(raw, self.path)
+        return replays
 
     def games_of(self) -> list[Game]:
         """The games of this piece, parsed."""
@@ -126,29 +151,39 @@ def pieces(
 
 def _cut(path: str, size: int, piece_bytes: int) -> list[Piece]:
     # Game starts at line starts, about piece_bytes apart, from one pass of the cutter.
-    starts: list[tuple[int, int]] = []  # (line, games before)
+    starts: list[tuple[int, int, int, int]] = []  # (line, games before), and its block's
     due = piece_bytes
     previous_end = ""
     evidence = None
+    block: tuple[int, int] | None = None  # (line, games before) where the block starts
     for raw in split_games(path):
         evidence = raw.evidence
         if raw.problem is not None or raw.damage or raw.encoding != "utf-8" or raw.encoding_guessed:
             return [Piece(path)]
         # Only after a game that ended on its result: one ended by the next game's tags, or
         # cut for its size, would end otherwise (at the piece's end) when read on its own.
-        if raw.offset >= due and raw.column == 1 and previous_end == "result":
-            starts.append((raw.line, raw.index - 1))
+        clean = raw.column == 1 and previous_end == "result"
+        if (raw.index - 1) % BATCH_SIZE == 0:
+            # A block of games starts (pdn.batch.Replays counts the rules of the earlier games
+            # of a block): a piece cut in it reads its block's earlier games from here too.
+            block = (raw.line, raw.index - 1) if clean or raw.index == 1 else None
+        if raw.offset >= due and clean and block is not None:
+            starts.append((raw.line, raw.index - 1, *block))
             due = raw.offset + piece_bytes
         previous_end = raw.end
     if not starts:
         return [Piece(path)]
-    offsets = _line_offsets(path, [line for line, _ in starts])
-    if offsets is None:
+    lines = sorted({line for start in starts for line in (start[0], start[2])})
+    found = _line_offsets(path, lines)
+    if found is None:
         return [Piece(path)]
+    offset = dict(zip(lines, found, strict=True))
+    offsets = [offset[start[0]] for start in starts]
     bounds = [*offsets, None]
     out = [Piece(path, 0, offsets[0], evidence=evidence)]
-    for (line, before), start, end in zip(starts, offsets, bounds[1:], strict=True):
-        out.append(Piece(path, start, end, line, before, evidence))
+    for (line, before, *lead), start, end in zip(starts, offsets, bounds[1:], strict=True):
+        at = offset[lead[0]] if lead[0] > 1 else 0
+        out.append(Piece(path, start, end, line, before, evidence, at, lead[0], lead[1]))
     return out
 
 
@@ -210,9 +245,12 @@ def verdicts(
 
 
 def _verdicts_of_pieces(part: Iterable[Piece], variant: str | None) -> list[Verdict]:
-    return [
-        verdict_of(raw.parse(), piece.path, variant) for piece in part for raw in piece.raw_games()
-    ]
+    # Replays of their own: a threaded scheduler runs several partitions in one process.
+    verdicts = []
+    for piece in part:
+        replays = piece.replays(variant)
+        verdicts += [replays.verdict(raw.parse(), piece.path) for raw in piece.raw_games()]
+    return verdicts
 
 
 def ballot_stats(
@@ -233,8 +271,9 @@ def _openings_of_pieces(part: Iterable[Piece]) -> list[tuple[Any, str | None]]:
 
     out = []
     for piece in part:
+        replays = piece.replays()
         for game in piece.games_of():
-            opening = classify(game)
+            opening = classify(game, replays.of(game, piece.path))
             if opening.kind == "ballot":
                 out.append((opening, game.result))
     return out
@@ -258,13 +297,12 @@ def game_table(
 
 
 def _rows_of_pieces(part: Iterable[Piece], variant: str | None) -> list[dict[str, object]]:
-    from .validation import validate
-
     rows: list[dict[str, object]] = []
     for piece in part:
+        replays = piece.replays(variant)
         for raw in piece.raw_games():
             game = raw.parse()
-            report = validate(game, variant)
+            report = replays.of(game, piece.path)
             problems = report.all_problems
             tags = game.tags
             rows.append(

@@ -30,10 +30,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from .batch import Input, display_name
+from .batch import Input, Replays, display_name
 from .cutting import RawGame
 from .model import Game
-from .selection import OnProblem, games_as_read, mainline_positions
+from .selection import OnProblem, games_as_read
+from .validation import Report
 from .writer import canonical_move, write_game
 
 __all__ = [
@@ -76,19 +77,24 @@ def _name(value: str | None) -> str:
     return " ".join((value or "").split()).casefold()
 
 
-def game_key(game: Game, level: Level, text: str | None = None) -> bytes | None:
+def game_key(
+    game: Game, level: Level, text: str | None = None, report: Report | None = None
+) -> bytes | None:
     """The key of ``game`` at ``level``; ``text`` is its text as read (for ``text``; the
-    game is written out when it is not given). ``None`` for a game without moves at the
-    ``moves`` and ``position`` levels: empty records are alike without repeating anything."""
+    game is written out when it is not given), ``report`` its replay (for ``position``;
+    validated here when not given). ``None`` for a game without moves at the ``moves`` and
+    ``position`` levels: empty records are alike without repeating anything."""
     if level == "text":
         return text_key(text if text is not None else write_game(game))
     if not any(node.move is not None for node in game.mainline()):
         return None
     if level == "moves":
         return _digest(" ".join((game.fen or "").split()), *_mainline(game))
-    final = None
-    for final in mainline_positions(game):  # noqa: B007 - the last one is wanted
-        pass
+    if report is None:
+        from .validation import validate
+
+        report = validate(game)
+    final = report.final
     where = "" if final is None else f"{final.variant.name}:{final.fen()}"
     if final is None:
         # Not replayable (no rules for it, a bad start): its moves stand for the position.
@@ -182,29 +188,33 @@ def dedupe_games(
     [True, False]
     """
     seen = Deduper()
+    replays = Replays()
     for source in against:
-        for _ in _keyed(source, level, seen, on_problem, encoding):
+        for _ in _keyed(source, level, seen, replays, on_problem, encoding):
             pass
     for source in sources:
-        yield from _keyed(source, level, seen, on_problem, encoding)
+        yield from _keyed(source, level, seen, replays, on_problem, encoding)
 
 
 def _keyed(
     source: Input,
     level: Level,
     seen: Deduper,
+    replays: Replays,
     on_problem: OnProblem | None,
     encoding: str | None = None,
 ) -> Iterator[Seen]:
-    """The games of one source, each checked against (and added to) ``seen``."""
+    """The games of one source, each checked against (and added to) ``seen``; a position is
+    the one the replay ``pdn validate`` makes reaches (``replays``)."""
     name = display_name(source)
     for raw, parsed in games_as_read(source, on_problem, encoding=encoding):
+        game = parsed if raw is None or level == "text" else raw.parse()
+        report = replays.of(game, name) if game is not None and level == "position" else None
         if raw is None:
-            assert parsed is not None
-            place = Place(name, parsed.line, parsed.index)
-            yield Seen(place, seen.check(game_key(parsed, level), place), None, parsed)
-            continue
-        place = Place(name, raw.line, raw.index)
-        game = None if level == "text" else raw.parse()
-        key = text_key(raw.text) if game is None else game_key(game, level)
+            assert game is not None
+            place = Place(name, game.line, game.index)
+            key = game_key(game, level, report=report)
+        else:
+            place = Place(name, raw.line, raw.index)
+            key = text_key(raw.text) if game is None else game_key(game, level, report=report)
         yield Seen(place, seen.check(key, place), raw, game)

@@ -7,10 +7,11 @@ read. The work done per game is only what the conditions need, cheapest first:
 * tags (players, event, dates, result, GameType) are read without parsing the movetext
   (:class:`~pdn.visitor.HeadersOnly`);
 * the move count, a missing Result tag or GameType need the game parsed, not replayed;
-* positions (``fen``, ``fen_pattern``, ``ballot``, ``material``) replay the mainline only as far
-  as they need: three plies for a ballot, until the position is found or can no longer be
-  reached for ``fen`` (men and pieces only ever decrease), to the end for ``material``;
-* the validation verdict (``clean``, ``broken``, ``cut_at_error``) replays everything.
+* positions (``fen``, ``fen_pattern``, ``ballot``, ``material``, ``moves``) and the
+  validation verdict (``clean``, ``broken``, ``cut_at_error``) read the game's replay under the
+  rules ``pdn validate`` chooses (:class:`pdn.batch.Replays`: the GameType, else the guess,
+  retried when it fails, the earlier games of the file breaking a tie), so that a position
+  ``pdn convert`` writes is found, and a game ``pdn validate`` calls clean is kept by ``clean``.
 
 Games are written as read: the text of a selected game is the reader's
 :class:`~pdn.cutting.RawGame` text, so nothing is reformatted or lost.
@@ -25,23 +26,22 @@ Games are written as read: the text of a selected game is the reader's
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pdn.engine import Color, FenError, Position, Variant, board_for, diagnose
+from pdn.engine import Color, FenError, Position, Variant, board_for
 
-from .batch import Input, display_name, is_json, iter_games
+from .batch import Input, Replays, display_name, is_json, iter_games
 from .cutting import RawGame
 from .gametype import game_type_of, variant_name
 from .model import Game, Tags
-from .notation import NotationError, parse_move, resolve_squares
-from .openings import Opening, classify_positions
+from .openings import Opening, classify
 from .problems import Problem
 from .reader import parse_game, split_games
 from .results import Outcome, parse_result
+from .validation import Report
 from .visitor import HeadersOnly
 from .writer import write_game
 
@@ -58,7 +58,6 @@ __all__ = [
     "date_span",
     "games_as_read",
     "line_position",
-    "mainline_positions",
     "opening_of",
     "parse_date_bound",
     "parse_line",
@@ -70,6 +69,9 @@ __all__ = [
 ]
 
 Verdict = Literal["clean", "broken"]
+
+#: The statuses of a game with an error (:attr:`pdn.batch.Verdict.has_errors`).
+_BROKEN = ("illegal", "illegal-variation", "syntax-error")
 
 #: A date as ``(year, month, day)``.
 DatePart = tuple[int, int, int]
@@ -387,73 +389,55 @@ def parse_pattern(text: str) -> Pattern:
     return Pattern(turn, tuple(pieces))
 
 
-# --------------------------------------------------------------------------- lazy replay
+# --------------------------------------------------------------------------------- replay
 
 
-def _rules(game: Game) -> Variant | None:
-    # The same choice validation makes for a game without a --variant override.
-    from .validation import rules_of
-
-    return rules_of(game)
-
-
-@functools.cache
-def _initial(variant: Variant) -> Position:
-    # Positions are immutable; building the start anew for each game was a tenth of --fen.
-    return Position.start(variant)
-
-
-def _start(game: Game, variant: Variant) -> Position | None:
-    fen = game.tags.get("FEN")
-    try:
-        return Position.from_fen(fen, variant) if fen else _initial(variant)
-    except FenError:
-        return None
-
-
-def mainline_positions(game: Game) -> Iterator[Position]:
-    """The start position, then the position after each mainline ply, lazily: replay stops
-    where the consumer stops, and at the first move that is not legal (or a bad setup).
-
-    Moves are matched as validation matches them (:func:`pdn.engine.diagnose`); variations
-    are never replayed.
-
-    >>> import pdn
-    >>> [p.turn.letter for p in mainline_positions(pdn.parse_game("1. 11-15 23-19 2. 15-11 *"))]
-    ['B', 'W', 'B']
-    """
-    variant = _rules(game)
-    if variant is None:
+def _positions(report: Report) -> Iterator[Position]:
+    """The start position, then the position after each mainline ply or setup, as the replay
+    reached them (what ``pdn convert --to fen`` and ``--to csv`` write)."""
+    if report.start is None:
         return
-    position = _start(game, variant)
-    if position is None:
-        return
-    yield position
-    for node in game.mainline():
-        if node.setup is not None:
-            try:
-                position = Position.from_fen(node.setup, variant)
-            except FenError:
-                return
-        else:
-            after = _play(position, node.move or "")
-            if after is None:
-                return
-            position = after
-        yield position
+    yield report.start
+    for step in report.mainline_steps():
+        if step.after is None:
+            return
+        yield step.after
 
 
-def _play(position: Position, text: str) -> Position | None:
-    """The position after the move written ``text``; ``None`` if it is not legal here."""
-    try:
-        written = parse_move(text)
-        squares = resolve_squares(written, position.variant)
-    except NotationError:
-        return None
-    found = diagnose(position, squares, written.capture_written)
-    if found.fault is not None or found.move is None:
-        return None
-    return position.play(found.move)
+#: The plies replayed first where the rules are certain (then four times as many, and so on).
+_FIRST_PLIES = 8
+
+
+class _Mainline:
+    """The mainline positions of a game's replay, as far as a condition reads them: from its
+    whole replay, or where its rules are certain (no retry can change them) from replays of
+    ever longer beginnings of the game, which reach the same positions."""
+
+    __slots__ = ("_game", "_replays", "report")
+
+    def __init__(
+        self, report: Report, game: Game | None = None, replays: Replays | None = None
+    ) -> None:
+        self.report = report  # the whole replay, or that of the first plies (game given)
+        self._game = game
+        self._replays = replays
+
+    def positions(self) -> Iterator[Position]:
+        """The start, then the position after each mainline ply or setup."""
+        report, plies, done = self.report, _FIRST_PLIES, 0
+        game, replays = self._game, self._replays
+        total = len(game.mainline_moves()) if game is not None else 0
+        while True:
+            new = 0
+            for index, position in enumerate(_positions(report)):
+                if index >= done:
+                    new += 1
+                    yield position
+            done += new
+            if game is None or replays is None or new == 0 or plies >= total:
+                return
+            plies *= 4
+            report = replays.first_plies(game, plies)
 
 
 def parse_line(text: str) -> tuple[str, ...]:
@@ -477,32 +461,33 @@ def parse_line(text: str) -> tuple[str, ...]:
 
 
 def line_position(start: Position, moves: Sequence[str]) -> Position | None:
-    """The position after playing ``moves`` from ``start``; ``None`` if one is not legal."""
-    position: Position | None = start
-    for text in moves:
-        assert position is not None
-        position = _play(position, text)
-        if position is None:
-            return None
-    return position
+    """The position after playing ``moves`` from ``start`` (replayed by
+    :func:`~pdn.validation.validate` under ``start``'s rules); ``None`` if one is not legal.
+
+    >>> from pdn.engine import ENGLISH, Position
+    >>> line_position(Position.start(ENGLISH), ["11-15", "23-19"]).fen()[:2]
+    'B:'
+    >>> line_position(Position.start(ENGLISH), ["11-15", "11-15"]) is None
+    True
+    """
+    from .validation import validate
+
+    line = parse_game(f'[FEN "{start.fen()}"]\n{" ".join(moves)} *')
+    report = validate(line, start.variant)
+    if not report.complete or any(p.severity == "error" for p in report.all_problems):
+        return None
+    return report.final
 
 
-def opening_of(game: Game) -> Opening:
-    """The game's ACF ballot (or other opening kind) from its first three plies, replaying
-    no further (:func:`pdn.openings.classify` validates the whole game first).
+def opening_of(game: Game, report: Report | None = None) -> Opening:
+    """The game's ACF ballot (or other opening kind), from its replay ``report`` (validated
+    here when not given): :func:`pdn.openings.classify`.
 
     >>> import pdn
     >>> opening_of(pdn.parse_game("1. 11-15 22-17 2. 9-14 *")).label
     'ACF 38: 9-14 22-17 11-15 (transposed)'
     """
-    positions = mainline_positions(game)
-    start = next(positions, None)
-    if start is None:
-        return Opening("setup", fen=game.fen, note="no position to start from")
-    after = [p for _, p in zip(range(3), positions, strict=False)]
-    texts = game.mainline_moves()[:3]
-    illegal = len(after) + 1 if len(after) < min(3, len(texts)) else None
-    return classify_positions(start, after, texts, illegal)
+    return classify(game, report)
 
 
 def _counts(position: Position) -> tuple[int, int, int, int]:
@@ -554,6 +539,8 @@ class Selection:
     cut_at_error: bool = False
     _targets: dict[str, Position | None] = field(default_factory=dict, repr=False)
     _lines: dict[tuple[str, str], Position | None] = field(default_factory=dict, repr=False)
+    #: The replays of the games, under the rules pdn validate chooses (see pdn.batch.Replays).
+    _replays: Replays = field(default_factory=Replays, repr=False)
 
     def has_tag_conditions(self) -> bool:
         """Whether a condition reads tags (players, event, dates, result, variant)."""
@@ -589,6 +576,24 @@ class Selection:
         """Whether some game may be parsed: a condition past the tags, or one on the result
         or the variant, which a game without the tag answers from its moves."""
         return self.needs_game() or self.results is not None or self.variant is not None
+
+    def replays_games(self) -> bool:
+        """Whether a condition replays games (positions, the verdict, the cut at an error)."""
+        return self.needs_positions() or self.verdict is not None or self.cut_at_error
+
+    def replay(self, game: Game, file: str | None = None) -> Report:
+        """The replay of ``game``, the next game of ``file``, as ``pdn validate`` replays it
+        (the games of each file come here in order, or to :meth:`skip`); without ``file``,
+        a game on its own, with no earlier games to go by."""
+        if file is None:
+            from .validation import validate
+
+            return validate(game)
+        return self._replays.of(game, file)
+
+    def skip(self, game: RawGame | Game, file: str) -> None:
+        """Note a game of ``file`` that was not replayed (for the later games' rules)."""
+        self._replays.skip(game, file)
 
     def needs_positions(self) -> bool:
         """Whether a condition replays moves."""
@@ -656,9 +661,10 @@ class Selection:
 
     # --- by the game ---------------------------------------------------------------------
 
-    def game_matches(self, game: Game) -> bool:
+    def game_matches(self, game: Game, file: str | None = None) -> bool:
         """The conditions that need the parsed game, its replay or its verdict (the tag
-        conditions are :meth:`tags_match`'s)."""
+        conditions are :meth:`tags_match`'s); ``game`` is the next game of ``file`` (see
+        :meth:`replay`)."""
         if self.results is not None and parse_result(game.result) not in self.results:
             return False
         if self.variant is not None and game.variant != self.variant:
@@ -669,22 +675,24 @@ class Selection:
                 return False
             if self.max_plies is not None and plies > self.max_plies:
                 return False
-        if self.ballot is not None and not self._ballot_fits(game):
+        if self.ballot is not None and not self._ballot_fits(game, file):
             return False
-        if self.marks(game) is None:
+        if self.marks(game, file) is None:
             return False
         if self.verdict is not None:
-            from .batch import verdict_of
-
-            verdict = verdict_of(game, "")
-            if self.verdict == "broken" and not verdict.has_errors:
+            status = self.replay(game, file).status
+            if self.verdict == "broken" and status not in _BROKEN:
                 return False
-            if self.verdict == "clean" and verdict.status != "ok":
+            if self.verdict == "clean" and status != "ok":
                 return False
         return True
 
-    def _ballot_fits(self, game: Game) -> bool:
-        opening = opening_of(game)
+    def _ballot_fits(self, game: Game, file: str | None) -> bool:
+        # The first three plies are enough where no retry can change the rules.
+        replays = self._replays
+        certain = replays.certain(game)
+        report = replays.first_plies(game, 3) if certain else self.replay(game, file)
+        opening = opening_of(game, report)
         return opening.kind == "ballot" and opening.number == self.ballot
 
     def _target(self, variant: Variant) -> Position | None:
@@ -696,13 +704,14 @@ class Selection:
                 self._targets[variant.name] = None
         return self._targets[variant.name]
 
-    def marks(self, game: Game) -> dict[int, list[str]] | None:
+    def marks(self, game: Game, file: str | None = None) -> dict[int, list[str]] | None:
         """Where the conditions on positions (``moves``, ``fen``, ``fen_pattern``,
-        ``material``, ``material_at_any``) are met: the index of the position in
-        :func:`mainline_positions` (0 the start, then after each mainline move or setup)
-        and the options met there; ``None`` when one of them is not met."""
+        ``material``, ``material_at_any``) are met in the replay of ``game`` (the next game
+        of ``file``, see :meth:`replay`): the index of the position (0 the start, then after
+        each mainline move or setup) and the options met there; ``None`` when one of them is
+        not met."""
         found: dict[int, list[str]] = {}
-        checks: list[tuple[str, Callable[[Game], int | None]]] = []
+        checks: list[tuple[str, Callable[[_Mainline], int | None]]] = []
         if self.moves is not None:
             checks.append(("--moves", self._line_at))
         if self.fen is not None:
@@ -716,51 +725,55 @@ class Selection:
         if self.material is not None:
             final = self.material
             checks.append(("--material", lambda g: _material_at(g, final, anywhere=False)))
+        if not checks:
+            return found
+        replays = self._replays
+        # --material reads the final position: the whole replay, whatever the rules.
+        if replays.certain(game) and self.material is None:
+            line = _Mainline(replays.first_plies(game, _FIRST_PLIES), game, replays)
+        else:
+            line = _Mainline(self.replay(game, file))
         for option, check in checks:
-            ply = check(game)
+            ply = check(line)
             if ply is None:
                 return None
             found.setdefault(ply, []).append(option)
         return found
 
-    def _line_at(self, game: Game) -> int | None:
+    def _line_at(self, line: _Mainline) -> int | None:
         assert self.moves is not None
-        variant = _rules(game)
-        if variant is None:
+        variant, start = line.report.variant, line.report.start
+        if variant is None or start is None:
             return None
-        where = (variant.name, " ".join((game.tags.get("FEN") or "").split()))
+        where = (variant.name, start.fen())
         if where not in self._lines:
-            start = _start(game, variant)
-            self._lines[where] = None if start is None else line_position(start, self.moves)
+            self._lines[where] = line_position(start, self.moves)
         target = self._lines[where]
         if target is None:
             return None
         # Positions after as many plies as the line has: a transposition reaches the same one.
         ply = len(self.moves)
-        for index, position in enumerate(mainline_positions(game)):
+        for index, position in enumerate(line.positions()):
             if index == ply:
                 return ply if position.key() == target.key() else None
         return None
 
-    def _fen_found(self, game: Game) -> bool:
-        return self._fen_at(game) is not None
-
-    def _fen_at(self, game: Game) -> int | None:
-        variant = _rules(game)
+    def _fen_at(self, line: _Mainline) -> int | None:
+        variant = line.report.variant
         target = None if variant is None else self._target(variant)
         if target is None:
             return None
         key = target.key()
         need = _counts(target)
-        for ply, position in enumerate(mainline_positions(game)):
+        for ply, position in enumerate(line.positions()):
             if position.key() == key:
                 return ply
             if not _reachable(position, need):
                 return None
         return None
 
-    def _pattern_at(self, game: Game, pattern: Pattern) -> int | None:
-        variant = _rules(game)
+    def _pattern_at(self, line: _Mainline, pattern: Pattern) -> int | None:
+        variant = line.report.variant
         if variant is None:
             return None
         try:
@@ -773,7 +786,7 @@ class Selection:
             white_men.bit_count(),
             (white_men | white_kings).bit_count(),
         )
-        for ply, p in enumerate(mainline_positions(game)):
+        for ply, p in enumerate(line.positions()):
             if (
                 (pattern.turn is None or p.turn is pattern.turn)
                 and p.black & ~p.kings & black_men == black_men
@@ -813,12 +826,12 @@ def _least(material: Material) -> tuple[int, int]:
 
 
 def _material_at(
-    game: Game, spec: tuple[Material, Material, bool], *, anywhere: bool
+    line: _Mainline, spec: tuple[Material, Material, bool], *, anywhere: bool
 ) -> int | None:
     """The first position with this material (``anywhere``), or the final one if it has it."""
     last: tuple[int, Position] | None = None
     need: tuple[int, int, int, int] | None = None
-    for ply, position in enumerate(mainline_positions(game)):
+    for ply, position in enumerate(line.positions()):
         if need is None:
             black, white = _by_colour(spec, position.variant)
             need = (*_least(black), *_least(white))
@@ -848,16 +861,18 @@ class Picked:
     marked: bool = False  # a comment added where the conditions on positions were met
 
 
-def cut_at_error(raw: RawGame, game: Game) -> str | None:
+def cut_at_error(raw: RawGame, game: Game, report: Report | None = None) -> str | None:
     """The game's text up to its first mainline error (an illegal move or a reading error
     in the movetext), the rest kept word for word in ``;`` comment lines, then the game's
-    terminator; ``None`` when the mainline has no error in the movetext.
+    terminator; ``None`` when the mainline has no error in the movetext. ``report`` is the
+    game's replay (validated here when not given).
 
     Line comments are used because the rest may hold ``}``, which would end a ``{`` comment.
     """
-    from .validation import validate
+    if report is None:
+        from .validation import validate
 
-    report = validate(game)
+        report = validate(game)
     places = [
         (p.line, p.column, p.code, p.message)
         for p in [*game.errors, *report.problems]
@@ -1000,9 +1015,11 @@ def select_games(
     for source in sources:
         name = display_name(source)
         scan = selection.may_parse()
+        replays = selection.replays_games()
         for raw, parsed in games_as_read(source, on_problem, scan=scan, encoding=encoding):
             if selection.first is not None and chosen >= selection.first:
                 return
+            replayed = selection._replays.replayed
             game = parsed
             decided: bool | None = None
             if raw is not None:
@@ -1018,19 +1035,24 @@ def select_games(
                     assert raw is not None
                     game = raw.parse()
                 decided = selection.tags_match(game.tags) is not False and (
-                    selection.game_matches(game)
+                    selection.game_matches(game, name)
                 )
-            if decided == selection.invert:
-                continue
-            chosen += 1
-            yield _picked(name, raw, game, selection)
+            picked = None if decided == selection.invert else _picked(name, raw, game, selection)
+            if replays and selection._replays.replayed == replayed:
+                # Not replayed: its verdict may still count for a later game's rules.
+                item = game if game is not None else raw
+                assert item is not None
+                selection.skip(item, name)
+            if picked is not None:
+                chosen += 1
+                yield picked
 
 
 def _picked(name: str, raw: RawGame | None, game: Game | None, selection: Selection) -> Picked:
     if selection.mark:
         game = game or raw.parse() if raw is not None else game
         assert game is not None
-        marks = selection.marks(game)
+        marks = selection.marks(game, name)
         if marks:
             text = None if raw is None else _marked_raw(raw, game, marks)
             if text is None:
@@ -1042,7 +1064,7 @@ def _picked(name: str, raw: RawGame | None, game: Game | None, selection: Select
         return Picked(name, game.index, game.line, _with_newline(write_game(game)))
     if selection.cut_at_error:
         game = game or raw.parse()
-        cut = cut_at_error(raw, game)
+        cut = cut_at_error(raw, game, selection.replay(game, name))
         if cut is not None:
             return Picked(name, raw.index, raw.line, cut, cut=True)
     return Picked(name, raw.index, raw.line, _with_newline(raw.text))

@@ -205,11 +205,17 @@ class FileRules:
         """The counts for the game ``index`` of ``file``: those of the earlier games of its
         block (a new file or block, or a file read again from an earlier game, starts them
         afresh)."""
+        self.enter(file, index)
+        return self.counts
+
+    def enter(self, file: str, index: int) -> bool:
+        """Move on to the game ``index`` of ``file``; whether its counts start afresh there."""
         part = (index - 1) // self.block
-        if file != self.file or part != self.part or index <= self.last:
+        fresh = file != self.file or part != self.part or index <= self.last
+        if fresh:
             self.file, self.part, self.counts = file, part, {}
         self.last = index
-        return self.counts
+        return fresh
 
     def add(self, report: Report) -> None:
         """Count a game of the current file and block whose main line replayed cleanly."""
@@ -511,18 +517,6 @@ def _replay(game: Game, variant: Variant | str | None) -> Report:
             )
         )
     return report
-
-
-def rules_of(game: Game) -> Variant | None:
-    """The rules :func:`validate` starts from for ``game`` (its GameType, else the reader's
-    guess, else English), before any retry of a failing guess; ``None`` when they are not
-    implemented here.
-
-    >>> import pdn
-    >>> rules_of(pdn.parse_game('[GameType "25"] 1. c3-d4 *')).name
-    'russian'
-    """
-    return _choose_variant(game, None)
 
 
 def _choose_variant(game: Game, variant: Variant | str | None) -> Variant | None:

@@ -46,13 +46,13 @@ from typing import IO, Any
 
 from pdn.engine import ENGLISH, Position, Variant, board_for, changes, get_variant, letters
 
-from .batch import Input, map_games
+from .batch import Input, map_games, replay_of
 from .jsonio import dumps
 from .model import BEGIN_VARIATION, MOVE, Game, Node, line_events
 from .notation import NotationError, parse_move, resolve_squares
 from .problems import Problem
 from .safe_text import one_line, printable
-from .validation import Report, Step, validate
+from .validation import Report, Step
 
 __all__ = [
     "COLUMNS",
@@ -301,7 +301,7 @@ def view_game(game: Game, file: str, variant: str | None = None) -> ViewedGame:
     if unreadable is not None:
         return ViewedGame([], "", not_pdn=unreadable, file=file)
 
-    report = validate(game, variant)
+    report = replay_of(game, file, variant)
     board_variant = _variant_of(game, report)
     problems = report.all_problems
     per_node = _problems_per_node(game, report, problems)

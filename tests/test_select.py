@@ -17,7 +17,6 @@ from pdn.results import Outcome
 from pdn.selection import (
     Selection,
     date_span,
-    mainline_positions,
     parse_date_bound,
     parse_material,
     parse_pattern,
@@ -243,31 +242,6 @@ def test_fen_found_through_a_transposition_side_to_move_included(collection: Pat
     assert out == "2\n"
 
 
-def test_fen_replays_only_as_far_as_needed(
-    collection: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import pdn.selection as selection
-
-    calls = []
-    real = selection.diagnose
-
-    def counting(*args: object, **kwargs: object) -> object:
-        calls.append(1)
-        return real(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(selection, "diagnose", counting)
-    # Game 1 reaches the position at ply 4 of 7: three more plies are never replayed.
-    first = pdn.parse_game(GAMES[0])
-    assert Selection(fen=TARGET.fen())._fen_found(first)
-    assert len(calls) == 4
-    # A game that never reaches it: after 23x14 (ply 4) Black has 11 pieces and the target
-    # 12, and pieces never come back, so plies 5 and 6 are not replayed.
-    calls.clear()
-    late = pdn.parse_game("1. 9-14 22-17 2. 14-18 23x14 3. 5-9 14x5 *")
-    assert not Selection(fen=TARGET.fen())._fen_found(late)
-    assert len(calls) == 4
-
-
 def test_fen_pattern_only_the_given_squares(collection: Path) -> None:
     pattern = parse_pattern("B:W17,19:B15")
     assert picked(collection, fen_pattern=pattern) == [1, 2]
@@ -290,10 +264,11 @@ def test_material_at_the_end_first_mover_first_or_by_colour(collection: Path) ->
     assert code == 2 and "--material" in err
 
 
-def test_positions_follow_the_mainline_lazily() -> None:
-    positions = mainline_positions(pdn.parse_game("1. 11-15 23-19 2. 15-11 22-18 *"))
-    # the start and two plies: the backward man stops the replay
-    assert len(list(positions)) == 3
+def test_positions_are_the_replays_of_validate() -> None:
+    # A backward man: validate's replay stops there, and so do the positions select reads.
+    game = pdn.parse_game("1. 11-15 23-19 2. 15-11 22-18 *")
+    assert Selection(fen_pattern=parse_pattern("B:W19")).marks(game) == {2: ["--fen-pattern"]}
+    assert Selection(fen_pattern=parse_pattern("W:W18")).marks(game) is None
 
 
 # ------------------------------------------------------------------------------ verdicts

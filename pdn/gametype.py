@@ -276,6 +276,18 @@ def first_mover(variant: str | None, game_type: GameType | None = None) -> str:
     return rules.first_mover.letter
 
 
+def first_colour(variant: Variant, game_type: GameType | None = None) -> Color:
+    """The side that moves first in a game of ``variant`` whose GameType is ``game_type``: the
+    colour :func:`first_mover` says, as the engine's :class:`~pdn.engine.Color`.
+
+    >>> from pdn.engine import INTERNATIONAL
+    >>> black = parse_game_type("20,B")
+    >>> first_colour(INTERNATIONAL).label, first_colour(INTERNATIONAL, black).label
+    ('White', 'Black')
+    """
+    return Color.BLACK if first_mover(variant.name, game_type) == "B" else Color.WHITE
+
+
 # Evidence from the moves and the FEN ------------------------------------------------------
 
 _ALGEBRAIC_RE = re.compile(r"(?<![A-Za-z])[a-lA-L](?:1[0-2]|[1-9])(?![0-9])")

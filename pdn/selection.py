@@ -35,7 +35,7 @@ from pdn.engine import Color, FenError, Position, Variant, board_for
 
 from .batch import Input, Replays, display_name, is_json, iter_games
 from .cutting import RawGame
-from .gametype import game_type_of, variant_name
+from .gametype import GameType, first_colour, game_type_of, variant_name
 from .model import Game, Tags
 from .openings import Opening, classify
 from .problems import Problem
@@ -801,11 +801,11 @@ class Selection:
 
 
 def _by_colour(
-    spec: tuple[Material, Material, bool], variant: Variant
+    spec: tuple[Material, Material, bool], variant: Variant, game_type: GameType | None
 ) -> tuple[Material, Material]:
     """The material Black's side and White's side must have."""
     first, second, by_colour = spec
-    if not by_colour and variant.first_mover is Color.WHITE:
+    if not by_colour and first_colour(variant, game_type) is Color.WHITE:
         return second, first
     return first, second
 
@@ -833,7 +833,7 @@ def _material_at(
     need: tuple[int, int, int, int] | None = None
     for ply, position in enumerate(line.positions()):
         if need is None:
-            black, white = _by_colour(spec, position.variant)
+            black, white = _by_colour(spec, position.variant, line.report.game.game_type)
             need = (*_least(black), *_least(white))
         if anywhere:
             if _has(position, black, white):

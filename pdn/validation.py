@@ -31,7 +31,7 @@ from pdn.engine import (
 
 from .draws import DrawWatch, draw_rules, unwatched_sentence
 from .fastpath import fast_path
-from .gametype import detect_variant, first_mover, moves_evidence
+from .gametype import detect_variant, first_colour, moves_evidence
 from .model import Game, Node
 from .notation import NotationError, move_texts, parse_move, resolve_squares
 from .problems import Problem
@@ -531,12 +531,6 @@ def _choose_variant(game: Game, variant: Variant | str | None) -> Variant | None
         return None
 
 
-def _first_colour(game: Game, variant: Variant) -> Color:
-    """The side that moves first in ``game`` under ``variant``: a colour its GameType writes in
-    full, else the variant's (:func:`pdn.gametype.first_mover`)."""
-    return Color.BLACK if first_mover(variant.name, game.game_type) == "B" else Color.WHITE
-
-
 def _start_position(game: Game, variant: Variant, report: Report) -> Position | None:
     """The position the game starts from: its FEN (whose side to move decides), else the
     variant's start with the side to move that :func:`pdn.gametype.first_mover` says (a start
@@ -548,7 +542,7 @@ def _start_position(game: Game, variant: Variant, report: Report) -> Position | 
         written = game.game_type
         if written is None or not written.start or written.expanded:
             return start
-        first = _first_colour(game, variant)
+        first = first_colour(variant, game.game_type)
         if first is start.turn:
             return start
         report.problems.append(
@@ -789,7 +783,7 @@ def _check_result(report: Report) -> None:
     assert variant is not None
     loser = final.turn
     # A result is written from the first mover's side, which a GameType may name ("20,B,...").
-    first = _first_colour(game, variant)
+    first = first_colour(variant, game.game_type)
     expected = Outcome.SECOND_WINS if loser is first else Outcome.FIRST_WINS
     if outcome is not expected:
         result_text = tag if tag_outcome is not Outcome.UNKNOWN else terminator

@@ -293,3 +293,18 @@ def test_a_result_is_read_from_the_side_the_gametype_starts(
         )
         impossible = "result-impossible" in [p.code for p in report.problems]
         assert impossible is (first_wins is not winner_first), (game_type, result)
+
+
+@pytest.mark.parametrize(("game_type", "kept"), [("20,B,10,10,N2,0", True), ("20", False)])
+def test_material_first_mover_first_follows_the_gametypes_colour(
+    game_type: str, kept: bool
+) -> None:
+    from click.testing import CliRunner
+
+    from pdn.cli import main
+
+    # Black holds two men, White none: "2:0" (first mover first) is Black's only where Black began.
+    text = f'[GameType "{game_type}"][FEN "W:W:B1,2"][SetUp "1"] *\n'
+    done = CliRunner().invoke(main, ["select", "--material", "2:0", "-"], input=text)
+    assert done.exit_code == 0, done.output
+    assert ("[FEN" in done.output) is kept

@@ -34,7 +34,7 @@ from .gametype import first_mover
 from .jsonio import SCHEMA, looks_like_json, read_json_games
 from .model import Game
 from .problems import Problem
-from .reader import read_games, split_games
+from .reader import parse_raw, read_games, split_games
 from .safe_text import printable
 from .validation import FileRules, validate
 
@@ -171,7 +171,7 @@ def _batches(
 
 
 def _run_batch(func: Callable[[Game, str], T], name: str, batch: list[RawGame | Game]) -> list[T]:
-    return [func(raw.parse() if isinstance(raw, RawGame) else raw, name) for raw in batch]
+    return [func(parse_raw(raw) if isinstance(raw, RawGame) else raw, name) for raw in batch]
 
 
 def usable_cores() -> int:

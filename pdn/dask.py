@@ -30,7 +30,7 @@ from .batch import Verdict, verdict_of
 from .cutting import RawGame
 from .detection import FileEvidence
 from .model import Game
-from .reader import split_games
+from .reader import parse_raw, split_games
 
 if TYPE_CHECKING:
     import dask.bag
@@ -108,7 +108,7 @@ class Piece:
 
     def games_of(self) -> list[Game]:
         """The games of this piece, parsed."""
-        return [raw.parse() for raw in self.raw_games()]
+        return [parse_raw(raw) for raw in self.raw_games()]
 
 
 def pieces(
@@ -211,7 +211,9 @@ def verdicts(
 
 def _verdicts_of_pieces(part: Iterable[Piece], variant: str | None) -> list[Verdict]:
     return [
-        verdict_of(raw.parse(), piece.path, variant) for piece in part for raw in piece.raw_games()
+        verdict_of(parse_raw(raw), piece.path, variant)
+        for piece in part
+        for raw in piece.raw_games()
     ]
 
 
@@ -263,7 +265,7 @@ def _rows_of_pieces(part: Iterable[Piece], variant: str | None) -> list[dict[str
     rows: list[dict[str, object]] = []
     for piece in part:
         for raw in piece.raw_games():
-            game = raw.parse()
+            game = parse_raw(raw)
             report = validate(game, variant)
             problems = report.all_problems
             tags = game.tags

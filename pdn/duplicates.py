@@ -33,6 +33,7 @@ from typing import Literal
 from .batch import Input, display_name
 from .cutting import RawGame
 from .model import Game
+from .reader import parse_raw
 from .selection import OnProblem, games_as_read, mainline_positions
 from .writer import canonical_move, write_game
 
@@ -205,6 +206,6 @@ def _keyed(
             yield Seen(place, seen.check(game_key(parsed, level), place), None, parsed)
             continue
         place = Place(name, raw.line, raw.index)
-        game = None if level == "text" else raw.parse()
+        game = None if level == "text" else parse_raw(raw)
         key = text_key(raw.text) if game is None else game_key(game, level)
         yield Seen(place, seen.check(key, place), raw, game)

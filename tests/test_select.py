@@ -342,7 +342,7 @@ def test_oca_fen_count_agrees_with_full_validation() -> None:
     found = [p.index for p in itertools.takewhile(lambda p: p.index <= 1500, selected)]
     expected = []
     for raw in itertools.islice(pdn.split_games(str(OCA)), 1500):
-        report = pdn.validate(raw.parse())
+        report = pdn.validate(pdn.parse_raw(raw))
         if report.start is None:
             continue
         seen = [report.start.key()]

@@ -185,10 +185,12 @@ def test_variant_from_gametype_or_detection(collection: Path) -> None:
 def test_tag_selection_never_parses_the_moves(
     collection: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def refuse(self: RawGame) -> pdn.Game:
+    import pdn.selection
+
+    def refuse(raw: RawGame) -> pdn.Game:
         raise AssertionError("the movetext was parsed")
 
-    monkeypatch.setattr(RawGame, "parse", refuse)
+    monkeypatch.setattr(pdn.selection, "parse_raw", refuse)
     assert picked(collection, player=re.compile("ann", re.I), results=parse_results(["1-0"])) == [
         1,
         2,

@@ -75,6 +75,7 @@ class Import:
     line: int
     function: str  # the qualified name of the enclosing function, "" at module level
     path: Path
+    typing_only: bool = False  # under ``if TYPE_CHECKING:``
 
 
 def _module_name(package: str, path: Path) -> str:
@@ -95,24 +96,38 @@ def imports_of(package: str, path: Path) -> list[Import]:
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     found: list[Import] = []
 
-    def walk(node: ast.AST, scope: list[str], function: str) -> None:
+    def walk(node: ast.AST, scope: list[str], function: str, typing: bool) -> None:
         for child in ast.iter_child_nodes(node):
+            line = child.lineno if isinstance(child, (ast.Import, ast.ImportFrom)) else 0
             if isinstance(child, ast.Import):
                 for alias in child.names:
-                    found.append(Import(module, alias.name, (), child.lineno, function, path))
+                    found.append(Import(module, alias.name, (), line, function, path, typing))
             elif isinstance(child, ast.ImportFrom):
                 target = _resolve(module, path.stem == "__init__", child)
                 names = tuple(alias.name for alias in child.names)
-                found.append(Import(module, target, names, child.lineno, function, path))
+                found.append(Import(module, target, names, line, function, path, typing))
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 inner = [*scope, child.name]
                 is_function = not isinstance(child, ast.ClassDef)
-                walk(child, inner, ".".join(inner) if is_function or function else "")
+                walk(child, inner, ".".join(inner) if is_function or function else "", typing)
+            elif _is_type_checking(child):
+                assert isinstance(child, ast.If)
+                walk(ast.Module(child.body, []), scope, function, True)
+                walk(ast.Module(child.orelse, []), scope, function, typing)
             else:
-                walk(child, scope, function)
+                walk(child, scope, function, typing)
 
-    walk(tree, [], "")
+    walk(tree, [], "", False)
     return found
+
+
+def _is_type_checking(node: ast.AST) -> bool:
+    """Whether ``node`` is ``if TYPE_CHECKING:`` (or ``typing.TYPE_CHECKING``)."""
+    if not isinstance(node, ast.If):
+        return False
+    test = node.test
+    name = test.attr if isinstance(test, ast.Attribute) else getattr(test, "id", "")
+    return name == "TYPE_CHECKING"
 
 
 def all_imports() -> list[Import]:
@@ -180,6 +195,8 @@ def test_no_module_imports_a_higher_layer() -> None:
             used.add(key)
             continue
         where = f"in {found.function}()" if found.function else "at module level"
+        if found.typing_only:
+            where += " (under TYPE_CHECKING)"
         wrong.append(
             f"{_where(found)}: {found.module} ({layer}) imports {target} ({their_layer}),"
             f" a higher layer, {where}"
@@ -218,7 +235,6 @@ def test_pdn_reaches_the_engine_by_its_public_names_only() -> None:
     [
         ("import pdn.reader\n", "pdn.reader", ""),
         ("from .engine import Position\n", "pdn.engine", ""),
-        ("if TYPE_CHECKING:\n    from .model import Game\n", "pdn.model", ""),
         ("def f():\n    from . import reader\n", "pdn", "f"),
         ("class C:\n    def m(self):\n        from .reader import x\n", "pdn.reader", "C.m"),
         ("def f():\n    def g():\n        import pdn.viewer\n", "pdn.viewer", "f.g"),
@@ -232,6 +248,14 @@ def test_the_scan_sees_every_kind_of_import(
     path.write_text(text)
     [found] = imports_of("pdn", path)
     assert (found.target, found.function) == (target, function)
+
+
+def test_imports_for_type_checking_only_are_read_and_told(tmp_path: Path) -> None:
+    # The orelse of ``if TYPE_CHECKING`` runs: only its body is for the type checker.
+    path = tmp_path / "probe.py"
+    path.write_text("if TYPE_CHECKING:\n    from .model import Game\nelse:\n    import os\n")
+    found = imports_of("pdn", path)
+    assert [(f.target, f.typing_only) for f in found] == [("pdn.model", True), ("os", False)]
 
 
 def test_from_the_package_import_a_module_is_that_module(tmp_path: Path) -> None:

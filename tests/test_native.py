@@ -30,7 +30,19 @@ from pdn_build import COMPILED as COMPILED_MODULES
 ROOT = Path(__file__).resolve().parents[1]
 MOVE_FIELDS = ("path", "captures", "king", "crowns")
 POSITION_FIELDS = ("variant", "turn", "black", "white", "kings", "king_moves")
-NODE_FIELDS = Node.__slots__
+# A node's fields but the links (which point into each one's own tree); compiled, Node has no
+# __slots__ to read them from.
+NODE_FIELDS = (
+    "move",
+    "setup",
+    "number",
+    "strength",
+    "_nags",
+    "_before",
+    "_after",
+    "line",
+    "column",
+)
 
 
 def _fields(record: object, names: tuple[str, ...]) -> tuple[object, ...]:
@@ -73,12 +85,12 @@ def test_chain_nodes_makes_the_nodes_the_constructor_makes() -> None:
         [node] = node.variations
         made.append(node)
     assert last is made[-1]
-    # Every slot but the links, which point into each one's own tree, then the links.
-    own = tuple(name for name in NODE_FIELDS if name not in ("parent", "variations"))
+    if not COMPILED:
+        assert {*NODE_FIELDS, "parent", "variations"} == set(Node.__slots__)
     parent = Node()
     for move, number, line, column, got in zip(moves, numbers, lines, columns, made, strict=True):
         built = Node(move, None, number, parent=parent, line=line, column=column)
-        assert _fields(got, own) == _fields(built, own)
+        assert _fields(got, NODE_FIELDS) == _fields(built, NODE_FIELDS)
         parent = built
     assert [n.parent for n in made] == [root, *made[:-1]]
     assert made[-1].variations == [] and made[-1].nags == [] and made[-1].comments_before == []

@@ -20,10 +20,10 @@ import time
 from pathlib import Path
 
 import pdn
+from pdn.engine import COMPILED
 from pdn.jsonio import dumps, game_to_dict
 from pdn.validation import validate
 from pdn.writer import write_game
-from pdn_engine.position import COMPILED
 
 OCA = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus" / "mzuluaga__checkers"
 

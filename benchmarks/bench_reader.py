@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pdn import parse_games, read_games
-from pdn_engine.position import COMPILED
+from pdn.engine import COMPILED
 
 ROOT = Path(__file__).resolve().parents[1]
 

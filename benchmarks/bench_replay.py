@@ -27,8 +27,8 @@ from pathlib import Path
 # pdn as installed (not the checkout's folders), so that PYTHONPATH=DIR measures the build in
 # DIR, such as the accelerated one.
 import pdn
+from pdn.engine import COMPILED
 from pdn.validation import Report, validate
-from pdn_engine.position import COMPILED
 
 OCA = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus" / "mzuluaga__checkers"
 MOVE = re.compile(r"\d+(?:[-x]\d+)+")

@@ -22,10 +22,12 @@ if TYPE_CHECKING:
     from pdn.builder import GameBuilder
     from pdn.cutting import RawGame
     from pdn.model import Comment, Game, Node, Tags
+    from pdn.parsing import accept_raw
     from pdn.problems import CODES, Problem
     from pdn.reader import (
         parse_game,
         parse_games,
+        parse_raw,
         read_game,
         read_games,
         read_headers,
@@ -47,10 +49,12 @@ _HOMES = {
     "Game": "pdn.model",
     "Node": "pdn.model",
     "Tags": "pdn.model",
+    "accept_raw": "pdn.parsing",
     "CODES": "pdn.problems",
     "Problem": "pdn.problems",
     "parse_game": "pdn.reader",
     "parse_games": "pdn.reader",
+    "parse_raw": "pdn.reader",
     "read_game": "pdn.reader",
     "read_games": "pdn.reader",
     "read_headers": "pdn.reader",
@@ -103,9 +107,11 @@ __all__ = [
     "Report",
     "Tags",
     "__version__",
+    "accept_raw",
     "engine",
     "parse_game",
     "parse_games",
+    "parse_raw",
     "read_game",
     "read_games",
     "read_headers",

@@ -37,7 +37,7 @@ from .gametype import first_mover
 from .jsonio import SCHEMA, looks_like_json, read_json_games
 from .model import Game
 from .problems import Problem
-from .reader import read_games, split_games
+from .reader import parse_raw, read_games, split_games
 from .safe_text import printable
 from .validation import FileRules, Report, validate
 
@@ -174,7 +174,7 @@ def _batches(
 
 
 def _run_batch(func: Callable[[Game, str], T], name: str, batch: list[RawGame | Game]) -> list[T]:
-    return [func(raw.parse() if isinstance(raw, RawGame) else raw, name) for raw in batch]
+    return [func(parse_raw(raw) if isinstance(raw, RawGame) else raw, name) for raw in batch]
 
 
 def usable_cores() -> int:
@@ -453,7 +453,7 @@ class Replays:
             if isinstance(item, str):
                 memory.counts[item] = memory.counts.get(item, 0) + 1
             elif item is not None:
-                game = item.parse() if isinstance(item, RawGame) else item
+                game = parse_raw(item) if isinstance(item, RawGame) else item
                 memory.add(validate(game, file_rules=memory.counts))
         self._waiting.clear()
         return memory.counts

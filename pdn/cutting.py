@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from pdn.decoding import Damage, Decoder
 from pdn.grammar import SETUP_PARTS, Patterns, patterns
@@ -34,10 +34,7 @@ from pdn.results import TERMINATORS
 
 if TYPE_CHECKING:
     from pdn.detection import FileEvidence
-    from pdn.model import Game
-    from pdn.visitor import GameVisitor
 
-T = TypeVar("T")
 
 __all__ = [
     "LOST_BRACKET",
@@ -67,9 +64,10 @@ _RESULTS = frozenset(TERMINATORS)
 class RawGame:
     """The text of one game, cut from its source but not parsed yet.
 
-    Cheap to make and small to send to another process (it pickles); :meth:`parse` turns it into
-    a :class:`~pdn.model.Game`.  ``line`` and ``column`` (1-based) locate ``text[0]`` in the file,
-    so every position the parser reports is absolute.
+    Cheap to make and small to send to another process (it pickles).  It is parsed by the layers
+    above this one: :func:`pdn.reader.parse_raw` makes its :class:`~pdn.model.Game`,
+    :func:`pdn.parsing.accept_raw` drives any visitor.  ``line`` and ``column`` (1-based) locate
+    ``text[0]`` in the file, so every position the parser reports is absolute.
     """
 
     text: str
@@ -91,18 +89,6 @@ class RawGame:
     # many characters after it, up to ``skipped_end`` (line, column), were skipped unread.
     skipped: int = 0
     skipped_end: tuple[int, int] = (0, 0)
-
-    def parse(self) -> Game:
-        """The game: tags, move tree, terminator, variant and the problems found."""
-        from pdn.builder import GameBuilder
-
-        return self.accept(GameBuilder())
-
-    def accept(self, visitor: GameVisitor[T]) -> T:
-        """Parse the game, driving ``visitor``; its :meth:`~pdn.visitor.GameVisitor.result`."""
-        from pdn.parsing import parse_raw
-
-        return parse_raw(self, visitor)
 
 
 _WS = re.compile(r"\s*")

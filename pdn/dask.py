@@ -33,7 +33,7 @@ from .batch import BATCH_SIZE, Replays, Verdict
 from .cutting import RawGame
 from .detection import FileEvidence
 from .model import Game
-from .reader import split_games
+from .reader import parse_raw, split_games
 
 if TYPE_CHECKING:
     import dask.bag
@@ -133,7 +133,7 @@ class Piece:
 
     def games_of(self) -> list[Game]:
         """The games of this piece, parsed."""
-        return [raw.parse() for raw in self.raw_games()]
+        return [parse_raw(raw) for raw in self.raw_games()]
 
 
 def pieces(
@@ -249,7 +249,7 @@ def _verdicts_of_pieces(part: Iterable[Piece], variant: str | None) -> list[Verd
     verdicts = []
     for piece in part:
         replays = piece.replays(variant)
-        verdicts += [replays.verdict(raw.parse(), piece.path) for raw in piece.raw_games()]
+        verdicts += [replays.verdict(parse_raw(raw), piece.path) for raw in piece.raw_games()]
     return verdicts
 
 
@@ -301,7 +301,7 @@ def _rows_of_pieces(part: Iterable[Piece], variant: str | None) -> list[dict[str
     for piece in part:
         replays = piece.replays(variant)
         for raw in piece.raw_games():
-            game = raw.parse()
+            game = parse_raw(raw)
             report = replays.of(game, piece.path)
             problems = report.all_problems
             tags = game.tags

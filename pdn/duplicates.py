@@ -33,6 +33,7 @@ from typing import Literal
 from .batch import Input, Replays, display_name
 from .cutting import RawGame
 from .model import Game
+from .reader import parse_raw
 from .selection import OnProblem, games_as_read
 from .validation import Report
 from .writer import canonical_move, write_game
@@ -208,7 +209,7 @@ def _keyed(
     the one the replay ``pdn validate`` makes reaches (``replays``)."""
     name = display_name(source)
     for raw, parsed in games_as_read(source, on_problem, encoding=encoding):
-        game = parsed if raw is None or level == "text" else raw.parse()
+        game = parsed if raw is None or level == "text" else parse_raw(raw)
         report = replays.of(game, name) if game is not None and level == "position" else None
         if raw is None:
             assert game is not None

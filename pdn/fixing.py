@@ -125,7 +125,7 @@ def fix_source(
     ``encoding`` forces the codec of PDN bytes (else it is detected).
     """
     from .grammar import patterns
-    from .reader import split_games
+    from .reader import parse_raw, split_games
     from .writer import write_game
 
     if is_json(source):
@@ -145,7 +145,7 @@ def fix_source(
                 changes.append(Change(game.line, TERMINATOR, None, "*"))
             yield Fixed(game, write_game(game), changes)
             held = None
-        game = raw.parse()
+        game = parse_raw(raw)
         changes = fix_game(game, options)
         if any(change.made for change in changes) or raw.problem is not None:
             held = game, changes

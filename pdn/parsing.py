@@ -51,7 +51,7 @@ from pdn.problems import Problem, Severity
 from pdn.results import TERMINATORS
 from pdn.visitor import SKIP, GameStart, GameVisitor
 
-__all__ = ["MAX_LISTED_PROBLEMS", "junk_bracket", "kept_text", "parse_raw"]
+__all__ = ["MAX_LISTED_PROBLEMS", "accept_raw", "junk_bracket", "kept_text"]
 
 T = TypeVar("T")
 
@@ -118,8 +118,16 @@ def junk_bracket(text: str) -> bool:
     return _unquoted_pair(text[1:-1] if text.endswith("]") else text[1:]) is None
 
 
-def parse_raw(chunk: RawGame, visitor: GameVisitor[T]) -> T:
-    """Parse one game, driving ``visitor``; return its result."""
+def accept_raw(chunk: RawGame, visitor: GameVisitor[T]) -> T:
+    """Parse one game cut by :mod:`pdn.cutting`, driving ``visitor``; return its result.
+
+    :func:`pdn.reader.parse_raw` is this with a :class:`~pdn.builder.GameBuilder`.
+
+    >>> import io, pdn
+    >>> [raw] = pdn.split_games(io.StringIO('[Event "A"]\\n1. 11-15 *'))
+    >>> accept_raw(raw, pdn.HeadersOnly())["Event"]
+    'A'
+    """
     visitor.begin_game(
         GameStart(chunk.line, chunk.column, chunk.index, chunk.encoding, chunk.evidence)
     )

@@ -6,7 +6,7 @@
   call (``None`` at the end), as python-chess's ``read_game`` does;
 * :func:`read_headers` gives the tag pairs of every game without parsing the movetext;
 * :func:`split_games` cuts without parsing: each :class:`~pdn.cutting.RawGame` can then be
-  parsed elsewhere (``raw.parse()``, or ``raw.accept(visitor)`` for any
+  parsed elsewhere (:func:`parse_raw`, or :func:`pdn.parsing.accept_raw` for any
   :class:`~pdn.visitor.GameVisitor`).
 
 Nothing in the input stops reading: what cannot be read becomes a
@@ -44,7 +44,7 @@ from pdn.decoding import (
 )
 from pdn.detection import scan_file
 from pdn.model import Game, Tags
-from pdn.parsing import parse_raw
+from pdn.parsing import accept_raw
 from pdn.problems import Problem
 from pdn.visitor import HeadersOnly
 
@@ -52,6 +52,7 @@ __all__ = [
     "Source",
     "parse_game",
     "parse_games",
+    "parse_raw",
     "read_game",
     "read_games",
     "read_headers",
@@ -109,7 +110,7 @@ def split_games(
     """Cut a file into games without parsing them (see :func:`read_games` for ``source``).
 
     This is the cheap, streaming half of reading: the games can then be parsed elsewhere, for
-    instance in worker processes, with :meth:`~pdn.cutting.RawGame.parse`.  A file, or a
+    instance in worker processes, with :func:`parse_raw`.  A file, or a
     stream that can be read twice, is first scanned for what its games agree on
     (:mod:`pdn.detection`), so that each game's variant is decided in the light of the others;
     ``scan=False`` leaves each game to itself.
@@ -125,6 +126,16 @@ def split_games(
             handle.close()
 
 
+def parse_raw(raw: RawGame) -> Game:
+    """The :class:`~pdn.model.Game` of a game cut by :func:`split_games` (in any process).
+
+    >>> import io
+    >>> [parse_raw(raw).mainline_moves() for raw in split_games(io.StringIO("1. 11-15 * 9-13 *"))]
+    [['11-15'], ['9-13']]
+    """
+    return accept_raw(raw, GameBuilder())
+
+
 def read_games(source: Source, *, encoding: str | None = None) -> Iterator[Game]:
     """Yield the games of a PDN file one at a time.
 
@@ -138,13 +149,13 @@ def read_games(source: Source, *, encoding: str | None = None) -> Iterator[Game]
     error.  (A file that cannot be opened raises the usual ``OSError``.)
     """
     for raw in split_games(source, encoding=encoding):
-        yield parse_raw(raw, GameBuilder())  # raw.parse(), without its imports for every game
+        yield parse_raw(raw)
 
 
 def read_headers(source: Source, *, encoding: str | None = None) -> Iterator[Tags]:
     """The tag pairs of every game of a file, in order, without parsing the movetext."""
     for raw in split_games(source, encoding=encoding, scan=False):
-        yield raw.accept(HeadersOnly())
+        yield accept_raw(raw, HeadersOnly())
 
 
 def parse_games(text: str | bytes, *, encoding: str | None = None) -> Iterator[Game]:
@@ -164,7 +175,7 @@ def parse_games(text: str | bytes, *, encoding: str | None = None) -> Iterator[G
         raise TypeError(f"parse_games() reads str or bytes, not {type(text).__name__}")
     for raw in _cut(decoded):
         raw.evidence = evidence
-        yield parse_raw(raw, GameBuilder())
+        yield parse_raw(raw)
 
 
 def parse_game(text: str | bytes, *, encoding: str | None = None) -> Game:
@@ -229,7 +240,7 @@ def read_game(handle: IO[str] | IO[bytes], *, encoding: str | None = None) -> Ga
                 state.index = 1
                 _HANDLES[handle] = state
                 chunk = RawGame("", 0, 1, 1, "eof", 1, "binary", problem=decoded.binary_problem)
-                return chunk.parse()
+                return parse_raw(chunk)
             lines = decoded.blocks
         _HANDLES[handle] = state
     else:
@@ -243,7 +254,7 @@ def read_game(handle: IO[str] | IO[bytes], *, encoding: str | None = None) -> Ga
         raw.index = state.index
         raw.encoding = (state.decoder.encoding or "utf-8") if state.binary else "unicode"
         state.rest, state.line, state.column = chunker.rest()
-        return raw.parse()
+        return parse_raw(raw)
     return None
 
 

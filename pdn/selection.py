@@ -38,8 +38,9 @@ from .cutting import RawGame
 from .gametype import GameType, first_colour, game_type_of, variant_name
 from .model import Game, Tags
 from .openings import Opening, classify
+from .parsing import accept_raw
 from .problems import Problem
-from .reader import parse_game, split_games
+from .reader import parse_game, parse_raw, split_games
 from .results import Outcome, parse_result
 from .validation import Report
 from .visitor import HeadersOnly
@@ -1024,7 +1025,7 @@ def select_games(
             decided: bool | None = None
             if raw is not None:
                 decided = (
-                    selection.tags_match(raw.accept(HeadersOnly()))
+                    selection.tags_match(accept_raw(raw, HeadersOnly()))
                     if selection.has_tag_conditions()
                     else True
                 )
@@ -1033,7 +1034,7 @@ def select_games(
             if decided is None:
                 if game is None:
                     assert raw is not None
-                    game = raw.parse()
+                    game = parse_raw(raw)
                 decided = selection.tags_match(game.tags) is not False and (
                     selection.game_matches(game, name)
                 )
@@ -1050,7 +1051,7 @@ def select_games(
 
 def _picked(name: str, raw: RawGame | None, game: Game | None, selection: Selection) -> Picked:
     if selection.mark:
-        game = game or raw.parse() if raw is not None else game
+        game = game or parse_raw(raw) if raw is not None else game
         assert game is not None
         marks = selection.marks(game, name)
         if marks:
@@ -1063,7 +1064,7 @@ def _picked(name: str, raw: RawGame | None, game: Game | None, selection: Select
         assert game is not None
         return Picked(name, game.index, game.line, _with_newline(write_game(game)))
     if selection.cut_at_error:
-        game = game or raw.parse()
+        game = game or parse_raw(raw)
         cut = cut_at_error(raw, game, selection.replay(game, name))
         if cut is not None:
             return Picked(name, raw.index, raw.line, cut, cut=True)

@@ -32,6 +32,8 @@ from .batch import Input, display_name
 from .cutting import RawGame
 from .filenames import NAME_BYTES, safe_name
 from .model import Game, Tags
+from .parsing import accept_raw
+from .reader import parse_raw
 from .safe_text import csv_cell
 from .selection import OnProblem, games_as_read, opening_of
 from .visitor import HeadersOnly
@@ -132,14 +134,14 @@ class _Lazy:
     def tags(self) -> Tags:
         if self._tags is None:
             assert self.raw is not None
-            self._tags = self.raw.accept(HeadersOnly())
+            self._tags = accept_raw(self.raw, HeadersOnly())
         return self._tags
 
     @property
     def game(self) -> Game:
         if self._game is None:
             assert self.raw is not None
-            self._game = self.raw.parse()
+            self._game = parse_raw(self.raw)
         return self._game
 
     def text(self) -> str:

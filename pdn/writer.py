@@ -285,7 +285,7 @@ class PdnWriter(GameVisitor[str]):
     """The visitor that writes PDN text (what :func:`write_game` uses).
 
     Give it the events of a model (``game.accept(PdnWriter())``) or of a text as it is read
-    (``raw.accept(PdnWriter())``): the text is the same, except that straight from the text a
+    (``accept_raw(raw, PdnWriter())``): the text is the same, except that straight from the text a
     comment among the tag pairs keeps its place (a model holds such comments before the tags).
     ``variant`` (an engine variant name) decides the first mover for the regenerated numbers
     of the normalised form, when the ``GameType`` tag does not. ``move_numbers=False``

@@ -50,23 +50,23 @@ def test_each_compiled_module_is_a_module_of_the_package() -> None:
 
 
 def test_the_build_in_use_is_the_one_expected() -> None:
-    from pdn_engine.position import COMPILED as position_compiled
+    from pdn.engine import COMPILED as engine_compiled
 
-    assert _compiled() == position_compiled
+    assert _compiled() == engine_compiled
     if EXPECTED:
-        assert position_compiled, "PDN_EXPECT_COMPILED=1 but the pure modules were imported"
+        assert engine_compiled, "PDN_EXPECT_COMPILED=1 but the pure modules were imported"
 
 
 def test_the_version_line_says_which_build() -> None:
     from click.testing import CliRunner
 
     from pdn.cli import main
-    from pdn_engine.position import COMPILED as position_compiled
+    from pdn.engine import COMPILED as engine_compiled
 
     result = CliRunner().invoke(main, ["--version"])
     assert result.exit_code == 0
     assert result.output.startswith("pdn, version ")
-    build = "compiled with mypyc" if position_compiled else "pure Python"
+    build = "compiled with mypyc" if engine_compiled else "pure Python"
     assert f"({build};" in result.output
 
 
@@ -76,7 +76,7 @@ SUMMARY = """
 import json, sys
 from pathlib import Path
 import pdn
-from pdn_engine.position import COMPILED
+from pdn.engine import COMPILED
 from pdn.jsonio import dumps, game_to_dict
 
 out = {"compiled": COMPILED}

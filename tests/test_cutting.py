@@ -184,7 +184,7 @@ def test_an_over_long_game_keeps_its_tags_and_head_positions(
     assert raw.body_at == raw.text.index("1.") and raw.tags_end == raw.body_at
     assert raw.offset + len(raw.text) + raw.skipped == text.index("\n1. 9-13")
     assert (after.line, after.column, after.text) == (6, 1, "1. 9-13 *")
-    game = raw.parse()
+    game = pdn.parse_raw(raw)
     assert game.tags["Site"] == "S" and game.terminator is None
     assert [p.code for p in game.errors] == ["game-too-long"]
 

@@ -490,7 +490,7 @@ def test_a_failure_inside_the_reader_stops_only_its_game() -> None:
             super().visit_moves(moves, numbers, before, lines, columns)
 
     text = '[Event "a"]\n1. 11-15 {c} 23-19 *\n[Event "b"]\n1. 9-13 *'
-    games = [raw.accept(Failing()) for raw in split_games(io.StringIO(text))]
+    games = [pdn.accept_raw(raw, Failing()) for raw in split_games(io.StringIO(text))]
     assert [g.tags["Event"] for g in games] == ["a", "b"]
     (problem,) = games[0].errors
     assert problem.code == "internal-error" and "RuntimeError: boom" in problem.message
@@ -657,8 +657,8 @@ def test_raw_games_can_be_parsed_elsewhere() -> None:
     assert [raw.index for raw in raws] == [1, 2, 3, 4, 5]
     moved = pickle.loads(pickle.dumps(raws))
     assert all(isinstance(raw, RawGame) for raw in moved)
-    assert [raw.parse() for raw in moved] == list(parse_games(fixture("errors.pdn")))
-    assert [raw.parse().errors for raw in moved] == [
+    assert [pdn.parse_raw(raw) for raw in moved] == list(parse_games(fixture("errors.pdn")))
+    assert [pdn.parse_raw(raw).errors for raw in moved] == [
         g.errors for g in parse_games(fixture("errors.pdn"))
     ]
 
@@ -801,7 +801,7 @@ def test_a_builder_subclass_sees_every_move_of_a_plain_run() -> None:
     text = '[Event "x"]\n1. 11-15 23-19 2. 8-11\n22-17 *\n'
     (raw,) = split_games(io.StringIO(text))
     visitor = Counting()
-    game = raw.accept(visitor)
+    game = pdn.accept_raw(raw, visitor)
     assert visitor.seen == [("11-15", 2, 4), ("23-19", 2, 10), ("8-11", 2, 19), ("22-17", 3, 1)]
     assert game == parse_game(text)
     assert [(n.line, n.column) for n in game.mainline()] == [(2, 4), (2, 10), (2, 19), (3, 1)]

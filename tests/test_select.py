@@ -184,10 +184,12 @@ def test_variant_from_gametype_or_detection(collection: Path) -> None:
 def test_tag_selection_never_parses_the_moves(
     collection: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def refuse(self: RawGame) -> pdn.Game:
+    import pdn.selection
+
+    def refuse(raw: RawGame) -> pdn.Game:
         raise AssertionError("the movetext was parsed")
 
-    monkeypatch.setattr(RawGame, "parse", refuse)
+    monkeypatch.setattr(pdn.selection, "parse_raw", refuse)
     assert picked(collection, player=re.compile("ann", re.I), results=parse_results(["1-0"])) == [
         1,
         2,
@@ -317,7 +319,7 @@ def test_oca_fen_count_agrees_with_full_validation() -> None:
     found = [p.index for p in itertools.takewhile(lambda p: p.index <= 1500, selected)]
     expected = []
     for raw in itertools.islice(pdn.split_games(str(OCA)), 1500):
-        report = pdn.validate(raw.parse())
+        report = pdn.validate(pdn.parse_raw(raw))
         if report.start is None:
             continue
         seen = [report.start.key()]

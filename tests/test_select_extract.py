@@ -105,12 +105,13 @@ def test_any_needs_where(rated: Path) -> None:
 def test_where_is_a_tag_condition_that_never_parses_moves(
     rated: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import pdn.selection
     from pdn.cutting import RawGame
 
-    def refuse(self: RawGame) -> pdn.Game:
+    def refuse(raw: RawGame) -> pdn.Game:
         raise AssertionError("a tag condition parsed a game")
 
-    monkeypatch.setattr(RawGame, "parse", refuse)
+    monkeypatch.setattr(pdn.selection, "parse_raw", refuse)
     chosen = Selection(where=[parse_where("WhiteRating>1900")])
     assert [p.index for p in select_games([str(rated)], chosen)] == [1]
 

@@ -160,9 +160,9 @@ def test_a_model_replayed_into_a_builder_is_an_equal_game() -> None:
 
 def test_the_writer_gives_the_same_text_from_the_reader_as_from_the_model() -> None:
     for raw in pdn.split_games(io.StringIO(RICH + "\n" + TOURNAMENT.read_text("utf-8"))):
-        model = raw.parse()
+        model = pdn.parse_raw(raw)
         for normalize in (False, True):
-            streamed = raw.accept(PdnWriter(normalize=normalize, variant=model.variant))
+            streamed = pdn.accept_raw(raw, PdnWriter(normalize=normalize, variant=model.variant))
             assert streamed == pdn.write_game(model, normalize=normalize)
 
 
@@ -215,7 +215,7 @@ def test_a_visitor_may_skip_variations() -> None:
     game = pdn.parse_game(RICH)
     assert game.accept(Mainline()) == game.mainline_moves()
     raw = next(pdn.split_games(io.StringIO(RICH)))
-    assert raw.accept(Mainline()) == game.mainline_moves()
+    assert pdn.accept_raw(raw, Mainline()) == game.mainline_moves()
 
 
 def test_deep_variations_are_walked_without_recursion() -> None:

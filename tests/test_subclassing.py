@@ -63,7 +63,7 @@ def test_an_overridden_builder_method_is_called_by_the_reader() -> None:
             super().visit_move(move.replace("-", "x"), number, before, line, column)
 
     (raw,) = pdn.split_games(io.StringIO(TEXT))
-    assert raw.accept(Upper()).mainline_moves() == ["11x15", "23x19", "8x11"]
+    assert pdn.accept_raw(raw, Upper()).mainline_moves() == ["11x15", "23x19", "8x11"]
 
 
 def test_an_overridden_json_method_is_called_by_the_json_builder() -> None:

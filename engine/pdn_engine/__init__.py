@@ -20,7 +20,9 @@ if TYPE_CHECKING:
     from .diagnose import Diagnosis, Fault, diagnose
     from .fen import FenError
     from .lookup import MoveLookup, Played, Written
-    from .movegen import COMPILED, Move, perft
+    from .movegen import Move
+    from .native import COMPILED
+    from .perft import perft
     from .pickling import pickle_by_fields
     from .picture import changes, letters, svg_diagram, xml_text
     from .position import Piece, Position, parse_fen
@@ -52,11 +54,16 @@ _HOMES = {
     **dict.fromkeys(("Diagnosis", "Fault", "diagnose"), ".diagnose"),
     "FenError": ".fen",
     **dict.fromkeys(("MoveLookup", "Played", "Written"), ".lookup"),
-    **dict.fromkeys(("COMPILED", "Move", "perft"), ".movegen"),
+    "Move": ".movegen",
+    "COMPILED": ".native",
+    "perft": ".perft",
     "pickle_by_fields": ".pickling",
     **dict.fromkeys(("changes", "letters", "svg_diagram", "xml_text"), ".picture"),
     **dict.fromkeys(("Piece", "Position", "parse_fen"), ".position"),
 }
+
+#: The public functions named as the module that defines them.
+_SAME_NAMES = frozenset(("diagnose", "perft"))
 
 
 def __getattr__(name: str) -> Any:
@@ -76,15 +83,15 @@ def __dir__() -> list[str]:
 
 
 class _Package(types.ModuleType):
-    """This package's module type: the function ``diagnose`` keeps its name.
+    """This package's module type: the functions ``diagnose`` and ``perft`` keep their names.
 
     Importing a submodule binds it on its package (``pdn.engine.diagnose = <module>``); with
-    names imported on first use, whichever came first would win, so an engine module importing
+    names imported on first use, whichever came first would win, so importing the module
     ``.diagnose`` could hide the function. The submodule stays in ``sys.modules``.
     """
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if name == "diagnose" and isinstance(value, types.ModuleType):
+        if name in _SAME_NAMES and isinstance(value, types.ModuleType):
             return
         super().__setattr__(name, value)
 

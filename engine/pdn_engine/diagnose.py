@@ -39,7 +39,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .board import board_for
-from .movegen import Move, new_move, rules_for
+from .movegen import Move, rules_for
+from .native import new_move
 from .pickling import pickle_by_fields
 from .position import Piece, Position
 from .variants import Variant

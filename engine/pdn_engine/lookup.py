@@ -30,8 +30,9 @@ True
 from __future__ import annotations
 
 from .diagnose import _fits, _quick_match
-from .movegen import Move, Rules, new_move, rules_for
-from .position import Position, next_position
+from .movegen import Move, Rules, rules_for
+from .native import new_move, next_position
+from .position import Position
 from .variants import Color, Variant
 
 #: A written move as the lookup sees it: its squares and whether a capture sign was written.

@@ -1,4 +1,4 @@
-"""Legal move generation on padded bitboards, the :class:`Move` record and :func:`perft`.
+"""Legal move generation on padded bitboards and the :class:`Move` record.
 
 Everything below :class:`Move` works on integers: a side's pieces are a bitboard (see
 :mod:`engine.board` for the layout), the side to move is ``0`` (Black, moving towards the high
@@ -32,14 +32,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from .board import Board, board_for
 from .pickling import pickle_by_fields
 from .variants import Variant
-
-if TYPE_CHECKING:
-    from .position import Position
 
 #: A capture as the generator sees it: start index, landing indices, captured indices, crowned.
 RawCapture = tuple[int, tuple[int, ...], tuple[int, ...], bool]
@@ -106,42 +102,6 @@ class Move:
 
 
 pickle_by_fields(Move)
-
-#: Whether the engine runs as code compiled by mypyc (pdn's accelerated build, which compiles
-#: all its modules together; see ``docs/design.md``, "The accelerated build") or as source.
-COMPILED: bool = not __file__.endswith(".py")
-
-_new = object.__new__
-# The slots' own setters, for the pure build: a frozen dataclass's __init__ goes through
-# object.__setattr__ for each field, about twice as slow.
-_SET_MOVE = (
-    ()
-    if COMPILED
-    else tuple(getattr(Move, name).__set__ for name in ("path", "captures", "king", "crowns"))
-)
-
-
-def new_move(path: tuple[int, ...], captures: tuple[int, ...], king: bool, crowns: bool) -> Move:
-    """``Move(path, captures, king, crowns)``, made faster (for the replay's hot paths).
-
-    Compiled, the slots are stored directly (a native store, which the frozen dataclass's own
-    ``__init__`` would make through ``object.__setattr__``, five times slower); in the pure
-    build, through the slots' setters.
-    """
-    if COMPILED:
-        made = Move.__new__(Move)
-        made.path = path  # type: ignore[misc]  # a frozen record's fields, set once, here
-        made.captures = captures  # type: ignore[misc]
-        made.king = king  # type: ignore[misc]
-        made.crowns = crowns  # type: ignore[misc]
-        return made
-    move: Move = _new(Move)
-    set_path, set_captures, set_king, set_crowns = _SET_MOVE
-    set_path(move, path)
-    set_captures(move, captures)
-    set_king(move, king)
-    set_crowns(move, crowns)
-    return move
 
 
 def _shift(x: int, offset: int) -> int:
@@ -587,74 +547,3 @@ class Rules:
 def rules_for(variant: Variant) -> Rules:
     """The shared :class:`Rules` (tables + generator) of a variant."""
     return Rules(variant)
-
-
-def _perft_counted(rules: Rules, own: int, opp: int, kings: int, side: int, depth: int) -> int:
-    if depth == 1:
-        if rules.has_capture(own, opp, kings, side):
-            return len(rules.captures(own, opp, kings, side))
-        return rules.count_quiet(own, opp, kings, side)
-    total = 0
-    other = 1 - side
-    for ox, cm, kx in rules.deltas(own, opp, kings, side):
-        total += _perft_counted(rules, opp ^ cm, own ^ ox, (kings & ~cm) ^ kx, other, depth - 1)
-    return total
-
-
-def _perft_merged(rules: Rules, own: int, opp: int, kings: int, side: int, depth: int) -> int:
-    moves = set(rules.deltas(own, opp, kings, side, False))
-    if depth == 1:
-        return len(moves)
-    total = 0
-    other = 1 - side
-    for ox, cm, kx in moves:
-        total += _perft_merged(rules, opp ^ cm, own ^ ox, (kings & ~cm) ^ kx, other, depth - 1)
-    return total
-
-
-def _limit_out_of_reach(position: Position, depth: int, limit: int) -> bool:
-    """Whether a king-move limit cannot bite within ``depth`` plies (so bitboards suffice).
-
-    A side makes at most ``ceil(depth / 2)`` moves. To be refused one, a king must already have
-    made ``limit`` quiet moves in a row; a side without a king needs one more move to crown one.
-    """
-    moves = (depth + 1) // 2
-    counts = position.king_moves[1], position.king_moves[3]
-    needed = limit - max(counts) + 1 if position.kings else limit + 2
-    return moves < needed
-
-
-def _perft_positions(position: Position, depth: int, merge: bool) -> int:
-    # The slow path, through Position objects, which carry the king-move counts.
-    moves = position.legal_moves(merge_duplicates=merge)
-    if depth == 1:
-        return len(moves)
-    return sum(_perft_positions(position.play(m), depth - 1, merge) for m in moves)
-
-
-def perft(position: Position, depth: int, *, merge_duplicates: bool = False) -> int:
-    """The number of move paths of length ``depth`` from ``position`` (leaf count).
-
-    Moves are counted as generated, one per path: a king's circular capture that can go round
-    either way is two moves, and so is a flying king's capture that may stop on either of two
-    squares before going on straight. With ``merge_duplicates`` moves leading to the same position
-    are counted once. ``perft(pos, 1) == len(pos.legal_moves())`` always holds.
-
-    >>> from pdn.engine import ENGLISH, Position
-    >>> perft(Position.start(ENGLISH), 3)
-    302
-    """
-    if depth < 0:
-        raise ValueError("depth must be >= 0")
-    if depth == 0:
-        return 1
-    rules = rules_for(position.variant)
-    side = int(position.turn)
-    own, opp = (position.black, position.white) if side == 0 else (position.white, position.black)
-    limit = position.variant.king_move_limit
-    if limit and not _limit_out_of_reach(position, depth, limit):
-        return _perft_positions(position, depth, merge_duplicates)
-    count: Callable[[Rules, int, int, int, int, int], int] = (
-        _perft_merged if merge_duplicates else _perft_counted
-    )
-    return count(rules, own, opp, position.kings, side, depth)

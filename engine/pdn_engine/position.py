@@ -16,8 +16,7 @@ from dataclasses import dataclass
 
 from .board import board_for
 from .fen import FenError, format_fen, parse_fen_data
-from .movegen import COMPILED as COMPILED  # re-exported: pdn --version asks it here
-from .movegen import Move, new_move, rules_for
+from .movegen import Move, rules_for
 from .pickling import pickle_by_fields
 from .variants import Color, Variant
 
@@ -375,52 +374,6 @@ class Position:
 pickle_by_fields(Position)
 
 
-_new = object.__new__
-# The slots' own setters: a frozen dataclass's __init__ goes through object.__setattr__ for
-# each field, twice as slow, and a replay makes a position on every ply. Compiled, the slots
-# are stored directly instead (see movegen.new_move).
-_SET = (
-    ()
-    if COMPILED
-    else tuple(
-        getattr(Position, name).__set__
-        for name in ("variant", "turn", "black", "white", "kings", "king_moves")
-    )
-)
-_TURNS = (Color.WHITE, Color.BLACK)  # the opponent of side 0 (Black), of side 1 (White)
-
-
-def next_position(
-    variant: Variant,
-    mover: int,
-    black: int,
-    white: int,
-    kings: int,
-    king_moves: tuple[int, int, int, int],
-) -> Position:
-    """The position after a move of ``mover`` (``0`` Black, ``1`` White), from its bitboards:
-    the same :class:`Position` the constructor makes, made faster (for the replay's hot paths).
-    """
-    if COMPILED:
-        made = Position.__new__(Position)
-        made.variant = variant  # type: ignore[misc]  # a frozen record's fields, set once, here
-        made.turn = _TURNS[mover]  # type: ignore[misc]
-        made.black = black  # type: ignore[misc]
-        made.white = white  # type: ignore[misc]
-        made.kings = kings  # type: ignore[misc]
-        made.king_moves = king_moves  # type: ignore[misc]
-        return made
-    position: Position = _new(Position)
-    set_variant, set_turn, set_black, set_white, set_kings, set_king_moves = _SET
-    set_variant(position, variant)
-    set_turn(position, _TURNS[mover])
-    set_black(position, black)
-    set_white(position, white)
-    set_kings(position, kings)
-    set_king_moves(position, king_moves)
-    return position
-
-
 @functools.cache
 def _start(variant: Variant) -> Position:
     return Position._laid_out(variant)
@@ -436,3 +389,8 @@ def parse_fen(text: str, variant: Variant) -> tuple[Position, tuple[str, ...]]:
     """
     turn, black, white, kings, notes = parse_fen_data(text, variant)
     return Position(variant, turn, black, white, kings), notes
+
+
+# The fast constructors (one module holds what differs in the compiled build); imported after
+# Position, which pdn_engine.native imports in turn (see there).
+from .native import new_move, next_position  # noqa: E402

@@ -1,0 +1,277 @@
+"""The layers of the code, enforced: a module imports only from its own layer or lower ones.
+
+Every import of every module of ``pdn/`` and ``engine/pdn_engine/`` is read from its syntax
+tree (at the top of the module, in a function, under ``TYPE_CHECKING``; ``import x`` and
+``from x import y``, relative ones resolved) and checked against :data:`PDN_LAYERS` and
+:data:`ENGINE_LAYERS`, lowest first. An import upwards is allowed only inside a function
+listed in :data:`ALLOWED_UPWARD`, with the reason; a new one fails, naming the file, the line
+and the two layers. Also: ``pdn_engine`` imports nothing of ``pdn`` (it knows nothing of PDN
+text), and ``pdn`` reaches the engine only through its public names (``pdn.engine``).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+import pdn_engine
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = {"pdn": ROOT / "pdn", "pdn_engine": ROOT / "engine" / "pdn_engine"}
+
+#: The layers of ``pdn``, lowest first (module names without ``pdn.``; ``__init__`` is the
+#: package). The engine is below them all, reached through ``pdn.engine``.
+PDN_LAYERS: list[tuple[str, set[str]]] = [
+    ("engine", {"engine"}),
+    ("foundations", {"problems", "results", "safe_text", "atomic", "progress"}),
+    ("text facts", {"decoding", "grammar", "gametype", "detection", "notation", "names"}),
+    ("cutting", {"cutting"}),
+    ("model", {"model", "visitor"}),
+    ("parsing", {"parsing"}),
+    ("building", {"builder", "native", "stripping", "excerpts"}),
+    ("reading", {"reader"}),
+    ("rules", {"draws", "fastpath", "validation"}),
+    ("writing", {"rewriting", "writer", "jsonio", "diagram"}),
+    ("analysis", {"openings", "annotate", "export", "convert", "report"}),
+    ("collections", {"batch", "fixing", "inplace", "selection", "duplicates", "splitting", "dask"}),
+    ("presentation", {"viewer"}),
+    ("commands", {"cli", "__main__", "__init__"}),
+]
+
+#: The layers of ``pdn_engine``, lowest first. ``native`` and ``position`` import each other:
+#: the fast constructors make Positions, Position's methods call them.
+ENGINE_LAYERS: list[tuple[str, set[str]]] = [
+    ("pickling", {"pickling"}),
+    ("variants", {"variants"}),
+    ("boards", {"board", "fen"}),
+    ("moves", {"movegen"}),
+    ("positions", {"position", "native"}),
+    ("uses of positions", {"diagnose", "picture", "perft"}),
+    ("lookup", {"lookup"}),
+    ("package", {"__init__"}),
+]
+
+#: The imports upwards, each in a function (module, imported module, function) and why.
+ALLOWED_UPWARD: dict[tuple[str, str, str], str] = {
+    ("pdn.model", "pdn.writer", "Game.__str__"): "display hook: str(game) is its PDN text",
+    ("pdn.model", "pdn.viewer", "Game._repr_html_"): "display hook: the viewer in Jupyter",
+    ("pdn.validation", "pdn.viewer", "Report._repr_html_"): "display hook: the viewer in Jupyter",
+    ("pdn_engine.position", "pdn_engine.picture", "Position._repr_svg_"): (
+        "display hook: the diagram in Jupyter"
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Import:
+    """One import statement's target, where it stands."""
+
+    module: str  # the importing module, e.g. "pdn.cutting"
+    target: str  # the module imported (for ``from x import y``: ``x``, or ``x.y`` if a module)
+    names: tuple[str, ...]  # the names of ``from x import ...`` (empty for ``import x``)
+    line: int
+    function: str  # the qualified name of the enclosing function, "" at module level
+    path: Path
+    typing_only: bool = False  # under ``if TYPE_CHECKING:``
+
+
+def _module_name(package: str, path: Path) -> str:
+    return package if path.stem == "__init__" else f"{package}.{path.stem}"
+
+
+def _resolve(module: str, is_package: bool, node: ast.ImportFrom) -> str:
+    if node.level == 0:
+        return node.module or ""
+    parts = module.split(".") if is_package else module.split(".")[:-1]
+    base = parts[: len(parts) - (node.level - 1)]
+    return ".".join([*base, *([node.module] if node.module else [])])
+
+
+def imports_of(package: str, path: Path) -> list[Import]:
+    """The imports of a module of ours, with the function each stands in."""
+    module = _module_name(package, path)
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    found: list[Import] = []
+
+    def walk(node: ast.AST, scope: list[str], function: str, typing: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            line = child.lineno if isinstance(child, (ast.Import, ast.ImportFrom)) else 0
+            if isinstance(child, ast.Import):
+                for alias in child.names:
+                    found.append(Import(module, alias.name, (), line, function, path, typing))
+            elif isinstance(child, ast.ImportFrom):
+                target = _resolve(module, path.stem == "__init__", child)
+                names = tuple(alias.name for alias in child.names)
+                found.append(Import(module, target, names, line, function, path, typing))
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                inner = [*scope, child.name]
+                is_function = not isinstance(child, ast.ClassDef)
+                walk(child, inner, ".".join(inner) if is_function or function else "", typing)
+            elif _is_type_checking(child):
+                assert isinstance(child, ast.If)
+                walk(ast.Module(child.body, []), scope, function, True)
+                walk(ast.Module(child.orelse, []), scope, function, typing)
+            else:
+                walk(child, scope, function, typing)
+
+    walk(tree, [], "", False)
+    return found
+
+
+def _is_type_checking(node: ast.AST) -> bool:
+    """Whether ``node`` is ``if TYPE_CHECKING:`` (or ``typing.TYPE_CHECKING``)."""
+    if not isinstance(node, ast.If):
+        return False
+    test = node.test
+    name = test.attr if isinstance(test, ast.Attribute) else getattr(test, "id", "")
+    return name == "TYPE_CHECKING"
+
+
+def all_imports() -> list[Import]:
+    """The imports of every module of pdn and pdn_engine."""
+    return [
+        found
+        for package, folder in SOURCES.items()
+        for path in sorted(folder.glob("*.py"))
+        for found in imports_of(package, path)
+    ]
+
+
+def _ours(target: str) -> str | None:
+    """The package of ours a module belongs to, else None (a library)."""
+    top = target.partition(".")[0]
+    return top if top in SOURCES else None
+
+
+def layer_of(module: str) -> tuple[int, str]:
+    """The rank and the name of a module's layer."""
+    package, _, name = module.partition(".")
+    layers = PDN_LAYERS if package == "pdn" else ENGINE_LAYERS
+    name = name.partition(".")[0] or "__init__"
+    for rank, (layer, members) in enumerate(layers):
+        if name in members:
+            return rank, layer
+    raise AssertionError(f"{module} is in no layer: add it to the layers of the test")
+
+
+def _target_module(found: Import) -> str:
+    """The module an import loads (``from pdn import engine`` loads ``pdn.engine``)."""
+    if found.target in ("pdn", "pdn_engine") and found.names:
+        folder = SOURCES[found.target]
+        modules = [n for n in found.names if (folder / f"{n}.py").exists()]
+        if modules:
+            return f"{found.target}.{modules[0]}"
+    return found.target
+
+
+def _where(found: Import) -> str:
+    return f"{found.path.relative_to(ROOT)}:{found.line}"
+
+
+def test_every_module_is_in_a_layer_once() -> None:
+    for package, layers in (("pdn", PDN_LAYERS), ("pdn_engine", ENGINE_LAYERS)):
+        named = [name for _, members in layers for name in members]
+        assert len(named) == len(set(named)), f"a module of {package} is in two layers"
+        files = {path.stem for path in SOURCES[package].glob("*.py")}
+        assert set(named) == files, f"{package}: layers {set(named) ^ files} do not match"
+
+
+def test_no_module_imports_a_higher_layer() -> None:
+    wrong = []
+    used = set()
+    for found in all_imports():
+        target = _target_module(found)
+        if _ours(target) != found.module.partition(".")[0] or target == found.module:
+            continue
+        rank, layer = layer_of(found.module)
+        their_rank, their_layer = layer_of(target)
+        if their_rank <= rank:
+            continue
+        key = (found.module, target, found.function)
+        if key in ALLOWED_UPWARD:
+            used.add(key)
+            continue
+        where = f"in {found.function}()" if found.function else "at module level"
+        if found.typing_only:
+            where += " (under TYPE_CHECKING)"
+        wrong.append(
+            f"{_where(found)}: {found.module} ({layer}) imports {target} ({their_layer}),"
+            f" a higher layer, {where}"
+        )
+    assert not wrong, "\n".join(wrong)
+    # An allowance no import needs any more is taken off the list.
+    assert used == set(ALLOWED_UPWARD), f"stale allowances: {set(ALLOWED_UPWARD) - used}"
+
+
+def test_the_engine_imports_nothing_of_pdn() -> None:
+    wrong = [
+        f"{_where(found)}: {found.module} imports {found.target}"
+        for found in all_imports()
+        if found.module.startswith("pdn_engine") and _ours(found.target) == "pdn"
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_pdn_reaches_the_engine_by_its_public_names_only() -> None:
+    public = set(pdn_engine.__all__)
+    wrong = []
+    for found in all_imports():
+        if not found.module.startswith("pdn") or found.module.startswith("pdn_engine"):
+            continue
+        if found.target.startswith("pdn_engine.") or found.target.startswith("pdn.engine."):
+            wrong.append(f"{_where(found)}: {found.module} imports {found.target}")
+        elif found.target in ("pdn_engine", "pdn.engine"):
+            hidden = [n for n in found.names if n not in public and n not in ("*", "__all__")]
+            if hidden:
+                wrong.append(f"{_where(found)}: {found.module} imports private {hidden}")
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "function"),
+    [
+        ("import pdn.reader\n", "pdn.reader", ""),
+        ("from .engine import Position\n", "pdn.engine", ""),
+        ("def f():\n    from . import reader\n", "pdn", "f"),
+        ("class C:\n    def m(self):\n        from .reader import x\n", "pdn.reader", "C.m"),
+        ("def f():\n    def g():\n        import pdn.viewer\n", "pdn.viewer", "f.g"),
+    ],
+)
+def test_the_scan_sees_every_kind_of_import(
+    tmp_path: Path, text: str, target: str, function: str
+) -> None:
+    # A module pdn/probe.py: relative imports resolve against the package pdn.
+    path = tmp_path / "probe.py"
+    path.write_text(text)
+    [found] = imports_of("pdn", path)
+    assert (found.target, found.function) == (target, function)
+
+
+def test_imports_for_type_checking_only_are_read_and_told(tmp_path: Path) -> None:
+    # The orelse of ``if TYPE_CHECKING`` runs: only its body is for the type checker.
+    path = tmp_path / "probe.py"
+    path.write_text("if TYPE_CHECKING:\n    from .model import Game\nelse:\n    import os\n")
+    found = imports_of("pdn", path)
+    assert [(f.target, f.typing_only) for f in found] == [("pdn.model", True), ("os", False)]
+
+
+def test_from_the_package_import_a_module_is_that_module(tmp_path: Path) -> None:
+    path = tmp_path / "probe.py"
+    path.write_text("from . import reader\nfrom pdn import engine, parse_game\n")
+    assert [_target_module(found) for found in imports_of("pdn", path)] == [
+        "pdn.reader",
+        "pdn.engine",
+    ]
+
+
+def test_an_upward_import_is_named_with_its_layers(tmp_path: Path) -> None:
+    # What the contract says of a new inversion: the cutting (low) importing the reader.
+    path = tmp_path / "cutting.py"
+    path.write_text("import os\n\n\ndef parse():\n    from pdn.reader import parse_raw\n")
+    [_, found] = imports_of("pdn", path)
+    assert found.line == 5 and found.function == "parse"
+    assert layer_of(found.module) < layer_of(_target_module(found))
+    assert (found.module, found.target, found.function) not in ALLOWED_UPWARD

@@ -26,7 +26,7 @@ SOURCES = {"pdn": ROOT / "pdn", "pdn_engine": ROOT / "engine" / "pdn_engine"}
 #: package). The engine is below them all, reached through ``pdn.engine``.
 PDN_LAYERS: list[tuple[str, set[str]]] = [
     ("engine", {"engine"}),
-    ("foundations", {"problems", "results", "safe_text", "atomic", "progress"}),
+    ("foundations", {"problems", "results", "safe_text", "filenames", "atomic", "progress"}),
     ("text facts", {"decoding", "grammar", "gametype", "detection", "notation", "names"}),
     ("cutting", {"cutting"}),
     ("model", {"model", "visitor"}),

@@ -796,8 +796,8 @@ def show(
 ) -> None:
     """Show a position of one game of FILE, or the position --fen, as a text board or an SVG or
     PNG diagram (the last move marked, side to move, coordinates and square numbers)."""
-    from .batch import Replays
     from .diagram import play_written, svg_board, text_board
+    from .replays import Replays
     from .validation import locate
 
     piped = file is None and fen is None and sys.stdin is not None and not sys.stdin.isatty()
@@ -886,7 +886,6 @@ def openings(
     """
     from collections import Counter
 
-    from .batch import Replays
     from .openings import (
         Opening,
         ballot_stats,
@@ -896,6 +895,7 @@ def openings(
         render_openings_chunks,
         render_stats,
     )
+    from .replays import Replays
     from .writer import write_game
 
     replays = Replays()
@@ -998,9 +998,9 @@ def report(
     import shutil
 
     from . import report as reports
-    from .batch import Replays
     from .openings import classify
     from .problems import Problem
+    from .replays import Replays
 
     try:
         scheme = None if points is None else reports.parse_points(points)
@@ -1073,7 +1073,7 @@ def annotate(
     """Write the games back with PlyCount, Opening, FinalFEN and Termination tags, and
     optional per-move comments. Everything already in the file is kept as it was."""
     from .annotate import AnnotateOptions, Annotator, annotations_of
-    from .batch import Replays
+    from .replays import Replays
     from .writer import PdnWriter
 
     options = AnnotateOptions(fen=fen_comments, forced=forced, problems=problems)
@@ -1858,8 +1858,8 @@ def diagram(
     """Write a diagram of each chosen position of the games of FILES into a folder (file names
     from the game number, players and ply, always inside it), or with --sheet one printable
     HTML page of them (print it to PDF from a browser)."""
-    from .batch import Replays
     from .diagram import confined, diagram_sheet, file_stem, snapshots, svg_board
+    from .replays import Replays
 
     wanted = _plies_option(plies)
     folder = Path(directory)

@@ -20,11 +20,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from .batch import Replays
 from .excerpts import split_variations, truncate
 from .export import GAME_CSV_TAGS, csv_rows, csv_text, fen_lines, game_csv_header, game_csv_row
 from .jsonio import SCHEMA, dumps, game_to_dict
 from .model import Game
+from .replays import Replays
 from .rewriting import rewrite_moves
 from .stripping import StripOptions, strip_game
 from .validation import Report, validate

@@ -6,8 +6,8 @@ starts, and each piece becomes one partition: the workers open the files themsel
 must see the same paths, e.g. on a shared file system) and only the small results travel. A file
 no larger than ``piece_bytes`` is one piece; a larger one is cut at game starts found by one
 cutting pass on the client (the cheap half of reading: no parsing, no replay). A piece also
-knows where its block of :data:`~pdn.batch.BATCH_SIZE` games starts: the rules of the earlier
-games of a block may settle those of a game (:class:`~pdn.batch.Replays`), so a worker is told of
+knows where its block of :data:`~pdn.replays.BLOCK` games starts: the rules of the earlier
+games of a block may settle those of a game (:class:`~pdn.replays.Replays`), so a worker is told of
 them too, and a piece's verdicts are those of one process. A file whose
 text is not plain UTF-8 with ``\\n`` line ends (a guessed code page, damaged bytes, CR line
 ends) is not cut, since a piece read on its own might then be decoded otherwise: it stays one
@@ -29,11 +29,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .batch import BATCH_SIZE, Replays, Verdict
+from .batch import Verdict, verdict_of_report
 from .cutting import RawGame
 from .detection import FileEvidence
 from .model import Game
 from .reader import parse_raw, split_games
+from .replays import BLOCK, Replays
 
 if TYPE_CHECKING:
     import dask.bag
@@ -108,7 +109,7 @@ class Piece:
 
     def earlier_games(self) -> Iterator[RawGame]:
         """The games of the file before this piece in its block of
-        :data:`~pdn.batch.BATCH_SIZE` games (for :meth:`pdn.batch.Replays.skip`: what they
+        :data:`~pdn.replays.BLOCK` games (for :meth:`pdn.replays.Replays.skip`: what they
         replay under may settle the rules of the piece's games, as in one process)."""
         if self.block_start < self.start:
             yield from self._read(self.block_start, self.start, self.block_line, self.block_games)
@@ -124,7 +125,7 @@ class Piece:
             yield raw
 
     def replays(self, variant: str | None = None) -> Replays:
-        """Replays (:class:`pdn.batch.Replays`) for the games of this piece, told of the
+        """Replays (:class:`pdn.replays.Replays`) for the games of this piece, told of the
         earlier games of its block."""
         replays = Replays(variant)
         for raw in self.earlier_games():
@@ -163,8 +164,8 @@ def _cut(path: str, size: int, piece_bytes: int) -> list[Piece]:
         # Only after a game that ended on its result: one ended by the next game's tags, or
         # cut for its size, would end otherwise (at the piece's end) when read on its own.
         clean = raw.column == 1 and previous_end == "result"
-        if (raw.index - 1) % BATCH_SIZE == 0:
-            # A block of games starts (pdn.batch.Replays counts the rules of the earlier games
+        if (raw.index - 1) % BLOCK == 0:
+            # A block of games starts (pdn.replays.Replays counts the rules of the earlier games
             # of a block): a piece cut in it reads its block's earlier games from here too.
             block = (raw.line, raw.index - 1) if clean or raw.index == 1 else None
         if raw.offset >= due and clean and block is not None:
@@ -249,7 +250,10 @@ def _verdicts_of_pieces(part: Iterable[Piece], variant: str | None) -> list[Verd
     verdicts = []
     for piece in part:
         replays = piece.replays(variant)
-        verdicts += [replays.verdict(parse_raw(raw), piece.path) for raw in piece.raw_games()]
+        verdicts += [
+            verdict_of_report(replays.of(parse_raw(raw), piece.path), piece.path)
+            for raw in piece.raw_games()
+        ]
     return verdicts
 
 

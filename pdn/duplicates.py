@@ -30,10 +30,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from .batch import Input, Replays, display_name
+from .batch import Input, display_name
 from .cutting import RawGame
 from .model import Game
 from .reader import parse_raw
+from .replays import Replays
 from .selection import OnProblem, games_as_read
 from .validation import Report
 from .writer import canonical_move, write_game

@@ -9,7 +9,7 @@ read. The work done per game is only what the conditions need, cheapest first:
 * the move count, a missing Result tag or GameType need the game parsed, not replayed;
 * positions (``fen``, ``fen_pattern``, ``ballot``, ``material``, ``moves``) and the
   validation verdict (``clean``, ``broken``, ``cut_at_error``) read the game's replay under the
-  rules ``pdn validate`` chooses (:class:`pdn.batch.Replays`: the GameType, else the guess,
+  rules ``pdn validate`` chooses (:class:`pdn.replays.Replays`: the GameType, else the guess,
   retried when it fails, the earlier games of the file breaking a tie), so that a position
   ``pdn convert`` writes is found, and a game ``pdn validate`` calls clean is kept by ``clean``.
 
@@ -33,7 +33,7 @@ from typing import Literal
 
 from pdn.engine import Color, FenError, Position, Variant, board_for
 
-from .batch import Input, Replays, display_name, is_json, iter_games
+from .batch import Input, display_name, is_json, iter_games
 from .cutting import RawGame
 from .gametype import GameType, first_colour, game_type_of, variant_name
 from .model import Game, Tags
@@ -41,6 +41,7 @@ from .openings import Opening, classify
 from .parsing import accept_raw
 from .problems import Problem
 from .reader import parse_game, parse_raw, split_games
+from .replays import Replays
 from .results import Outcome, parse_result
 from .validation import Report
 from .visitor import HeadersOnly
@@ -540,7 +541,7 @@ class Selection:
     cut_at_error: bool = False
     _targets: dict[str, Position | None] = field(default_factory=dict, repr=False)
     _lines: dict[tuple[str, str], Position | None] = field(default_factory=dict, repr=False)
-    #: The replays of the games, under the rules pdn validate chooses (see pdn.batch.Replays).
+    #: The replays of the games, under the rules pdn validate chooses (see pdn.replays.Replays).
     _replays: Replays = field(default_factory=Replays, repr=False)
 
     def has_tag_conditions(self) -> bool:

@@ -46,11 +46,12 @@ from typing import IO, Any
 
 from pdn.engine import ENGLISH, Position, Variant, board_for, changes, get_variant, letters
 
-from .batch import Input, map_games, replay_of
+from .batch import Input, map_games
 from .jsonio import dumps
 from .model import BEGIN_VARIATION, MOVE, Game, Node, line_events
 from .notation import NotationError, parse_move, resolve_squares
 from .problems import Problem
+from .replays import replay_of
 from .safe_text import one_line, printable
 from .validation import Report, Step
 

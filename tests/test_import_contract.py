@@ -33,7 +33,7 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
     ("parsing", {"parsing"}),
     ("building", {"builder", "native", "stripping", "excerpts"}),
     ("reading", {"reader"}),
-    ("rules", {"draws", "fastpath", "validation"}),
+    ("rules", {"draws", "fastpath", "validation", "replays"}),
     ("writing", {"rewriting", "writer", "jsonio", "diagram"}),
     ("analysis", {"openings", "annotate", "export", "convert", "report"}),
     ("collections", {"batch", "fixing", "inplace", "selection", "duplicates", "splitting", "dask"}),

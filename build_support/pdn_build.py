@@ -24,6 +24,7 @@ COMPILED = (
     "pdn_engine.variants",
     "pdn_engine.position",
     "pdn_engine.movegen",
+    "pdn_engine.build",
     "pdn_engine.native",
     "pdn_engine.perft",
     "pdn_engine.diagnose",

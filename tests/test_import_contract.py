@@ -44,7 +44,7 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
 #: The layers of ``pdn_engine``, lowest first. ``native`` and ``position`` import each other:
 #: the fast constructors make Positions, Position's methods call them.
 ENGINE_LAYERS: list[tuple[str, set[str]]] = [
-    ("pickling", {"pickling"}),
+    ("pickling", {"pickling", "build"}),
     ("variants", {"variants"}),
     ("boards", {"board", "fen"}),
     ("moves", {"movegen"}),

@@ -17,6 +17,7 @@ import pytest
 
 import pdn
 import pdn.builder
+import pdn_engine.build
 import pdn_engine.lookup
 import pdn_engine.native
 from pdn.engine import COMPILED, ENGLISH, FRISIAN, Color, Move, Position
@@ -120,14 +121,16 @@ def test_one_module_sets_the_flag_and_every_module_reads_it() -> None:
                 )
                 if any(isinstance(t, ast.Name) and t.id == "COMPILED" for t in targets):
                     setters.append(path.relative_to(ROOT).as_posix())
-    assert setters == ["engine/pdn_engine/native.py"]
-    assert COMPILED is pdn_engine.native.COMPILED
+    assert setters == ["engine/pdn_engine/build.py"]
+    assert COMPILED is pdn_engine.native.COMPILED is pdn_engine.build.COMPILED
     assert (not pdn_engine.native.__file__.endswith(".py")) == COMPILED
 
 
 def test_the_two_way_modules_are_compiled_with_the_others() -> None:
     # Compiled alone or left out, a module's own __file__ would say the wrong build.
-    assert {"pdn_engine.native", "pdn.native", "pdn_engine.perft"} <= set(COMPILED_MODULES)
+    assert {"pdn_engine.build", "pdn_engine.native", "pdn.native", "pdn_engine.perft"} <= set(
+        COMPILED_MODULES
+    )
 
 
 def test_the_replay_calls_the_fast_constructors_directly() -> None:

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .board import Board, board_for
+    from .build import COMPILED
     from .diagnose import Diagnosis, Fault, diagnose
     from .fen import FenError
     from .lookup import MoveLookup, Played, Written
     from .movegen import Move
-    from .native import COMPILED
     from .perft import perft
     from .pickling import pickle_by_fields
     from .picture import changes, letters, svg_diagram, xml_text
@@ -55,7 +55,7 @@ _HOMES = {
     "FenError": ".fen",
     **dict.fromkeys(("MoveLookup", "Played", "Written"), ".lookup"),
     "Move": ".movegen",
-    "COMPILED": ".native",
+    "COMPILED": ".build",
     "perft": ".perft",
     "pickle_by_fields": ".pickling",
     **dict.fromkeys(("changes", "letters", "svg_diagram", "xml_text"), ".picture"),

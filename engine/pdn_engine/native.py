@@ -1,8 +1,8 @@
 """The accelerated build's flag and the engine's code that differs between the two builds.
 
-:data:`COMPILED` tells whether the engine runs as code compiled by mypyc (pdn's accelerated
-build, which compiles all its modules together, this one among them; see ``docs/design.md``,
-"The accelerated build") or as source. The only code that takes a different way in each build
+:data:`COMPILED` (from :mod:`pdn_engine.build`) tells whether the engine runs as code compiled
+by mypyc (pdn's accelerated build; see ``docs/design.md``, "The accelerated build") or as
+source. The only code that takes a different way in each build
 is here: the fast constructors of the two records a replay makes on every ply,
 :func:`new_move` and :func:`next_position`. Compiled, their slots are stored directly (a native
 store, which the frozen dataclass's own ``__init__`` would make through ``object.__setattr__``,
@@ -11,13 +11,12 @@ five times slower); as source, through the slots' own setters (``__init__`` is t
 
 from __future__ import annotations
 
+from .build import COMPILED
 from .movegen import Move
 from .variants import Color, Variant
 
 __all__ = ["COMPILED", "new_move", "next_position"]
 
-#: Whether the engine runs compiled by mypyc (a compiled module's file is not a ``.py``).
-COMPILED: bool = not __file__.endswith(".py")
 
 _new = object.__new__
 _TURNS = (Color.WHITE, Color.BLACK)  # the opponent of side 0 (Black), of side 1 (White)

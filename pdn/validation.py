@@ -96,6 +96,10 @@ class Report:
 
     ``final`` is the last position the mainline reached (before the move that stopped it, if
     one did; ``complete`` is then False). A step whose ``move`` is None was not legal.
+
+    ``steps`` are in the order of the replay; :meth:`walk` gives every node of the game in
+    written order with its step, :meth:`step_of` and :meth:`position_of` those of one node,
+    and ``game.accept(visitor, report)`` a visitor each step after its move.
     """
 
     game: Game

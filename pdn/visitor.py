@@ -14,7 +14,7 @@ The events of one game::
       visit_comment(c)                                   before the first move of the game
       visit_move(text, number, before, line, column)     or visit_setup(fen, ...)
                                                          (visit_moves: several in a row)
-        visit_step(step)?                                 its replay, with a report
+        visit_step(step)?                                its replay, with a report
         visit_strength(s)? visit_nag(n)* visit_comment(c)*   on that move
         begin_variation() ... end_variation()            an alternative to that move
       ...

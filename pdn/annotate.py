@@ -78,9 +78,7 @@ def annotations_of(
     report = validate(game) if report is None else report
     found = Annotations(tags=[pair for pair in _tags(report) if pair[0] not in game.tags])
     if options.fen or options.forced or options.problems:
-        order = game.walk_order()
-        for node_id, comments in _comments(report, options).items():
-            found.comments[order[node_id]] = comments
+        found.comments = _comments(report, options)
     return found
 
 
@@ -120,7 +118,7 @@ def _termination(final: Position) -> str:
 
 
 def _comments(report: Report, options: AnnotateOptions) -> dict[int, list[Comment]]:
-    """The comments to add, keyed by ``id()`` of the node they follow."""
+    """The comments to add, keyed by the written-order place of the move they follow."""
     problems_at: dict[tuple[int | None, int | None], Problem] = {}
     if options.problems:
         for found in report.problems:
@@ -143,7 +141,7 @@ def _comments(report: Report, options: AnnotateOptions) -> dict[int, list[Commen
         if options.fen and step.after is not None:
             comments.append(Comment(f"[%fen {step.after.fen()}]"))
         if comments:
-            added[id(node)] = comments
+            added[step.order] = comments
     return added
 
 
@@ -220,6 +218,10 @@ class Annotator(GameVisitor[T]):
     ) -> None:
         if self._next():
             self.inner.visit_setup(fen, number, before, line, column)
+
+    def visit_step(self, step: Step) -> None:
+        if not self.skipping:
+            self.inner.visit_step(step)
 
     def visit_strength(self, strength: str) -> None:
         if not self.skipping:

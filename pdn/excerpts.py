@@ -26,8 +26,9 @@ their moves.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
-from .model import Game, Node, Tags
+from .model import BEGIN_VARIATION, MOVE, Game, Node, Tags, line_events
 
 __all__ = ["VARIATION_TAG", "split_variations", "truncate"]
 
@@ -96,27 +97,7 @@ def split_variations(game: Game, source: str | None = None) -> Iterator[Game]:
     """The mainline of ``game`` without variations, then each variation as a game (see the
     module docstring); ``source`` (a file name) goes into the ``Variation`` tag."""
     yield _line_game(game, [_mainline_path(game.root)], None)
-    # Every alternative, in written order, with the ply it replaces and how it is reached.
-    pending: list[tuple[Node, int, list[str]]] = [(game.root, 0, [])]
-    found: list[tuple[Node, list[str]]] = []
-    while pending:
-        start, ply, where = pending.pop()
-        node, depth = start, ply
-        line_found: list[tuple[Node, int, list[str]]] = []
-        while node.variations:
-            following = node.variations
-            step = depth + (following[0].move is not None)
-            for number, alternative in enumerate(following[1:], start=2):
-                alt_ply = depth + (alternative.move is not None)
-                several = len(following) > 2
-                said = f"ply {alt_ply}" + (f" (alternative {number - 1})" if several else "")
-                mark = [*where, ("from " if not where else "then ") + said]
-                line_found.append((alternative, alt_ply, mark))
-            node, depth = following[0], step
-        for alternative, alt_ply, mark in line_found:
-            found.append((alternative, mark))
-            pending.append((alternative, alt_ply, mark))
-    for alternative, mark in _written_order(game, found):
+    for alternative, mark in _alternatives(game):
         path = _path_to(alternative)
         tags = Tags(game.tags.items())
         if "Result" in tags:
@@ -125,9 +106,41 @@ def split_variations(game: Game, source: str | None = None) -> Iterator[Game]:
         yield _line_game(game, [path], tags)
 
 
-def _written_order(game: Game, found: list[tuple[Node, list[str]]]) -> list[tuple[Node, list[str]]]:
-    order = game.walk_order()
-    return sorted(found, key=lambda item: order[id(item[0])])
+@dataclass(slots=True)
+class _Open:
+    """A line open in the walk of :func:`_alternatives`."""
+
+    where: list[str]  # how it is reached
+    ply: int  # the plies up to its last move, with it
+    before: int = 0  # ... and without it
+    count: int = 0  # the alternatives to that move opened so far
+
+
+def _alternatives(game: Game) -> Iterator[tuple[Node, list[str]]]:
+    """Every alternative of ``game`` in written order, with the words saying how it is reached
+    (the ply it replaces, which alternative of several, through which lines)."""
+    lines = [_Open([], 0)]
+    opening = False  # the next move is the first of an alternative
+    for event, node in line_events(game.root):
+        if event == MOVE:
+            assert node is not None
+            line = lines[-1]
+            line.before, line.count = line.ply, 0
+            line.ply += node.move is not None
+            if opening:
+                opening = False
+                outer = lines[-2]
+                several = node.parent is not None and len(node.parent.variations) > 2
+                said = f"ply {line.ply}" + (f" (alternative {outer.count})" if several else "")
+                line.where = [*outer.where, ("from " if not outer.where else "then ") + said]
+                yield node, line.where
+        elif event == BEGIN_VARIATION:
+            outer = lines[-1]
+            outer.count += 1
+            lines.append(_Open(outer.where, outer.before))
+            opening = True
+        else:
+            lines.pop()
 
 
 def _mainline_path(root: Node) -> list[Node]:

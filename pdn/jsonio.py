@@ -84,11 +84,10 @@ class _Line:
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class JsonBuilder(GameVisitor[JsonDict]):
-    """The visitor that makes a game record; ``steps`` gives the replay of the n-th move or
-    setup visited (0-based, in the order of the events), for the per-ply fields."""
+    """The visitor that makes a game record; driven with ``report`` (``game.accept(builder,
+    report)``), the per-ply fields of each replayed move come from its step."""
 
-    def __init__(self, steps: dict[int, Step] | None = None, report: Report | None = None) -> None:
-        self.steps = steps or {}
+    def __init__(self, report: Report | None = None) -> None:
         self.report = report
 
     def begin_game(self, start: GameStart) -> None:
@@ -106,7 +105,6 @@ class JsonBuilder(GameVisitor[JsonDict]):
         self.in_tags = True
         self.tag_comments: list[JsonDict] = []
         self.lines = [_Line(self.record["moves"])]
-        self.count = 0
 
     def visit_tag(self, name: str, value: str) -> None:
         self.record["comments_before_tags"].extend(self.tag_comments)
@@ -137,10 +135,6 @@ class JsonBuilder(GameVisitor[JsonDict]):
             data["number"] = number
         if before:
             data["comments_before"] = _comments(before)
-        step = self.steps.get(self.count)
-        self.count += 1
-        if step is not None:
-            self._replay(data, step)
         line = self.lines[-1]
         line.items.append(data)
         if line.orphans:
@@ -148,9 +142,10 @@ class JsonBuilder(GameVisitor[JsonDict]):
             line.orphans = []
         line.last = data
 
-    def _replay(self, data: JsonDict, step: Step) -> None:
+    def visit_step(self, step: Step) -> None:
+        data = self.lines[-1].last
         variant = self.report.variant if self.report is not None else None
-        if variant is None:
+        if data is None or variant is None:
             return
         data["ply"] = step.ply
         if step.node.move is not None:
@@ -238,12 +233,8 @@ def game_to_dict(game: Game, report: Report | None = None) -> JsonDict:
     """The game record of a game; with a validation report, each replayed ply also carries its
     side, squares, full path and the FEN after it, and the record its status, problems and
     start position."""
-    steps: dict[int, Step] = {}
-    if report is not None:
-        order = game.walk_order()
-        steps = {order[id(step.node)]: step for step in report.steps if id(step.node) in order}
     # (The reader's problems are listed only with a report, with the replay's.)
-    record = game.accept(JsonBuilder(steps, report))
+    record = game.accept(JsonBuilder(report), report)
     record["variant"] = game.variant
     # Why the reader took the game for that variant: the file it came from is not read again.
     record["variant_source"] = game.variant_source

@@ -27,6 +27,7 @@ from pdn.visitor import SKIP, GameStart, GameVisitor
 
 if TYPE_CHECKING:
     from pdn.gametype import GameType
+    from pdn.validation import Report, Step
 
 T = TypeVar("T")
 
@@ -268,11 +269,9 @@ class Node:
 
     def _flatten(self) -> list[tuple[object, ...]]:
         records: list[tuple[object, ...]] = []
-        index: dict[int, int] = {}
         stack: list[tuple[Node, int]] = [(self, -1)]
         while stack:
             node, parent = stack.pop()
-            index[id(node)] = len(records)
             records.append(
                 (
                     parent,
@@ -483,22 +482,38 @@ class Game:
         """Every node of the game with its depth (see :meth:`Node.walk`)."""
         return self.root.walk()
 
-    def walk_order(self) -> dict[int, int]:
-        """The place of each node in written order (0 for the first), keyed by ``id(node)``:
-        how a visitor, which sees moves and setups as events, counts them."""
-        return {id(node): place for place, (node, _) in enumerate(self.root.walk())}
-
     def count_moves(self) -> int:
         """How many moves the game holds, variations included (setup commands not counted)."""
         return self.root.count()
 
-    def accept(self, visitor: GameVisitor[T]) -> T:
+    def accept(self, visitor: GameVisitor[T], report: Report | None = None) -> T:
         """Replay the game through ``visitor`` in written order (see :mod:`pdn.visitor`) and
         return its result; the reader's problems on :attr:`errors` are replayed too.
 
         A :class:`~pdn.builder.GameBuilder` given these events builds an equal game, and the
         PDN writer writes exactly what it would write for a text with the same events.
+
+        With ``report``, the game's validation report (:func:`pdn.validate`), each move or
+        setup the replay reached is followed by :meth:`~pdn.visitor.GameVisitor.visit_step`
+        with its :class:`~pdn.validation.Step`:
+
+        >>> import pdn
+        >>> class Fens(GameVisitor[list[str]]):
+        ...     def begin_game(self, start: GameStart) -> None:
+        ...         self.fens: list[str] = []
+        ...     def visit_step(self, step) -> None:
+        ...         self.fens.append(step.after.fen())
+        ...     def result(self) -> list[str]:
+        ...         return self.fens
+        >>> game = pdn.parse_game('[FEN "W:W18:B14"] 1. 18x9 *')
+        >>> game.accept(Fens(), pdn.validate(game))
+        ['B:W9:B']
         """
+        steps: list[Step | None] | None = None
+        if report is not None:
+            if report.game is not self:
+                raise ValueError("the report is of another game")
+            steps = report._written()
         visitor.begin_game(GameStart(self.line, 1, self.index, self.encoding))
         root = self.root
         for comment in root.comments_before:
@@ -508,7 +523,7 @@ class Game:
         if visitor.end_tags() is not SKIP:
             for comment in root.comments_after:
                 visitor.visit_comment(comment)
-            _visit_line(root, visitor)
+            _visit_line(root, visitor, steps)
             if self.terminator is not None:
                 visitor.visit_terminator(self.terminator)
         for problem in self.errors:
@@ -565,10 +580,16 @@ def line_events(parent: Node) -> Iterator[tuple[int, Node | None]]:
             yield END_VARIATION, None
 
 
-def _visit_line(parent: Node, visitor: GameVisitor[Any]) -> None:
+def _visit_line(
+    parent: Node, visitor: GameVisitor[Any], steps: list[Step | None] | None = None
+) -> None:
+    """The events of the moves below ``parent``; ``steps``, indexed by written order, are the
+    replay's (a report's :meth:`~pdn.validation.Report._written`), given with them."""
     skipping = 0  # depth inside a variation the visitor skips
+    order = -1  # the written-order place of the node visited last
     for event, node in line_events(parent):
         if event == MOVE:
+            order += 1
             if skipping:
                 continue
             assert node is not None
@@ -577,6 +598,12 @@ def _visit_line(parent: Node, visitor: GameVisitor[Any]) -> None:
                 visitor.visit_setup(node.setup or "", node.number, before, node.line, node.column)
             else:
                 visitor.visit_move(node.move, node.number, before, node.line, node.column)
+            if steps is not None and order < len(steps):
+                step = steps[order]
+                if step is not None:
+                    if step.node is not node:
+                        raise ValueError("the game has changed since it was validated")
+                    visitor.visit_step(step)
             if node.strength is not None:
                 visitor.visit_strength(node.strength)
             if node._nags:

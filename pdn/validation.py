@@ -43,7 +43,19 @@ Status = Literal["ok", "illegal", "illegal-variation", "syntax-error", "unchecke
 @dataclass(slots=True, init=False)
 class Step:
     """One replayed move (or setup command) of some line of play; ``move`` is ``None`` for a
-    move that is not legal."""
+    move that is not legal (``after`` is then the position after carrying it out as written,
+    when that can be done: the line goes on from there).
+
+    ``order`` is the node's place in written order, 0 for the first: its index in
+    :meth:`Game.walk() <pdn.model.Game.walk>`, as a visitor counts moves and setups.  The
+    replay's own order differs (it replays the alternatives to a move before the move), and is
+    the order of :attr:`Report.steps`.
+
+    >>> import pdn
+    >>> game = pdn.parse_game("1. 11-15 (9-13 22-18) 23-19 *")
+    >>> [(s.node.move, s.order) for s in pdn.validate(game).steps]
+    [('9-13', 1), ('22-18', 2), ('11-15', 0), ('23-19', 3)]
+    """
 
     node: Node
     ply: int
@@ -51,6 +63,7 @@ class Step:
     before: Position
     move: Move | None
     after: Position | None
+    order: int
 
     # Written out: a replay makes one per ply, and compiled, this __init__ is native where the
     # dataclass's would be interpreted (five times slower).
@@ -62,6 +75,7 @@ class Step:
         before: Position,
         move: Move | None,
         after: Position | None,
+        order: int,
     ) -> None:
         self.node = node
         self.ply = ply
@@ -69,6 +83,7 @@ class Step:
         self.before = before
         self.move = move
         self.after = after
+        self.order = order
 
 
 # Compiled, a class with its own __init__ would unpickle by calling it without arguments.
@@ -81,6 +96,10 @@ class Report:
 
     ``final`` is the last position the mainline reached (before the move that stopped it, if
     one did; ``complete`` is then False). A step whose ``move`` is None was not legal.
+
+    ``steps`` are in the order of the replay; :meth:`walk` gives every node of the game in
+    written order with its step, :meth:`step_of` and :meth:`position_of` those of one node,
+    and ``game.accept(visitor, report)`` a visitor each step after its move.
     """
 
     game: Game
@@ -120,6 +139,83 @@ class Report:
     def mainline_steps(self) -> Iterator[Step]:
         """The steps of the mainline, in order."""
         return (step for step in self.steps if step.mainline)
+
+    def mainline_moves(self) -> list[Move]:
+        """The engine's moves of the mainline as replayed, up to the first illegal one (setup
+        commands left out).
+
+        >>> import pdn
+        >>> report = pdn.validate(pdn.parse_game("1. 11-15 23-19 2. 15-24 24-20 *"))
+        >>> [move.path for move in report.mainline_moves()]
+        [(11, 15), (23, 19)]
+        """
+        moves: list[Move] = []
+        for step in self.mainline_steps():
+            if step.node.setup is not None:
+                continue
+            if step.move is None:
+                break
+            moves.append(step.move)
+        return moves
+
+    def walk(self) -> Iterator[tuple[Node, Step | None]]:
+        """Every node of the game in written order (as :meth:`Game.walk()
+        <pdn.model.Game.walk>`), with its step, or ``None`` where the replay did not reach it
+        (after an illegal move or a bad setup, or with rules not implemented).  One pass over
+        the game and its steps, however many nodes: the way to go through a whole game.
+
+        >>> import pdn
+        >>> report = pdn.validate(pdn.parse_game("1. 11-15 (9-13 22-18) 23-19 2. 15-24 24-20 *"))
+        >>> [(node.move, step and step.ply) for node, step in report.walk()]
+        [('11-15', 1), ('9-13', 1), ('22-18', 2), ('23-19', 2), ('15-24', 3), ('24-20', None)]
+        """
+        written = self._written()
+        reached = len(written)
+        for order, (node, _) in enumerate(self.game.walk()):
+            step = written[order] if order < reached else None
+            if step is not None and step.node is not node:
+                raise ValueError("the game has changed since it was validated")
+            yield node, step
+
+    def step_of(self, node: Node) -> Step | None:
+        """The step of ``node``, or ``None`` where the replay did not reach it.  Each call goes
+        through the steps: to look at every node, use :meth:`walk` (or a visitor driven with
+        the report, :meth:`Game.accept(visitor, report) <pdn.model.Game.accept>`).
+
+        >>> import pdn
+        >>> game = pdn.parse_game("1. 11-15 23-19 2. 15-24 24-20 *")
+        >>> report = pdn.validate(game)
+        >>> second, third, fourth = list(game.mainline())[1:]
+        >>> report.step_of(second).after.fen()[:2], report.step_of(third).move
+        ('B:', None)
+        >>> report.step_of(fourth) is None
+        True
+        """
+        return next((step for step in self.steps if step.node is node), None)
+
+    def position_of(self, node: Node) -> Position | None:
+        """The position after ``node`` as replayed (the start position for the game's root),
+        or ``None`` where the replay did not reach it or could not carry the move out.
+
+        >>> import pdn
+        >>> game = pdn.parse_game("1. 11-15 23-19 *")
+        >>> report = pdn.validate(game)
+        >>> report.position_of(game.root.next()).fen()[:2]
+        'W:'
+        """
+        if node is self.game.root:
+            return self.start
+        step = self.step_of(node)
+        return step.after if step is not None else None
+
+    def _written(self) -> list[Step | None]:
+        """The steps indexed by their node's place in written order (``None`` for a node not
+        reached), as far as the last node reached."""
+        steps = self.steps
+        written: list[Step | None] = [None] * (max((s.order for s in steps), default=-1) + 1)
+        for step in steps:
+            written[step.order] = step
+        return written
 
     def __repr__(self) -> str:
         # One line: the fields hold every position of the game (kilobytes for one game).
@@ -566,8 +662,19 @@ def _start_position(game: Game, variant: Variant, report: Report) -> Position | 
         return None
 
 
-#: A line of play to replay before the one that hands it over goes on (see _Replayer.run).
-_Task = Generator[Any, "Position | None", "Position | None"]
+#: A line of play to replay before the one that hands it over goes on (see _Replayer.run); it
+#: ends with how many nodes of the game it covered.
+_Task = Generator[Any, "int | None", int]
+
+
+def _subtree_size(node: Node) -> int:
+    """How many nodes ``node`` and everything below it hold."""
+    total = 0
+    pending = [node]
+    while pending:
+        total += 1
+        pending.extend(pending.pop().variations)
+    return total
 
 
 class _Replayer:
@@ -582,10 +689,12 @@ class _Replayer:
         root = self.report.game.root
         # The lines are generators that hand their variations back to this loop, which runs
         # them first: variations of any depth are replayed without recursion, in written order.
-        stack: list[Generator[_Task, Position | None, Position | None]] = [
-            self._line(root, start, ply=1, mainline=True, path=())
+        # Each gives back how many nodes it covered, for the written-order place of what
+        # follows it (Step.order).
+        stack: list[Generator[_Task, int | None, int]] = [
+            self._line(root, start, ply=1, mainline=True, path=(), order=0)
         ]
-        value: Position | None = None
+        value: int | None = None
         while stack:
             try:
                 task = stack[-1].send(value)
@@ -593,15 +702,22 @@ class _Replayer:
                 stack.pop()
                 value = done.value
                 continue
-            value = None
+            value = None  # a generator starts with None
             stack.append(task)
-        self.report.final = value
 
     def _line(
-        self, parent: Node, position: Position, ply: int, mainline: bool, path: tuple[int, ...]
-    ) -> Generator[_Task, Position | None, Position]:
-        """Replay the continuation of ``parent``; returns the last position it reached (before
-        the move that stopped it, when one did)."""
+        self,
+        parent: Node,
+        position: Position,
+        ply: int,
+        mainline: bool,
+        path: tuple[int, ...],
+        order: int,
+    ) -> Generator[_Task, int | None, int]:
+        """Replay the continuation of ``parent``, whose first node has the place ``order`` in
+        written order; returns how many nodes it covered (all those below ``parent``).  The
+        main line leaves the last position it reached (before the move that stopped it, when
+        one did) in ``report.final``."""
         # Each federation's own draw rules, on the main line (pdn.draws).
         rules = draw_rules(self.variant) if mainline else None
         watch = DrawWatch(rules, position) if rules is not None else None
@@ -611,11 +727,19 @@ class _Replayer:
         report = self.report
         problems, steps = report.problems, report.steps
         fast = self.fast.match
+        first = order
         while parent.variations:
             variations = parent.variations
             main = variations[0]
+            # In written order the alternatives to ``main`` come after it, each with its
+            # whole line, and then what follows ``main``.
+            following = order + 1
             for number in range(1, len(variations)):
-                yield self._line_from(variations[number], position, ply, (*path, number))
+                covered = yield self._line_from(
+                    variations[number], position, ply, (*path, number), following
+                )
+                assert covered is not None
+                following += covered
             text = main.move
             played = fast(position, text) if text is not None and main.setup is None else None
             move: Move | None
@@ -623,15 +747,16 @@ class _Replayer:
                 # The common case, a legal move as the engine writes it, inline: it runs on
                 # every ply of an archive.
                 move, after = played
-                steps.append(Step(main, ply, mainline, position, move, after))
+                steps.append(Step(main, ply, mainline, position, move, after, order))
             else:
-                found = self._step(main, position, ply, mainline, path)
+                found = self._step(main, position, ply, mainline, path, order)
                 if found is None:
                     # The line stops here; what it reached still decides whether the game
                     # was over.
                     if mainline:
                         report.complete = False
-                    return position
+                        report.final = position
+                    return following - first + _subtree_size(main) - 1
                 after, move = found, steps[-1].move
             if text is not None:
                 if watch is not None:
@@ -666,19 +791,34 @@ class _Replayer:
                 )
             position = after
             parent = main
-        return position
+            order = following
+        if mainline:
+            report.final = position
+        return order - first
 
     def _line_from(
-        self, first: Node, position: Position, ply: int, path: tuple[int, ...]
-    ) -> Generator[_Task, Position | None, None]:
-        """Replay a variation whose first move is ``first``, an alternative at ``position``."""
-        after = self._step(first, position, ply, False, path)
+        self, first: Node, position: Position, ply: int, path: tuple[int, ...], order: int
+    ) -> Generator[_Task, int | None, int]:
+        """Replay a variation whose first move is ``first``, an alternative at ``position``
+        with the place ``order`` in written order; returns how many nodes it covered (all of
+        ``first``'s line)."""
+        after = self._step(first, position, ply, False, path, order)
         if after is None:
-            return
-        yield self._line(first, after, ply + (first.move is not None), False, path)
+            return _subtree_size(first)
+        covered = yield self._line(
+            first, after, ply + (first.move is not None), False, path, order + 1
+        )
+        assert covered is not None
+        return 1 + covered
 
     def _step(
-        self, node: Node, position: Position, ply: int, mainline: bool, path: tuple[int, ...]
+        self,
+        node: Node,
+        position: Position,
+        ply: int,
+        mainline: bool,
+        path: tuple[int, ...],
+        order: int,
     ) -> Position | None:
         report = self.report
         if node.setup is not None:
@@ -696,13 +836,13 @@ class _Replayer:
                     )
                 )
                 return None
-            report.steps.append(Step(node, ply, mainline, position, None, setup))
+            report.steps.append(Step(node, ply, mainline, position, None, setup, order))
             return setup
         assert node.move is not None  # a node is a move or a setup
         problem, move, after = self._match(node, position, ply, path)
         if problem is not None:
             report.problems.append(problem)
-        report.steps.append(Step(node, ply, mainline, position, move, after))
+        report.steps.append(Step(node, ply, mainline, position, move, after, order))
         return after
 
     def _match(

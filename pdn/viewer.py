@@ -215,13 +215,15 @@ def _move(node: Node, step: Step | None, problems: list[int]) -> Any:
 
 def _moves(game: Game, report: Report, problem_indices: dict[int, list[int]]) -> list[Any]:
     """The move tree as nested lists: a move's ``vars`` are its alternatives (each a list)."""
-    steps = {id(step.node): step for step in report.steps}
+    steps = [step for _, step in report.walk()]
     top: list[Any] = []
     lines: list[list[Any]] = [top]
+    order = 0  # the written-order place of the next move
     for event, node in line_events(game.root):
         if event == MOVE:
             assert node is not None
-            lines[-1].append(_move(node, steps.get(id(node)), problem_indices.get(id(node), [])))
+            lines[-1].append(_move(node, steps[order], problem_indices.get(order, [])))
+            order += 1
         elif event == BEGIN_VARIATION:
             inner: list[Any] = []
             current = lines[-1]
@@ -236,13 +238,9 @@ def _moves(game: Game, report: Report, problem_indices: dict[int, list[int]]) ->
     return top
 
 
-#: A variation path shared with the parent's: ``None`` on the main line, else the parent's link
-#: and the number of the alternative taken; one object per distinct path.
-_PathLink = tuple[Any, int] | None
-
-
 def _problems_per_node(game: Game, report: Report, problems: list[Problem]) -> dict[int, list[int]]:
-    """Which problems (indices into ``problems``) are about which move (``id`` of its node).
+    """Which problems (indices into ``problems``) are about which move (its place in written
+    order).
 
     A replay problem names its move by place in the file, ply, line of play and text, as the
     step's node does; the place alone would do for a file, not for a game built in code (or
@@ -250,38 +248,45 @@ def _problems_per_node(game: Game, report: Report, problems: list[Problem]) -> d
     """
     if not any(p.ply is not None for p in problems):
         return {}
-    # The variation path of every node, as the validator numbers lines, as a link to the
-    # parent's path and the number here, one link per distinct path: a tuple per node would
-    # cost the depth for each of them, quadratic in variations nested thousands deep.
-    links: dict[int, _PathLink] = {}
-    branches: dict[tuple[int, int], _PathLink] = {}  # (id of a path's link, number) -> link
-    pending: list[tuple[Node, _PathLink]] = [(game.root, None)]
-    while pending:
-        parent, link = pending.pop()
-        for number, child in enumerate(parent.variations):
-            child_link = link
-            if number:
-                child_link = branches.setdefault((id(link), number), (link, number))
-            links[id(child)] = child_link
-            pending.append((child, child_link))
-    places = {  # a node off the tree (none from a replay) gets its step as a link: no match
-        (s.node.line, s.node.column, s.ply, id(links.get(id(s.node), s)), s.node.move): id(s.node)
+    # The variation path of every node, as the validator numbers lines, as a number: 0 for the
+    # main line, one more for each distinct path, known by its parent's and the number of the
+    # alternative taken. A tuple per node would cost the depth for each of them, quadratic in
+    # variations nested thousands deep.
+    paths: list[int] = []  # of each node, in written order
+    branches: dict[tuple[int, int], int] = {}  # (parent path, number) -> path
+    # Of each line open in the walk: its path and how many alternatives to its last move
+    # have opened so far.
+    lines: list[list[int]] = [[0, 0]]
+    for event, _ in line_events(game.root):
+        if event == MOVE:
+            line = lines[-1]
+            paths.append(line[0])
+            line[1] = 0
+        elif event == BEGIN_VARIATION:
+            line = lines[-1]
+            line[1] += 1
+            path = branches.setdefault((line[0], line[1]), len(branches) + 1)
+            lines.append([path, 0])
+        else:
+            lines.pop()
+    places = {
+        (s.node.line, s.node.column, s.ply, paths[s.order], s.node.move): s.order
         for s in report.steps
     }
     per_node: dict[int, list[int]] = {}
     for index, p in enumerate(problems):
         if p.ply is None:
             continue
-        found: _PathLink = None
+        found = 0
         for number in p.variation:  # as long as the problem's own path
-            found = branches.get((id(found), number))
-            if found is None:
+            branch = branches.get((found, number))
+            if branch is None:
                 break
-        if found is None and p.variation:
-            continue
-        node = places.get((p.line, p.column, p.ply, id(found), p.move))
-        if node is not None:
-            per_node.setdefault(node, []).append(index)
+            found = branch
+        else:
+            node = places.get((p.line, p.column, p.ply, found, p.move))
+            if node is not None:
+                per_node.setdefault(node, []).append(index)
     return per_node
 
 

@@ -14,6 +14,7 @@ The events of one game::
       visit_comment(c)                                   before the first move of the game
       visit_move(text, number, before, line, column)     or visit_setup(fen, ...)
                                                          (visit_moves: several in a row)
+        visit_step(step)?                                its replay, with a report
         visit_strength(s)? visit_nag(n)* visit_comment(c)*   on that move
         begin_variation() ... end_variation()            an alternative to that move
       ...
@@ -26,6 +27,12 @@ Comments have exactly the places the model has (:class:`~pdn.model.Node`): befor
 it, a comment belongs to the last move of the current line (``comments_after``), or, before the
 first move of the game, to the game (``root.comments_after``).  Comments written between a move
 number and its move, or at the start of a variation, travel with the move as ``before``.
+
+Driven with a validation report, ``game.accept(visitor, report)``
+(:meth:`pdn.model.Game.accept`), a visitor also receives each move's or setup's
+:class:`~pdn.validation.Step` (the positions before and after it, the engine's move) right
+after the move, as python-chess's ``visit_move(board, move)`` gives the board; a node the
+replay did not reach (after an illegal move) has none.  The reader's events never carry steps.
 
 A visitor that returns :data:`SKIP` from :meth:`~GameVisitor.begin_variation` receives nothing
 until the matching :meth:`~GameVisitor.end_variation` (which it does not receive either).
@@ -55,6 +62,7 @@ if TYPE_CHECKING:
     from pdn.detection import FileEvidence
     from pdn.model import Comment, Tags
     from pdn.problems import Problem
+    from pdn.validation import Step
 
 __all__ = ["SKIP", "GameStart", "GameVisitor", "HeadersOnly", "Skip"]
 
@@ -148,6 +156,10 @@ class GameVisitor(Generic[T]):
         column: int | None,
     ) -> None:
         """A ``/FEN "..."/`` setup command in the movetext; it stands where a move would."""
+
+    def visit_step(self, step: Step) -> None:
+        """The replay of the move or setup visited last, when a validation report drives the
+        walk (see the module documentation)."""
 
     def visit_strength(self, strength: str) -> None:
         """A move strength mark (``!``, ``?!``, ``(?)``...) of the last move."""

@@ -1,4 +1,5 @@
-"""The visitor spine and the API of issue 8: each defect it fixed has a test here."""
+"""The visitor spine and the API of issue 8: each defect it fixed has a test here; and the
+replay's steps on the spine (issue 21): written order, the report's walk, ``visit_step``."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ import pdn
 import pdn.grammar
 from pdn import Comment, GameBuilder, GameVisitor, PdnWriter
 from pdn.cli import main
+from pdn.engine import ENGLISH, Position
 from pdn.jsonio import SCHEMA, game_from_dict, game_to_dict
+from pdn.validation import Step
 from pdn.visitor import SKIP, GameStart, Skip
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -258,3 +261,202 @@ def test_convert_writes_and_reads_deep_variations_as_json(tmp_path: Path) -> Non
         assert code == 0
         code, back = run("convert", str(out))
         assert code == 0 and pdn.parse_game(back) == pdn.parse_game(source.read_text())
+
+
+# --- steps on the spine (issue 21): written order, the report's walk, visit_step ---------------
+
+#: Games whose replay order differs from written order, each with what stops a line where it
+#: matters: the nodes it skips come before others in written order.
+ORDERED = {
+    "nested": "1. 11-15 (9-13 22-18 (21-17 (24-20 5-9) 6-10) 6-10) 23-19 (22-18 8-11) 2. 8-11 *",
+    "first move alternatives": "1. 11-15 (9-13 22-18) (10-14 24-20 (23-18)) 23-19 *",
+    "illegal in a variation": "1. 11-15 (9-13 22-18 15-19 (10-14 18x9) 12-16) 23-19 2. 8-11 *",
+    "illegal on the main line": "1. 11-15 23-19 2. 15-24 (8-11 22-17) 24-20 (22-18) 3. 9-13 *",
+    "bad setup in a variation": '1. 11-15 (9-13 /FEN "W:Wx:B1"/ 22-18 (24-20) 10-14) 23-19 *',
+    "bad setup on the main line": '1. 11-15 23-19 /FEN "nonsense"/ 8-11 (9-13) *',
+    "setups": '[FEN "W:W18:B14"] 1. 18x9 (18-15) /FEN "B:W30:B5"/ 5-9 (5-1 30-26) 30-25 *',
+}
+
+
+def _written(game: pdn.Game) -> list[pdn.Node]:
+    return [node for node, _ in game.walk()]
+
+
+@pytest.mark.parametrize("text", ORDERED.values(), ids=ORDERED.keys())
+def test_each_step_knows_its_node_s_place_in_written_order(text: str) -> None:
+    game = pdn.parse_game(text)
+    report = pdn.validate(game)
+    nodes = _written(game)
+    assert report.steps and all(nodes[step.order] is step.node for step in report.steps)
+    assert len({step.order for step in report.steps}) == len(report.steps)
+
+
+def test_the_replay_keeps_its_own_order_and_skips_what_follows_a_stop() -> None:
+    game = pdn.parse_game(ORDERED["illegal in a variation"])
+    report = pdn.validate(game)
+    # The alternative to 15-19 is replayed before it; 15-19 (from an empty square) stops its
+    # line, so 12-16 (place 6) is never reached and 23-19 still has place 7.
+    assert [(step.node.move, step.order) for step in report.steps] == [
+        ("9-13", 1),
+        ("22-18", 2),
+        ("10-14", 4),
+        ("18x9", 5),
+        ("15-19", 3),
+        ("11-15", 0),
+        ("23-19", 7),
+        ("8-11", 8),
+    ]
+    assert [p.code for p in report.problems if p.severity == "error"] == ["empty-square"]
+
+
+@pytest.mark.parametrize("text", ORDERED.values(), ids=ORDERED.keys())
+def test_the_report_walks_every_node_with_its_step(text: str) -> None:
+    game = pdn.parse_game(text)
+    report = pdn.validate(game)
+    pairs = list(report.walk())
+    assert [node for node, _ in pairs] == _written(game)  # equal (by value), and the same:
+    assert all(a is b for (a, _), b in zip(pairs, _written(game), strict=True))
+    assert all(step is None or step.node is node for node, step in pairs)
+    reached = [step for _, step in pairs if step is not None]
+    assert sorted(map(id, reached)) == sorted(map(id, report.steps))  # each step once
+    for node, step in pairs:
+        assert report.step_of(node) is step
+
+
+def test_nodes_after_a_stop_have_no_step_and_no_position() -> None:
+    game = pdn.parse_game(ORDERED["illegal on the main line"])
+    report = pdn.validate(game)
+    unreached = [node.move for node, step in report.walk() if step is None]
+    assert unreached == ["24-20", "22-18", "9-13"]
+    stop = next(node for node in game.mainline() if node.move == "15-24")
+    assert report.step_of(stop) is not None and report.position_of(stop) is None
+    assert report.position_of(game.root) is report.start
+    second = game.root.variations[0].variations[0]
+    assert report.position_of(second) == Position.from_fen(
+        "B:W19,21,22,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15", ENGLISH
+    )
+
+
+def test_step_of_a_node_of_an_equal_copy_is_none() -> None:
+    game = pdn.parse_game("1. 11-15 23-19 *")
+    report = pdn.validate(game)
+    copy = game.root.copy()
+    assert copy == game.root and report.step_of(copy.variations[0]) is None
+
+
+def test_mainline_moves_stop_at_the_first_illegal_move_and_skip_setups() -> None:
+    report = pdn.validate(pdn.parse_game(ORDERED["illegal on the main line"]))
+    assert [move.path for move in report.mainline_moves()] == [(11, 15), (23, 19)]
+    report = pdn.validate(pdn.parse_game(ORDERED["setups"]))
+    # 18x9, then the setup, then 5-9 and 30-25; the alternatives are not the mainline's.
+    assert [move.path for move in report.mainline_moves()] == [(18, 9), (5, 9), (30, 25)]
+    # A backward man is illegal even though the replay goes on past it.
+    report = pdn.validate(pdn.parse_game("1. 11-15 23-19 2. 15-11 24-20 *"))
+    assert len(list(report.mainline_steps())) == 4
+    assert [move.path for move in report.mainline_moves()] == [(11, 15), (23, 19)]
+
+
+class _Events(GameVisitor[list[tuple[str, object]]]):
+    """Every move, setup, step and variation event, in order."""
+
+    def begin_game(self, start: GameStart) -> None:
+        self.events: list[tuple[str, object]] = []
+
+    def visit_move(
+        self,
+        move: str,
+        number: str | None,
+        before: Sequence[Comment],
+        line: int | None,
+        column: int | None,
+    ) -> None:
+        self.events.append(("move", move))
+
+    def visit_setup(
+        self,
+        fen: str,
+        number: str | None,
+        before: Sequence[Comment],
+        line: int | None,
+        column: int | None,
+    ) -> None:
+        self.events.append(("setup", fen))
+
+    def visit_step(self, step: Step) -> None:
+        self.events.append(("step", step))
+
+    def begin_variation(self) -> Skip | None:
+        self.events.append(("(", None))
+        return None
+
+    def end_variation(self) -> None:
+        self.events.append((")", None))
+
+    def result(self) -> list[tuple[str, object]]:
+        return self.events
+
+
+@pytest.mark.parametrize("text", ORDERED.values(), ids=ORDERED.keys())
+def test_a_visitor_driven_by_a_report_gets_each_step_right_after_its_move(text: str) -> None:
+    game = pdn.parse_game(text)
+    report = pdn.validate(game)
+    events = game.accept(_Events(), report)
+    plain = game.accept(_Events())
+    assert [e for e in events if e[0] != "step"] == plain  # the same events otherwise
+    steps = [(i, e[1]) for i, e in enumerate(events) if e[0] == "step"]
+    assert len(steps) == len(report.steps)
+    for i, step in steps:
+        assert isinstance(step, Step)
+        kind, what = events[i - 1]
+        assert kind in ("move", "setup")
+        assert what == (step.node.move if kind == "move" else step.node.setup)
+    orders = [step.order for _, step in steps if isinstance(step, Step)]
+    assert orders == sorted(orders)  # written order, not the replay's
+
+
+def test_steps_skipped_with_their_variation_and_never_from_the_reader() -> None:
+    class Mainline(_Events):
+        def begin_variation(self) -> Skip:
+            return SKIP
+
+    text = ORDERED["nested"]
+    game = pdn.parse_game(text)
+    report = pdn.validate(game)
+    events = game.accept(Mainline(), report)
+    steps = [e[1] for e in events if e[0] == "step"]
+    assert steps == list(report.mainline_steps())
+    assert [e[1] for e in events if e[0] == "move"] == game.mainline_moves()
+    raw = next(pdn.split_games(io.StringIO(text)))
+    assert not [e for e in raw.accept(_Events()) if e[0] == "step"]
+
+
+def test_a_report_drives_only_its_own_game_as_it_was() -> None:
+    game = pdn.parse_game("1. 11-15 23-19 *")
+    report = pdn.validate(game)
+    with pytest.raises(ValueError, match="another game"):
+        pdn.parse_game("1. 11-15 23-19 *").accept(_Events(), report)
+    game.root.variations.insert(0, pdn.Node("9-13", parent=game.root))
+    with pytest.raises(ValueError, match="changed"):
+        game.accept(_Events(), report)
+    with pytest.raises(ValueError, match="changed"):
+        list(report.walk())
+
+
+def test_a_step_pickles_with_its_place() -> None:
+    import pickle
+
+    report = pdn.validate(pdn.parse_game(ORDERED["nested"]))
+    for step in report.steps:
+        again = pickle.loads(pickle.dumps(step))
+        assert (again.order, again.ply, again.node) == (step.order, step.ply, step.node)
+
+
+def test_the_annotator_passes_steps_on() -> None:
+    from pdn.annotate import Annotations, Annotator
+    from pdn.jsonio import JsonBuilder
+
+    game = pdn.parse_game(ORDERED["setups"])
+    report = pdn.validate(game)
+    wrapped = game.accept(Annotator(JsonBuilder(report), Annotations()), report)
+    assert wrapped["moves"] == game_to_dict(game, report)["moves"]
+    assert wrapped["moves"][0]["fen"] == "B:W9:B"

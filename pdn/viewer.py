@@ -47,6 +47,7 @@ from typing import IO, Any
 from pdn.engine import ENGLISH, Position, Variant, board_for, changes, get_variant, letters
 
 from .batch import Input, map_games
+from .gametype import first_colour
 from .jsonio import dumps
 from .model import BEGIN_VARIATION, MOVE, Game, Node, line_events
 from .notation import NotationError, parse_move, resolve_squares
@@ -321,12 +322,13 @@ def view_game(game: Game, file: str, variant: str | None = None) -> ViewedGame:
     row = [one_line(tags.get(name) or "") for name in COLUMNS[:5]]
     row += [one_line(game.result or ""), ballot, report.status, one_line(file)]
     start = report.start
+    first = first_colour(board_variant, game.game_type)  # a GameType may name it ("20,B")
     record: JsonDict = {
         "tags": [[one_line(k), one_line(v)] for k, v in tags],
         "variant": report.variant.name if report.variant is not None else (game.variant or ""),
-        "first": board_variant.first_mover.letter,
+        "first": first.letter,
         "start": letters(start) if start is not None else "." * board_for(board_variant).squares,
-        "turn": (start.turn if start is not None else board_variant.first_mover).letter,
+        "turn": (start.turn if start is not None else first).letter,
         "status": report.status,
         "problems": [_problem(p, report.variant) for p in problems],
         "general": [i for i in range(len(problems)) if i not in linked],

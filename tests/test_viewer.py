@@ -178,3 +178,10 @@ def test_problems_find_their_move_in_a_game_without_file_positions() -> None:
         if m.get("p")
     }
     assert marked == {"13-9": ["backward-man"], "15-11": ["backward-man"]}
+
+
+@pytest.mark.parametrize(("game_type", "first"), [("20,B,10,10,N2,0", "B"), ("20", "W")])
+def test_the_page_starts_with_the_side_the_gametype_names(game_type: str, first: str) -> None:
+    game = pdn.parse_game(f'[GameType "{game_type}"]\n1. 20-25 *')
+    record = read_page(render_html([view_game(game, "black.pdn")])).games[0]
+    assert (record["first"], record["turn"]) == (first, first)

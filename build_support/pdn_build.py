@@ -38,6 +38,7 @@ COMPILED = (
     "pdn.native",
     "pdn.fastpath",
     "pdn.draws",
+    "pdn.steps",
     "pdn.validation",
     "pdn.notation",
     "pdn.rewriting",

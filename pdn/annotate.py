@@ -33,7 +33,8 @@ from .model import Comment, Game
 from .notation import move_texts
 from .openings import classify
 from .problems import Problem
-from .validation import Report, Step, validate
+from .steps import Step
+from .validation import Report, validate
 from .visitor import SKIP, GameStart, GameVisitor, Skip
 
 T = TypeVar("T")

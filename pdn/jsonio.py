@@ -42,7 +42,8 @@ from pdn.engine import VARIANTS, Color, Move, Variant
 from pdn.model import Comment, Game
 from pdn.problems import Problem
 from pdn.results import TERMINATORS
-from pdn.validation import Report, Step
+from pdn.steps import Step
+from pdn.validation import Report
 from pdn.visitor import GameStart, GameVisitor, Skip
 
 __all__ = [

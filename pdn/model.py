@@ -27,7 +27,7 @@ from pdn.visitor import SKIP, GameStart, GameVisitor
 
 if TYPE_CHECKING:
     from pdn.gametype import GameType
-    from pdn.validation import Report, Step
+    from pdn.steps import Replayed, Step
 
 T = TypeVar("T")
 
@@ -486,7 +486,7 @@ class Game:
         """How many moves the game holds, variations included (setup commands not counted)."""
         return self.root.count()
 
-    def accept(self, visitor: GameVisitor[T], report: Report | None = None) -> T:
+    def accept(self, visitor: GameVisitor[T], report: Replayed | None = None) -> T:
         """Replay the game through ``visitor`` in written order (see :mod:`pdn.visitor`) and
         return its result; the reader's problems on :attr:`errors` are replayed too.
 
@@ -495,7 +495,7 @@ class Game:
 
         With ``report``, the game's validation report (:func:`pdn.validate`), each move or
         setup the replay reached is followed by :meth:`~pdn.visitor.GameVisitor.visit_step`
-        with its :class:`~pdn.validation.Step`:
+        with its :class:`~pdn.steps.Step`:
 
         >>> import pdn
         >>> class Fens(GameVisitor[list[str]]):
@@ -513,7 +513,7 @@ class Game:
         if report is not None:
             if report.game is not self:
                 raise ValueError("the report is of another game")
-            steps = report._written()
+            steps = report.written_steps()
         visitor.begin_game(GameStart(self.line, 1, self.index, self.encoding))
         root = self.root
         for comment in root.comments_before:
@@ -584,7 +584,7 @@ def _visit_line(
     parent: Node, visitor: GameVisitor[Any], steps: list[Step | None] | None = None
 ) -> None:
     """The events of the moves below ``parent``; ``steps``, indexed by written order, are the
-    replay's (a report's :meth:`~pdn.validation.Report._written`), given with them."""
+    replay's (a report's :meth:`~pdn.validation.Report.written_steps`), given with them."""
     skipping = 0  # depth inside a variation the visitor skips
     order = -1  # the written-order place of the node visited last
     for event, node in line_events(parent):

@@ -34,6 +34,7 @@ from .filenames import NAME_BYTES, safe_name
 from .model import Game, Tags
 from .parsing import accept_raw
 from .reader import parse_raw
+from .replays import Replays
 from .safe_text import csv_cell
 from .selection import OnProblem, games_as_read, opening_of
 from .visitor import HeadersOnly
@@ -154,8 +155,9 @@ class _Lazy:
         return self.game.index, self.game.line
 
 
-def _labels(item: _Lazy, by: str | int, number: int) -> list[str]:
-    """The groups a game goes to (two for ``player``: its Black's and its White's)."""
+def _labels(item: _Lazy, by: str | int, number: int, replays: Replays, file: str) -> list[str]:
+    """The groups a game goes to (two for ``player``: its Black's and its White's); a ballot is
+    that of the replay ``pdn validate`` makes (``replays``)."""
     if isinstance(by, int):
         first = (number - 1) // by * by + 1
         return [f"games-{first:06d}-{first + by - 1:06d}"]
@@ -167,7 +169,7 @@ def _labels(item: _Lazy, by: str | int, number: int) -> list[str]:
         return [item.tags.get(tag) or f"no {tag}"]
     if by == "variant":
         return [item.game.variant or "unknown variant"]
-    opening = opening_of(item.game)
+    opening = opening_of(item.game, replays.of(item.game, file))
     if opening.kind == "ballot":
         return [f"ACF {opening.number:03d}"]
     return [opening.kind]
@@ -236,12 +238,13 @@ def split_files(
         with open(index_path, "w", encoding="utf-8", newline="") as index:
             rows = _index_writer(index)
             try:
+                replays = Replays()
                 for source in sources:
                     file = display_name(source)
                     for raw, game in games_as_read(source, on_problem, encoding=encoding):
                         result.games += 1
                         item = _Lazy(raw, game)
-                        labels = _labels(item, by, result.games)
+                        labels = _labels(item, by, result.games, replays, file)
                         text = item.text()
                         index_no, line = item.place()
                         for label in labels:

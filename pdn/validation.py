@@ -36,58 +36,9 @@ from .model import Game, Node
 from .notation import NotationError, move_texts, parse_move, resolve_squares
 from .problems import Problem
 from .results import Outcome, parse_result
+from .steps import Step as Step  # re-exported: pdn.validation.Step, the replay's record
 
 Status = Literal["ok", "illegal", "illegal-variation", "syntax-error", "unchecked"]
-
-
-@dataclass(slots=True, init=False)
-class Step:
-    """One replayed move (or setup command) of some line of play; ``move`` is ``None`` for a
-    move that is not legal (``after`` is then the position after carrying it out as written,
-    when that can be done: the line goes on from there).
-
-    ``order`` is the node's place in written order, 0 for the first: its index in
-    :meth:`Game.walk() <pdn.model.Game.walk>`, as a visitor counts moves and setups.  The
-    replay's own order differs (it replays the alternatives to a move before the move), and is
-    the order of :attr:`Report.steps`.
-
-    >>> import pdn
-    >>> game = pdn.parse_game("1. 11-15 (9-13 22-18) 23-19 *")
-    >>> [(s.node.move, s.order) for s in pdn.validate(game).steps]
-    [('9-13', 1), ('22-18', 2), ('11-15', 0), ('23-19', 3)]
-    """
-
-    node: Node
-    ply: int
-    mainline: bool
-    before: Position
-    move: Move | None
-    after: Position | None
-    order: int
-
-    # Written out: a replay makes one per ply, and compiled, this __init__ is native where the
-    # dataclass's would be interpreted (five times slower).
-    def __init__(
-        self,
-        node: Node,
-        ply: int,
-        mainline: bool,
-        before: Position,
-        move: Move | None,
-        after: Position | None,
-        order: int,
-    ) -> None:
-        self.node = node
-        self.ply = ply
-        self.mainline = mainline
-        self.before = before
-        self.move = move
-        self.after = after
-        self.order = order
-
-
-# Compiled, a class with its own __init__ would unpickle by calling it without arguments.
-pickle_by_fields(Step)
 
 
 @dataclass(slots=True)
@@ -169,7 +120,7 @@ class Report:
         >>> [(node.move, step and step.ply) for node, step in report.walk()]
         [('11-15', 1), ('9-13', 1), ('22-18', 2), ('23-19', 2), ('15-24', 3), ('24-20', None)]
         """
-        written = self._written()
+        written = self.written_steps()
         reached = len(written)
         for order, (node, _) in enumerate(self.game.walk()):
             step = written[order] if order < reached else None
@@ -208,7 +159,7 @@ class Report:
         step = self.step_of(node)
         return step.after if step is not None else None
 
-    def _written(self) -> list[Step | None]:
+    def written_steps(self) -> list[Step | None]:
         """The steps indexed by their node's place in written order (``None`` for a node not
         reached), as far as the last node reached."""
         steps = self.steps

@@ -54,7 +54,8 @@ from .notation import NotationError, parse_move, resolve_squares
 from .problems import Problem
 from .replays import replay_of
 from .safe_text import one_line, printable
-from .validation import Report, Step
+from .steps import Step
+from .validation import Report
 
 __all__ = [
     "COLUMNS",

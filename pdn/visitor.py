@@ -30,7 +30,7 @@ number and its move, or at the start of a variation, travel with the move as ``b
 
 Driven with a validation report, ``game.accept(visitor, report)``
 (:meth:`pdn.model.Game.accept`), a visitor also receives each move's or setup's
-:class:`~pdn.validation.Step` (the positions before and after it, the engine's move) right
+:class:`~pdn.steps.Step` (the positions before and after it, the engine's move) right
 after the move, as python-chess's ``visit_move(board, move)`` gives the board; a node the
 replay did not reach (after an illegal move) has none.  The reader's events never carry steps.
 
@@ -62,7 +62,7 @@ if TYPE_CHECKING:
     from pdn.detection import FileEvidence
     from pdn.model import Comment, Tags
     from pdn.problems import Problem
-    from pdn.validation import Step
+    from pdn.steps import Step
 
 __all__ = ["SKIP", "GameStart", "GameVisitor", "HeadersOnly", "Skip"]
 

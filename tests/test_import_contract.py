@@ -29,7 +29,7 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
     ("foundations", {"problems", "results", "safe_text", "filenames", "atomic", "progress"}),
     ("text facts", {"decoding", "grammar", "gametype", "detection", "notation", "names"}),
     ("cutting", {"cutting"}),
-    ("model", {"model", "visitor"}),
+    ("model", {"model", "visitor", "steps"}),
     ("parsing", {"parsing"}),
     ("building", {"builder", "native", "stripping", "excerpts"}),
     ("reading", {"reader"}),

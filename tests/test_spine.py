@@ -427,7 +427,7 @@ def test_steps_skipped_with_their_variation_and_never_from_the_reader() -> None:
     assert steps == list(report.mainline_steps())
     assert [e[1] for e in events if e[0] == "move"] == game.mainline_moves()
     raw = next(pdn.split_games(io.StringIO(text)))
-    assert not [e for e in raw.accept(_Events()) if e[0] == "step"]
+    assert not [e for e in pdn.accept_raw(raw, _Events()) if e[0] == "step"]
 
 
 def test_a_report_drives_only_its_own_game_as_it_was() -> None:

@@ -147,8 +147,9 @@ class Variant:
 
 pickle_by_fields(Variant)
 
-
-ENGLISH = Variant(
+# The records are annotated, not inferred: the accelerated build type-checks modules that use
+# them at import (pdn.draws' table) before it would have inferred them ("Cannot determine type").
+ENGLISH: Variant = Variant(
     name="english",
     title="English draughts / American checkers",
     game_type=21,
@@ -165,7 +166,7 @@ ENGLISH = Variant(
     aliases=("checkers", "american", "draughts", "english-draughts", "american-checkers"),
 )
 
-RUSSIAN = Variant(
+RUSSIAN: Variant = Variant(
     name="russian",
     title="Russian draughts",
     game_type=25,
@@ -182,7 +183,7 @@ RUSSIAN = Variant(
     aliases=("shashki", "russian-draughts"),
 )
 
-BRAZILIAN = Variant(
+BRAZILIAN: Variant = Variant(
     name="brazilian",
     title="Brazilian draughts",
     game_type=26,
@@ -199,7 +200,7 @@ BRAZILIAN = Variant(
     aliases=("brazilian-draughts",),
 )
 
-POOL = Variant(
+POOL: Variant = Variant(
     name="pool",
     title="American pool checkers",
     game_type=23,
@@ -216,7 +217,7 @@ POOL = Variant(
     aliases=("american-pool", "pool-checkers"),
 )
 
-INTERNATIONAL = Variant(
+INTERNATIONAL: Variant = Variant(
     name="international",
     title="International draughts",
     game_type=20,
@@ -233,7 +234,7 @@ INTERNATIONAL = Variant(
     aliases=("10x10", "polish", "international-draughts", "dammen"),
 )
 
-CANADIAN = Variant(
+CANADIAN: Variant = Variant(
     name="canadian",
     title="Canadian draughts",
     game_type=27,
@@ -250,7 +251,7 @@ CANADIAN = Variant(
     aliases=("12x12", "canadian-draughts"),
 )
 
-ITALIAN = Variant(
+ITALIAN: Variant = Variant(
     name="italian",
     title="Italian draughts",
     game_type=22,
@@ -270,7 +271,7 @@ ITALIAN = Variant(
     capture_priority=("king", "most-kings", "earliest-king"),
 )
 
-CZECH = Variant(
+CZECH: Variant = Variant(
     name="czech",
     title="Czech draughts",
     game_type=29,
@@ -288,7 +289,7 @@ CZECH = Variant(
     capture_priority=("king",),
 )
 
-TURKISH = Variant(
+TURKISH: Variant = Variant(
     name="turkish",
     title="Turkish draughts",
     game_type=30,
@@ -310,7 +311,7 @@ TURKISH = Variant(
     empty_back_rows=1,
 )
 
-SPANISH = Variant(
+SPANISH: Variant = Variant(
     name="spanish",
     title="Spanish draughts",
     game_type=24,
@@ -330,7 +331,7 @@ SPANISH = Variant(
     numbering="bottom-right",
 )
 
-THAI = Variant(
+THAI: Variant = Variant(
     name="thai",
     title="Thai draughts",
     game_type=31,
@@ -351,7 +352,7 @@ THAI = Variant(
     men_rows=2,
 )
 
-FRISIAN = Variant(
+FRISIAN: Variant = Variant(
     name="frisian",
     title="Frisian draughts",
     game_type=40,

@@ -35,8 +35,8 @@ class Replays:
 
     Give it the games of each file in order: :meth:`of` those to replay, :meth:`skip` the
     others (those a condition on tags left out), whose verdicts are worked out only when a
-    later game of their block needs the counts. Workers given whole blocks (:func:`map_games`)
-    and one process give the same replays.
+    later game of their block needs the counts. Workers given whole blocks
+    (:func:`pdn.batch.map_games`) and one process give the same replays.
 
     >>> import pdn
     >>> replays = Replays()

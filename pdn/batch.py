@@ -37,7 +37,7 @@ from .problems import Problem
 from .reader import parse_raw, read_games, split_games
 from .replays import BLOCK, replay_of
 from .safe_text import printable
-from .validation import Report
+from .validation import ERROR_STATUSES, Report
 
 T = TypeVar("T")
 
@@ -337,7 +337,7 @@ class Verdict:
     @property
     def has_errors(self) -> bool:
         """Whether the game has an error (syntax or an illegal move)."""
-        return self.status in ("illegal", "illegal-variation", "syntax-error")
+        return self.status in ERROR_STATUSES
 
     def tag(self, name: str) -> str | None:
         """The first value of a tag, or None."""

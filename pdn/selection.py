@@ -43,7 +43,7 @@ from .problems import Problem
 from .reader import parse_game, parse_raw, split_games
 from .replays import Replays
 from .results import Outcome, parse_result
-from .validation import Report
+from .validation import ERROR_STATUSES, Report, validate
 from .visitor import HeadersOnly
 from .writer import write_game
 
@@ -72,8 +72,6 @@ __all__ = [
 
 Verdict = Literal["clean", "broken"]
 
-#: The statuses of a game with an error (:attr:`pdn.batch.Verdict.has_errors`).
-_BROKEN = ("illegal", "illegal-variation", "syntax-error")
 
 #: A date as ``(year, month, day)``.
 DatePart = tuple[int, int, int]
@@ -472,8 +470,6 @@ def line_position(start: Position, moves: Sequence[str]) -> Position | None:
     >>> line_position(Position.start(ENGLISH), ["11-15", "11-15"]) is None
     True
     """
-    from .validation import validate
-
     line = parse_game(f'[FEN "{start.fen()}"]\n{" ".join(moves)} *')
     report = validate(line, start.variant)
     if not report.complete or any(p.severity == "error" for p in report.all_problems):
@@ -588,8 +584,6 @@ class Selection:
         (the games of each file come here in order, or to :meth:`skip`); without ``file``,
         a game on its own, with no earlier games to go by."""
         if file is None:
-            from .validation import validate
-
             return validate(game)
         return self._replays.of(game, file)
 
@@ -683,7 +677,7 @@ class Selection:
             return False
         if self.verdict is not None:
             status = self.replay(game, file).status
-            if self.verdict == "broken" and status not in _BROKEN:
+            if self.verdict == "broken" and status not in ERROR_STATUSES:
                 return False
             if self.verdict == "clean" and status != "ok":
                 return False
@@ -872,8 +866,6 @@ def cut_at_error(raw: RawGame, game: Game, report: Report | None = None) -> str 
     Line comments are used because the rest may hold ``}``, which would end a ``{`` comment.
     """
     if report is None:
-        from .validation import validate
-
         report = validate(game)
     places = [
         (p.line, p.column, p.code, p.message)

@@ -39,6 +39,8 @@ from .results import Outcome, parse_result
 from .steps import Step as Step  # re-exported: pdn.validation.Step, the replay's record
 
 Status = Literal["ok", "illegal", "illegal-variation", "syntax-error", "unchecked"]
+#: The statuses of a game with an error (a syntax error or an illegal move).
+ERROR_STATUSES: frozenset[Status] = frozenset({"illegal", "illegal-variation", "syntax-error"})
 
 
 @dataclass(slots=True)

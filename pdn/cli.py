@@ -186,6 +186,15 @@ def _remember_quiet(ctx: click.Context, _param: click.Parameter, value: bool) ->
     ctx.meta["pdn.quiet"] = value
 
 
+_jobs_option = click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(0),
+    default=None,
+    help="Worker processes (0: one per core). Default: one per core for inputs over 4 MB, "
+    "else 1. Output and its order are the same.",
+)
+
 _quiet_option = click.option(
     "-q",
     "--quiet",
@@ -429,14 +438,7 @@ def _sources(files: tuple[str, ...]) -> list[str | BinaryIO]:
 @_files_argument
 @_format_option("text", "json", "ndjson")
 @_variant_option
-@click.option(
-    "-j",
-    "--jobs",
-    type=click.IntRange(0),
-    default=None,
-    help="Worker processes (0: one per core). Default: one per core for inputs over 4 MB, "
-    "else 1. Output and its order are the same.",
-)
+@_jobs_option
 @click.option("--notices", is_flag=True, help="Also show notices (draw claims, numbering).")
 @_quiet_option
 @_output_option
@@ -936,6 +938,93 @@ def openings(
             )
             for chunk in render_openings_chunks(rows, fmt):
                 out.write(chunk)
+
+
+@main.command()
+@_files_argument
+@click.option(
+    "--moves",
+    "line",
+    metavar="LINE",
+    default=None,
+    help='Explore the position after this line from the start ("11-15 23-19 8-11").',
+)
+@click.option("--fen", default=None, help="Explore this position.")
+@click.option(
+    "--depth",
+    type=click.IntRange(0),
+    default=30,
+    show_default=True,
+    help="Plies of each game that go into the tree (0: whole games).",
+)
+@click.option(
+    "--min-games",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="Show only replies played in at least this many games.",
+)
+@_format_option("text", "json")
+@_variant_option
+@_jobs_option
+@_quiet_option
+@_output_option
+def explore(
+    files: tuple[str, ...],
+    line: str | None,
+    fen: str | None,
+    depth: int,
+    min_games: int,
+    fmt: str,
+    variant: str | None,
+    jobs: int | None,
+    output: str,
+) -> None:
+    """The opening tree of FILES at one position (the start by default): the games that
+    reached it, their results for the side to move, and every move played from it with the
+    same figures. Positions, not move orders, are counted: transpositions merge.
+
+    Each game is replayed under its rules, as validate replays it; the tree shows the
+    variant most games are in (or --variant). A game that breaks off with an illegal move
+    counts up to its last legal ply.
+    """
+    import json
+
+    from .batch import default_jobs, usable_cores
+    from .explorer import build, positions_asked
+    from .explorer_render import render_text, to_json
+
+    if line is not None and fen is not None:
+        raise click.UsageError("give --moves or --fen, not both")
+    try:
+        asked = positions_asked(line, fen, variant)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--moves") from exc
+    sources = _sources(files)
+    jobs = default_jobs(sources) if jobs is None else (jobs or usable_cores())
+    with _progress(files) as progress:
+        tree = build(
+            progress.sources(sources),
+            depth,
+            variant=variant,
+            players_at=[p for p in asked.values() if not isinstance(p, str)],
+            jobs=jobs,
+            encoding=_encoding(),
+            tick=progress.tick,
+        )
+        progress.close()
+    rules = engine.get_variant(variant) if variant else tree.main_variant()
+    if rules is None:
+        raise click.ClickException("no game to explore in FILES")
+    position = asked[rules.name]
+    if isinstance(position, str):
+        raise click.BadParameter(position, param_hint="--fen" if fen else "--moves")
+    node = tree.node(position)
+    with open_output(output, files) as out:
+        if fmt == "json":
+            out.write(json.dumps(to_json(tree, node, min_games=min_games), indent=2) + "\n")
+        else:
+            out.write(render_text(tree, node, min_games=min_games))
 
 
 @main.command()

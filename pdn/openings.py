@@ -40,7 +40,8 @@ from pdn.engine import ENGLISH, Color, Position
 
 from .jsonio import dumps_listing
 from .results import Outcome, parse_result, scores
-from .safe_text import csv_chunks, printable
+from .safe_text import csv_chunks
+from .tables import Column, markdown_row, markdown_table, one_line, text_lines, text_table
 
 if TYPE_CHECKING:
     from .model import Game
@@ -64,6 +65,7 @@ __all__ = [
     "eleven_man_fens",
     "empty_stats_note",
     "opening_row",
+    "position_name",
     "render_openings",
     "render_stats",
     "three_move_positions",
@@ -381,6 +383,38 @@ def _square_items(squares: Sequence[int], kings: set[int]) -> list[str]:
 # ----------------------------------------------------------------------------- classification
 
 
+def position_name(position: Position) -> str | None:
+    """The name of an English position that opens games: the ACF ballot of a position after
+    three plies from the start, or the two-move opening of one after two; ``None`` for any
+    other position (and in every other variant).
+
+    >>> start = Position.start(ENGLISH)
+    >>> line = [m for m in start.legal_moves() if m.notation() == "11-15"]
+    >>> position_name(start.play(line[0])) is None
+    True
+    >>> position_name(Position.from_fen(ballot(1).fen, ENGLISH))
+    'ACF 1: 9-13 21-17 5-9'
+    """
+    if position.variant.name != ENGLISH.name or position.king_moves != (0, 0, 0, 0):
+        return None
+    tables = _tables()
+    three = tables.three.get(position)
+    if three is not None:
+        if three.number is None:
+            return f"other three-move opening: {three.move_orders[0]}"
+        return Opening(
+            "ballot",
+            number=three.number,
+            moves=three.moves,
+            name=three.name,
+            status=three.status if three.status != "other" else None,
+        ).label
+    two = tables.two.get(position)
+    if two is not None:
+        return f"two-move {two.number}: {two.moves}" + (f" {two.name}" if two.name else "")
+    return None
+
+
 def classify_positions(
     start: Position,
     after: Sequence[Position],
@@ -635,10 +669,7 @@ def opening_row(game: Game, opening: Opening) -> OpeningRow:
     return OpeningRow(game.index, opening, tag("Event"), tag("Black"), tag("White"))
 
 
-# (key, header, right-aligned)
-_Column = tuple[str, str, bool]
-
-_OPENING_COLUMNS: list[_Column] = [
+_OPENING_COLUMNS: list[Column] = [
     ("index", "#", True),
     ("event", "Event", False),
     ("black", "Black", False),
@@ -663,7 +694,7 @@ _CSV_OPENING_FIELDS = [
     "note",
 ]  # fmt: skip
 
-_STATS_COLUMNS: list[_Column] = [
+_STATS_COLUMNS: list[Column] = [
     ("number", "Ballot", True),
     ("moves", "ACF order", False),
     ("name", "Name", False),
@@ -721,59 +752,6 @@ def _stats_cells(stats: BallotStats) -> dict[str, str]:
         "unknown": str(stats.unknown),
         "score": "" if stats.score is None else f"{stats.score:.1f}",
     }
-
-
-def _one_line(text: str) -> str:
-    # One line per row, and terminal controls from tag values shown rather than obeyed.
-    return printable(" ".join(text.split()))
-
-
-def _text_table(columns: Sequence[_Column], rows: Sequence[dict[str, str]]) -> str:
-    headers = [header for _, header, _ in columns]
-    body = [[_one_line(row[key]) for key, _, _ in columns] for row in rows]
-    widths = [max(len(cell) for cell in column) for column in zip(headers, *body, strict=True)]
-    line = _text_lines(columns, widths)
-    rule = "  ".join("-" * width for width in widths) + "\n"
-    return "".join([line(headers), rule, *(line(cells) for cells in body)])
-
-
-def _text_lines(
-    columns: Sequence[_Column], widths: Sequence[int]
-) -> Callable[[Sequence[str]], str]:
-    """A function that lays out one row of one-line cells (with its line end)."""
-
-    def line(cells: Sequence[str]) -> str:
-        parts = [
-            cell.rjust(width) if right else cell.ljust(width)
-            for cell, width, (_, _, right) in zip(cells, widths, columns, strict=True)
-        ]
-        return "  ".join(parts).rstrip() + "\n"
-
-    return line
-
-
-def _md(text: str) -> str:
-    # Escape whatever could start markup or close a table cell; names come from files.
-    out = _one_line(text)
-    for char in "\\`*_[]<>|~&#":
-        out = out.replace(char, "\\" + char)
-    return out
-
-
-def _markdown_table(columns: Sequence[_Column], rows: Sequence[dict[str, str]]) -> str:
-    lines = [
-        "| " + " | ".join(header for _, header, _ in columns) + " |",
-        "|" + "|".join("---:" if right else ":---" for _, _, right in columns) + "|",
-    ]
-    return (
-        "\n".join(lines)
-        + "\n"
-        + "".join(_markdown_row([row[key] for key, _, _ in columns]) for row in rows)
-    )
-
-
-def _markdown_row(cells: Sequence[str]) -> str:
-    return "| " + " | ".join(_md(cell) for cell in cells) + " |\n"
 
 
 def _csv_text(fields: Sequence[str], rows: Iterable[dict[str, str]]) -> str:
@@ -847,7 +825,7 @@ def _aligned_table(chosen: str, cells: Iterable[dict[str, str]]) -> Iterator[str
     with tempfile.TemporaryFile("w+", encoding="ascii", newline="\n") as spool:
         for row in cells:
             present.update(key for key in _OPTIONAL if row[key])
-            values = [_one_line(row[key]) for key in keys] if text else [row[key] for key in keys]
+            values = [one_line(row[key]) for key in keys] if text else [row[key] for key in keys]
             if text:
                 for key, value in zip(keys, values, strict=True):
                     widths[key] = max(widths[key], len(value))
@@ -855,13 +833,13 @@ def _aligned_table(chosen: str, cells: Iterable[dict[str, str]]) -> Iterator[str
         spool.seek(0)
         chosen_at = [at for at, key in enumerate(keys) if key not in _OPTIONAL or key in present]
         columns = [_OPENING_COLUMNS[at] for at in chosen_at]
-        lay: Callable[[Sequence[str]], str] = _markdown_row
+        lay: Callable[[Sequence[str]], str] = markdown_row
         if text:
-            lay = _text_lines(columns, [widths[key] for key, _, _ in columns])
+            lay = text_lines(columns, [widths[key] for key, _, _ in columns])
             yield lay([header for _, header, _ in columns])
             yield "  ".join("-" * widths[key] for key, _, _ in columns) + "\n"
         else:
-            yield _markdown_table(columns, [])
+            yield markdown_table(columns, [])
         block: list[str] = []
         for line in spool:
             values = json.loads(line)
@@ -918,5 +896,5 @@ def render_stats(stats: Iterable[BallotStats], fmt: str = "text") -> str:
     if chosen == "csv":
         return _csv_text([key for key, _, _ in _STATS_COLUMNS], cells)
     if chosen == "markdown":
-        return _markdown_table(_STATS_COLUMNS, cells)
-    return _text_table(_STATS_COLUMNS, cells)
+        return markdown_table(_STATS_COLUMNS, cells)
+    return text_table(_STATS_COLUMNS, cells)

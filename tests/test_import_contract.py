@@ -26,7 +26,10 @@ SOURCES = {"pdn": ROOT / "pdn", "pdn_engine": ROOT / "engine" / "pdn_engine"}
 #: package). The engine is below them all, reached through ``pdn.engine``.
 PDN_LAYERS: list[tuple[str, set[str]]] = [
     ("engine", {"engine"}),
-    ("foundations", {"problems", "results", "safe_text", "filenames", "atomic", "progress"}),
+    (
+        "foundations",
+        {"problems", "results", "safe_text", "tables", "filenames", "atomic", "progress"},
+    ),
     ("text facts", {"decoding", "grammar", "gametype", "detection", "notation", "names"}),
     ("cutting", {"cutting"}),
     ("model", {"model", "visitor", "steps"}),
@@ -36,7 +39,20 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
     ("rules", {"draws", "fastpath", "validation", "replays"}),
     ("writing", {"rewriting", "writer", "jsonio", "diagram"}),
     ("analysis", {"openings", "annotate", "export", "convert", "report"}),
-    ("collections", {"batch", "fixing", "inplace", "selection", "duplicates", "splitting", "dask"}),
+    (
+        "collections",
+        {
+            "batch",
+            "fixing",
+            "inplace",
+            "selection",
+            "duplicates",
+            "splitting",
+            "dask",
+            "explorer",
+            "explorer_render",
+        },
+    ),
     ("presentation", {"viewer"}),
     ("commands", {"cli", "__main__", "__init__"}),
 ]

@@ -1,0 +1,846 @@
+"""The opening explorer: every position a collection reached, with its games, results and replies.
+
+A :class:`Tree` is keyed by position (variant, side to move and board), not by move text, so
+that two move orders reaching one position are counted together (a transposition). Each game
+is replayed once, as ``pdn validate`` replays it (:mod:`pdn.replays`), and adds its mainline
+positions up to ``depth`` plies; a game counts once at each position it reached, however often
+it came back there. What the tree holds per position and per move is a handful of counts
+(results from the side to move, first and last date), never the games, so it grows with the
+number of distinct positions and not with the games; past :data:`SPILL` entries the counts go
+to a temporary SQLite database, so that the memory stays flat however large the input.
+
+>>> import pdn
+>>> from pdn.explorer import Tree
+>>> tree = Tree()
+>>> for text in ("1. 11-15 23-19 2. 8-11 1-0", "1. 11-15 23-19 2. 9-14 0-1", "1. 9-14 1/2-1/2"):
+...     tree.add_game(pdn.parse_game(text))
+>>> root = tree.node()
+>>> root.figures.games, [(r.move, r.figures.games) for r in root.replies]
+(3, [('11-15', 2), ('9-14', 1)])
+>>> root.replies[0].figures.win, root.replies[0].figures.loss  # Black to move at the start
+(1, 1)
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from pdn.engine import VARIANTS, Color, Position, Variant, get_variant
+from pdn.engine import board_for as _board_for
+
+from .gametype import first_colour
+from .notation import move_texts
+from .openings import position_name
+from .results import Outcome, parse_result
+from .steps import Step
+
+if TYPE_CHECKING:
+    from .batch import Input
+    from .model import Game
+    from .validation import Report
+
+__all__ = [
+    "DEFAULT_DEPTH",
+    "SPILL",
+    "Figures",
+    "Line",
+    "Node",
+    "Reply",
+    "Tree",
+    "build",
+    "key_position",
+    "line_of",
+    "position_key",
+    "positions_asked",
+]
+
+#: How many plies from its start each game adds by default (``--depth``).
+DEFAULT_DEPTH = 30
+
+#: Positions and moves kept in memory before the counts go to SQLite.
+SPILL = 1_000_000
+
+# The variants in a fixed order: a position key carries its variant's place in it.
+_VARIANT_ORDER: tuple[str, ...] = tuple(sorted(VARIANTS))
+_VARIANT_INDEX: dict[str, int] = {name: i for i, name in enumerate(_VARIANT_ORDER)}
+_VARIANT_BITS = 4
+assert len(_VARIANT_ORDER) < 1 << _VARIANT_BITS
+
+# What a game's result says for one side: the columns of a count record.
+_WIN, _DRAW, _LOSS, _UNKNOWN, _FIRST, _LAST = range(6)
+
+# A game's result as the colours see it: the winner's colour, or one of these.
+_DRAWN, _NOBODY, _BOTH_LOSE = 2, 3, 4
+
+_DATE_RE = re.compile(r"\s*(\d{4})(?:[./-](\d{1,2}|\?\?)(?:[./-](\d{1,2}|\?\?))?)?")
+
+
+# ----------------------------------------------------------------------------- keys
+
+
+def _width(variant: Variant) -> int:
+    return _board_for(variant).mask.bit_length()
+
+
+_WIDTHS: dict[str, int] = {}
+
+
+def position_key(position: Position) -> int:
+    """One integer naming ``position``: its variant, side to move, men and kings (Frisian's
+    king-move counts are left out, as a FEN leaves them out).
+
+    >>> from pdn.engine import ENGLISH
+    >>> key = position_key(Position.start(ENGLISH))
+    >>> key_position(key) == Position.start(ENGLISH)
+    True
+    """
+    variant = position.variant
+    width = _WIDTHS.get(variant.name)
+    if width is None:
+        width = _WIDTHS[variant.name] = _width(variant)
+    packed = (((position.kings << width | position.white) << width | position.black) << 1) | int(
+        position.turn
+    )
+    return packed << _VARIANT_BITS | _VARIANT_INDEX[variant.name]
+
+
+def key_position(key: int) -> Position:
+    """The position :func:`position_key` named (its king-move counts all zero)."""
+    variant = VARIANTS[_VARIANT_ORDER[key & ((1 << _VARIANT_BITS) - 1)]]
+    width = _WIDTHS.get(variant.name) or _WIDTHS.setdefault(variant.name, _width(variant))
+    packed = key >> _VARIANT_BITS
+    mask = (1 << width) - 1
+    turn = Color(packed & 1)
+    packed >>= 1
+    black, white, kings = packed & mask, packed >> width & mask, packed >> 2 * width
+    return Position(variant, turn, black, white, kings)
+
+
+def _key_variant(key: int) -> str:
+    return _VARIANT_ORDER[key & ((1 << _VARIANT_BITS) - 1)]
+
+
+def _key_turn(key: int) -> int:
+    return key >> _VARIANT_BITS & 1
+
+
+# ----------------------------------------------------------------------------- records
+
+
+def _date_number(text: str | None) -> int:
+    """A Date tag as YYYYMMDD (an unknown month or day 0), 0 when it has no year."""
+    match = _DATE_RE.match(text or "")
+    if match is None:
+        return 0
+    year, month, day = match.groups()
+    number = int(year) * 10000
+    if month and month != "??":
+        number += min(int(month), 99) * 100
+        if day and day != "??":
+            number += min(int(day), 99)
+    return number
+
+
+def _date_text(number: int) -> str | None:
+    if not number:
+        return None
+    year, month, day = number // 10000, number // 100 % 100, number % 100
+    return f"{year:04d}.{month:02d}.{day:02d}".replace(".00", ".??")
+
+
+@dataclass(frozen=True, slots=True)
+class Figures:
+    """The games through a position (or that played a move there), their results counted for
+    the side to move there, and their first and last dates (``None``: no game was dated).
+
+    >>> Figures(win=3, draw=2, loss=1, unknown=4).score
+    66.7
+    """
+
+    win: int = 0
+    draw: int = 0
+    loss: int = 0
+    unknown: int = 0
+    first_date: str | None = None
+    last_date: str | None = None
+
+    @property
+    def games(self) -> int:
+        """How many games."""
+        return self.win + self.draw + self.loss + self.unknown
+
+    @property
+    def score(self) -> float | None:
+        """The side to move's score in percent over the games with a known result, one
+        decimal (``None`` when none has one)."""
+        known = self.win + self.draw + self.loss
+        return round(100 * (self.win + self.draw / 2) / known, 1) if known else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """``games``, ``results`` (win, draw, loss, unknown), ``score``, ``first_date`` and
+        ``last_date``, as ``pdn explore --format json`` writes them."""
+        return {
+            "games": self.games,
+            "results": {
+                "win": self.win,
+                "draw": self.draw,
+                "loss": self.loss,
+                "unknown": self.unknown,
+            },
+            "score": self.score,
+            "first_date": self.first_date,
+            "last_date": self.last_date,
+        }
+
+
+def _figures(counts: list[int] | tuple[int, ...] | None) -> Figures:
+    if counts is None:
+        return Figures()
+    win, draw, loss, unknown, first, last = counts
+    return Figures(win, draw, loss, unknown, _date_text(first), _date_text(last))
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """A move played from a position: ``figures`` counts the games that played it there;
+    ``reached`` those that reached the position after it, by this move or by another order
+    (``transposition`` when some did it by another)."""
+
+    move: str
+    position: Position
+    figures: Figures
+    reached: Figures
+
+    @property
+    def transposition(self) -> bool:
+        """Whether games also reached the position after this move by another move order."""
+        return self.reached.games > self.figures.games
+
+    @property
+    def fen(self) -> str:
+        """The FEN of the position after the move."""
+        return self.position.fen()
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dictionary (``docs/json.md``)."""
+        return {
+            "move": self.move,
+            **self.figures.to_dict(),
+            "fen": self.fen,
+            "reached": self.reached.games,
+            "transposition": self.transposition,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """A position of the tree: its figures, its replies (most played first), the players met
+    most often in its games (when the tree was asked to count them there), and its name."""
+
+    position: Position
+    figures: Figures
+    replies: tuple[Reply, ...]
+    players: tuple[tuple[str, int], ...] | None = None
+    name: str | None = None
+
+    @property
+    def fen(self) -> str:
+        """The FEN of the position."""
+        return self.position.fen()
+
+    def to_dict(self) -> dict[str, Any]:
+        """What ``pdn explore --format json`` writes for the position (``docs/json.md``)."""
+        out: dict[str, Any] = {
+            "position": self.fen,
+            "variant": self.position.variant.name,
+            "side_to_move": self.position.turn.label,
+            "name": self.name,
+            **self.figures.to_dict(),
+        }
+        if self.players is not None:
+            out["players"] = [{"name": name, "games": n} for name, n in self.players]
+        out["replies"] = [reply.to_dict() for reply in self.replies]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """What one game adds to a tree: its variant, the keys of the positions its mainline
+    reached legally within the depth (the start first; each once, in the order first
+    reached), the moves between them as pairs of indices into ``keys``, its result as the
+    colours see it, its date and players, and why it stopped before the depth, if it did
+    (``"illegal"``: a move that is not legal; ``"setup"``: a setup command)."""
+
+    variant: str
+    keys: tuple[int, ...]
+    moves: tuple[tuple[int, int], ...]
+    result: int
+    date: int
+    players: tuple[str, str]
+    stopped: str | None = None
+
+
+def _result_of(game: Game, variant: Variant) -> int:
+    outcome = parse_result(game.result)
+    if outcome is Outcome.DRAW:
+        return _DRAWN
+    if outcome is Outcome.BOTH_LOSE:
+        return _BOTH_LOSE
+    if outcome is Outcome.UNKNOWN:
+        return _NOBODY
+    first = first_colour(variant, game.game_type)
+    return int(first if outcome is Outcome.FIRST_WINS else first.opponent)
+
+
+def line_of(report: Report, depth: int = DEFAULT_DEPTH) -> Line | None:
+    """What the game of ``report`` (its replay) adds to a tree built ``depth`` plies deep
+    (``0``: whole games); ``None`` when its start could not be set up.
+
+    >>> import pdn
+    >>> line = line_of(pdn.validate(pdn.parse_game("1. 11-15 23-19 2. 8-11 *")), depth=2)
+    >>> len(line.keys), line.moves, line.stopped
+    (3, ((0, 1), (1, 2)), None)
+    """
+    variant, start = report.variant, report.start
+    if variant is None or start is None:
+        return None
+    game = report.game
+    index: dict[int, int] = {position_key(start): 0}
+    moves: dict[tuple[int, int], None] = {}
+    previous = 0
+    stopped = None
+    step: Step
+    for ply, step in enumerate(report.mainline_steps(), 1):
+        if depth and ply > depth:
+            break
+        if step.node.setup is not None:
+            stopped = "setup"
+            break
+        if step.move is None or step.after is None:
+            stopped = "illegal"
+            break
+        key = position_key(step.after)
+        current = index.setdefault(key, len(index))
+        moves[(previous, current)] = None
+        previous = current
+    tags = game.tags
+    players = (tags.get("Black") or "", tags.get("White") or "")
+    return Line(
+        variant.name,
+        tuple(index),
+        tuple(moves),
+        _result_of(game, variant),
+        _date_number(tags.get("Date")),
+        players,
+        stopped,
+    )
+
+
+# ----------------------------------------------------------------------------- the store
+
+
+def _column(result: int, turn: int) -> int:
+    if result == _DRAWN:
+        return _DRAW
+    if result == _NOBODY:
+        return _UNKNOWN
+    if result == _BOTH_LOSE:
+        return _LOSS
+    return _WIN if result == turn else _LOSS
+
+
+def _count(table: dict[Any, list[int]], key: Any, column: int, date: int) -> None:
+    counts = table.get(key)
+    if counts is None:
+        table[key] = counts = [0, 0, 0, 0, date, date]
+    else:
+        if date and (not counts[_FIRST] or date < counts[_FIRST]):
+            counts[_FIRST] = date
+        if date > counts[_LAST]:
+            counts[_LAST] = date
+    counts[column] += 1
+
+
+def _add_counts(counts: list[int], other: list[int] | tuple[int, ...]) -> None:
+    for column in (_WIN, _DRAW, _LOSS, _UNKNOWN):
+        counts[column] += other[column]
+    if other[_FIRST] and (not counts[_FIRST] or other[_FIRST] < counts[_FIRST]):
+        counts[_FIRST] = other[_FIRST]
+    if other[_LAST] > counts[_LAST]:
+        counts[_LAST] = other[_LAST]
+
+
+def _blob(key: int) -> bytes:
+    return key.to_bytes((key.bit_length() + 7) // 8 or 1, "big")
+
+
+_UPSERT_COUNTS = """
+    win = win + excluded.win, draw = draw + excluded.draw, loss = loss + excluded.loss,
+    unknown = unknown + excluded.unknown,
+    first = CASE WHEN excluded.first = 0 THEN first WHEN first = 0 THEN excluded.first
+                 ELSE min(first, excluded.first) END,
+    last = max(last, excluded.last)
+"""
+_COLUMNS = "win, draw, loss, unknown, first, last"
+
+
+class _Spill:
+    """The counts that no longer fit in memory, in a private temporary SQLite database."""
+
+    def __init__(self) -> None:
+        self.db = sqlite3.connect("")
+        self.db.execute(f"CREATE TABLE positions (key BLOB PRIMARY KEY, {_COLUMNS}) WITHOUT ROWID")
+        self.db.execute(
+            f"CREATE TABLE moves (source BLOB, target BLOB, {_COLUMNS}, "
+            "PRIMARY KEY (source, target)) WITHOUT ROWID"
+        )
+
+    def add(
+        self,
+        positions: Mapping[int, list[int]],
+        moves: Mapping[tuple[int, int], list[int]],
+    ) -> None:
+        self.db.executemany(
+            f"INSERT INTO positions VALUES (?, ?, ?, ?, ?, ?, ?) "
+            f"ON CONFLICT (key) DO UPDATE SET {_UPSERT_COUNTS}",
+            ((_blob(key), *counts) for key, counts in positions.items()),
+        )
+        self.db.executemany(
+            f"INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+            f"ON CONFLICT (source, target) DO UPDATE SET {_UPSERT_COUNTS}",
+            ((_blob(a), _blob(b), *counts) for (a, b), counts in moves.items()),
+        )
+
+    def position(self, key: int) -> tuple[int, ...] | None:
+        row = self.db.execute(
+            f"SELECT {_COLUMNS} FROM positions WHERE key = ?", (_blob(key),)
+        ).fetchone()
+        return None if row is None else tuple(row)
+
+    def moves_from(self, key: int) -> Iterator[tuple[int, tuple[int, ...]]]:
+        rows = self.db.execute(
+            f"SELECT target, {_COLUMNS} FROM moves WHERE source = ?", (_blob(key),)
+        )
+        for target, *counts in rows:
+            yield int.from_bytes(target, "big"), tuple(counts)
+
+    def positions(self) -> Iterator[tuple[int, tuple[int, ...]]]:
+        for key, *counts in self.db.execute(f"SELECT key, {_COLUMNS} FROM positions"):
+            yield int.from_bytes(key, "big"), tuple(counts)
+
+    def moves(self) -> Iterator[tuple[tuple[int, int], tuple[int, ...]]]:
+        for source, target, *counts in self.db.execute(
+            f"SELECT source, target, {_COLUMNS} FROM moves"
+        ):
+            yield (int.from_bytes(source, "big"), int.from_bytes(target, "big")), tuple(counts)
+
+
+# ----------------------------------------------------------------------------- the tree
+
+
+@dataclass(slots=True)
+class _Summary:
+    games: Counter[str] = field(default_factory=Counter)  # per variant
+    stopped: Counter[tuple[str, str]] = field(default_factory=Counter)  # (variant, why)
+    unplayable: int = 0  # games whose start could not be set up
+
+
+class Tree:
+    """The positions of a collection, each with its games' figures and the moves played from
+    it. ``depth`` plies from each game's start go in (``0``: whole games). Players are
+    counted only at the positions of ``players_at`` (the position asked about), since
+    counting names everywhere would hold a table per position. With ``within``, only those
+    positions are counted, with the moves played from them and the positions these lead
+    to: what a page or a novelty search needs, however large the collection. ``spill`` is
+    how many positions and moves stay in memory before the counts move to SQLite.
+
+    Add games with :meth:`add_game` or :meth:`add_report` (or lines from workers with
+    :meth:`add_line`), join trees with :meth:`merge`, and ask :meth:`node` of a position.
+    """
+
+    def __init__(
+        self,
+        depth: int = DEFAULT_DEPTH,
+        *,
+        players_at: Iterable[Position] = (),
+        within: Iterable[Position] | None = None,
+        spill: int = SPILL,
+    ) -> None:
+        if depth < 0:
+            raise ValueError("depth must be 0 (whole games) or more")
+        self.depth = depth
+        self.spill = spill
+        self._positions: dict[int, list[int]] = {}
+        self._moves: dict[tuple[int, int], list[int]] = {}
+        self._players: dict[int, Counter[str]] = {position_key(p): Counter() for p in players_at}
+        self._within = None if within is None else {position_key(p) for p in within}
+        self._summary = _Summary()
+        self._disk: _Spill | None = None
+        self._children: dict[int, list[int]] | None = None
+
+    # -------------------------------------------------------------------------- building
+
+    def add_game(self, game: Game, variant: str | Variant | None = None) -> None:
+        """Replay ``game`` (under ``variant``, else as :func:`pdn.validate` chooses) and add
+        it; a game of a file is better added with :meth:`add_report` of its
+        :class:`~pdn.replays.Replays` replay, so that ties are settled as validate does."""
+        from .validation import validate
+
+        self.add_report(validate(game, variant))
+
+    def add_report(self, report: Report) -> None:
+        """Add the game whose replay is ``report``."""
+        line = line_of(report, self.depth)
+        if line is None:
+            self._summary.unplayable += 1
+        else:
+            self.add_line(line)
+
+    def add_line(self, line: Line) -> None:
+        """Add what one game adds (:func:`line_of`)."""
+        summary = self._summary
+        summary.games[line.variant] += 1
+        if line.stopped is not None:
+            summary.stopped[(line.variant, line.stopped)] += 1
+        self._children = None
+        result, date, keys = line.result, line.date, line.keys
+        moves: Iterable[tuple[int, int]] = line.moves
+        counted: Iterable[int] = keys
+        within = self._within
+        if within is not None:
+            moves = [(a, b) for a, b in moves if keys[a] in within]
+            chosen = {i for i, key in enumerate(keys) if key in within}
+            chosen.update(b for _, b in moves)
+            counted = [keys[i] for i in sorted(chosen)]
+        positions = self._positions
+        for key in counted:
+            _count(positions, key, _column(result, key >> _VARIANT_BITS & 1), date)
+            players = self._players.get(key)
+            if players is not None:
+                players.update(name for name in line.players if name)
+        for a, b in moves:
+            source = keys[a]
+            column = _column(result, source >> _VARIANT_BITS & 1)
+            _count(self._moves, (source, keys[b]), column, date)
+        if len(positions) + len(self._moves) > self.spill:
+            self._send_to_disk()
+
+    def merge(self, other: Tree) -> None:
+        """Add every game of ``other`` (a tree of other games, built as deep)."""
+        if other.depth != self.depth:
+            raise ValueError(f"trees of depth {self.depth} and {other.depth} do not merge")
+        self._children = None
+        for key, counts in other._all_positions():
+            mine = self._positions.get(key)
+            if mine is None:
+                self._positions[key] = list(counts)
+            else:
+                _add_counts(mine, counts)
+        for pair, counts in other._all_moves():
+            mine = self._moves.get(pair)
+            if mine is None:
+                self._moves[pair] = list(counts)
+            else:
+                _add_counts(mine, counts)
+        for key, names in other._players.items():
+            self._players.setdefault(key, Counter()).update(names)
+        self._summary.games.update(other._summary.games)
+        self._summary.stopped.update(other._summary.stopped)
+        self._summary.unplayable += other._summary.unplayable
+        if len(self._positions) + len(self._moves) > self.spill:
+            self._send_to_disk()
+
+    def _send_to_disk(self) -> None:
+        if self._disk is None:
+            self._disk = _Spill()
+        self._disk.add(self._positions, self._moves)
+        self._positions, self._moves = {}, {}
+        self._children = None
+
+    def _all_positions(self) -> Iterator[tuple[int, list[int] | tuple[int, ...]]]:
+        if self._disk is not None:
+            self._send_to_disk()
+            yield from self._disk.positions()
+        else:
+            yield from self._positions.items()
+
+    def _all_moves(self) -> Iterator[tuple[tuple[int, int], list[int] | tuple[int, ...]]]:
+        if self._disk is not None:
+            self._send_to_disk()
+            yield from self._disk.moves()
+        else:
+            yield from self._moves.items()
+
+    def __getstate__(self) -> dict[str, Any]:
+        # A spilled tree travels as its counts (a worker's tree, a dask partition's).
+        return {
+            "depth": self.depth,
+            "spill": self.spill,
+            "positions": list(self._all_positions()),
+            "moves": list(self._all_moves()),
+            "players": self._players,
+            "within": self._within,
+            "summary": self._summary,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.depth, self.spill = state["depth"], state["spill"]
+        self._positions = {key: list(counts) for key, counts in state["positions"]}
+        self._moves = {pair: list(counts) for pair, counts in state["moves"]}
+        self._players, self._summary = state["players"], state["summary"]
+        self._within = state["within"]
+        self._disk, self._children = None, None
+
+    # -------------------------------------------------------------------------- asking
+
+    @property
+    def games(self) -> int:
+        """How many games went in (every variant; the unplayable ones too)."""
+        return sum(self._summary.games.values()) + self._summary.unplayable
+
+    def variants(self) -> Counter[str]:
+        """Games per variant they were replayed under."""
+        return Counter(self._summary.games)
+
+    def stopped(self, variant: str | None = None) -> Counter[str]:
+        """Games that stopped before the depth, by why (``illegal``, ``setup``), of one
+        variant or all."""
+        out: Counter[str] = Counter()
+        for (name, why), n in self._summary.stopped.items():
+            if variant is None or name == variant:
+                out[why] += n
+        return out
+
+    @property
+    def unplayable(self) -> int:
+        """Games whose start could not be set up (a FEN that does not read): not in the tree."""
+        return self._summary.unplayable
+
+    def main_variant(self) -> Variant | None:
+        """The variant most games were replayed under (the first in name order on a tie)."""
+        games = self._summary.games
+        if not games:
+            return None
+        name = min(games, key=lambda n: (-games[n], n))
+        return VARIANTS[name]
+
+    def start(self, variant: str | None = None) -> Position | None:
+        """The start position of ``variant`` (default :meth:`main_variant`)."""
+        rules = self.main_variant() if variant is None else get_variant(variant)
+        return None if rules is None else Position.start(rules)
+
+    def figures(self, position: Position) -> Figures:
+        """The figures of the games that reached ``position``."""
+        return _figures(self._counts(position_key(position)))
+
+    def _counts(self, key: int) -> list[int] | tuple[int, ...] | None:
+        counts = self._positions.get(key)
+        if self._disk is not None:
+            stored = self._disk.position(key)
+            if stored is not None and counts is not None:
+                both = list(stored)
+                _add_counts(both, counts)
+                return both
+            return stored if counts is None else counts
+        return counts
+
+    def _moves_from(self, key: int) -> dict[int, list[int] | tuple[int, ...]]:
+        out: dict[int, list[int] | tuple[int, ...]] = {}
+        if self._disk is not None:
+            out.update(self._disk.moves_from(key))
+        if self._children is None:
+            children: dict[int, list[int]] = {}
+            for source, target in self._moves:
+                children.setdefault(source, []).append(target)
+            self._children = children
+        for target in self._children.get(key, ()):
+            counts = self._moves[(key, target)]
+            if target in out:
+                both = list(out[target])
+                _add_counts(both, counts)
+                out[target] = both
+            else:
+                out[target] = counts
+        return out
+
+    def replies(self, position: Position) -> tuple[Reply, ...]:
+        """The moves played from ``position``, most played first (then in the order the
+        moves are generated)."""
+        found = self._moves_from(position_key(position))
+        if not found:
+            return ()
+        legal = position.legal_moves()
+        texts = move_texts(legal, position.variant)
+        order: dict[int, tuple[int, str]] = {}
+        for number, (move, text) in enumerate(zip(legal, texts, strict=True)):
+            order.setdefault(position_key(position.play(move)), (number, text))
+        replies = []
+        for target, counts in found.items():
+            number, text = order.get(target, (len(order), "?"))
+            after = key_position(target)
+            replies.append((number, Reply(text, after, _figures(counts), self.figures(after))))
+        replies.sort(key=lambda item: (-item[1].figures.games, item[0]))
+        return tuple(reply for _, reply in replies)
+
+    def node(self, position: Position | None = None) -> Node:
+        """The figures and replies of ``position`` (default: the start of the main
+        variant), with the players when they were counted there."""
+        if position is None:
+            position = self.start()
+            if position is None:
+                raise ValueError("the tree holds no game")
+        players = self._players.get(position_key(position))
+        return Node(
+            position,
+            self.figures(position),
+            self.replies(position),
+            None if players is None else tuple(players.most_common(5)),
+            position_name(position),
+        )
+
+    def walk(self, root: Position, *, plies: int, min_games: int = 1) -> Iterator[Node]:
+        """Every node reached from ``root`` through replies played in at least
+        ``min_games`` games, at most ``plies`` plies below it, each once (breadth first)."""
+        seen = {position_key(root)}
+        frontier = [root]
+        for level in range(plies + 1):
+            following: list[Position] = []
+            for position in frontier:
+                node = self.node(position)
+                yield node
+                if level == plies:
+                    continue
+                for reply in node.replies:
+                    key = position_key(reply.position)
+                    if reply.figures.games >= min_games and key not in seen:
+                        seen.add(key)
+                        following.append(reply.position)
+            frontier = following
+
+    def summary(self, variant: Variant | None = None) -> str:
+        """What went in, for the variant shown: its games, those that stopped before the
+        depth (and why), and the games left out (other rules, no start)."""
+        variant = variant or self.main_variant()
+        name = variant.name if variant else ""
+        games = self._summary.games
+        parts = [f"{games[name]} {variant.name if variant else ''} games".replace("  ", " ")]
+        deep = f"the first {self.depth} plies" if self.depth else "whole games"
+        parts[0] += f", {deep}"
+        stopped = self.stopped(name)
+        if stopped["illegal"]:
+            parts.append(f"{stopped['illegal']} counted up to their last legal ply")
+        if stopped["setup"]:
+            parts.append(f"{stopped['setup']} up to a setup command")
+        others = {n: c for n, c in sorted(games.items()) if n != name}
+        if others:
+            listed = ", ".join(f"{n} {c}" for n, c in others.items())
+            parts.append(f"{sum(others.values())} under other rules not counted here ({listed})")
+        if self._summary.unplayable:
+            parts.append(f"{self._summary.unplayable} with a start that could not be set up")
+        return "; ".join(parts)
+
+
+def _line_of_game(game: Game, file: str, depth: int, variant: str | None) -> Line | None:
+    from .replays import replay_of
+
+    return line_of(replay_of(game, file, variant), depth)
+
+
+def build(
+    sources: Iterable[Input],
+    depth: int = DEFAULT_DEPTH,
+    *,
+    variant: str | None = None,
+    players_at: Iterable[Position] = (),
+    jobs: int = 1,
+    encoding: str | None = None,
+    spill: int = SPILL,
+    tick: Any = None,
+) -> Tree:
+    """The tree of every game of ``sources`` (paths, binary streams), each replayed as
+    ``pdn validate`` replays it (``variant``: under those rules), ``jobs`` processes at once.
+
+    >>> tree = build(["examples/german-open-2004.pdn"], depth=6)
+    >>> tree.node().figures.games == tree.variants()["english"]
+    True
+    """
+    from .batch import map_games
+
+    tree = Tree(depth, players_at=players_at, spill=spill)
+    lines = map_games(
+        partial(_line_of_game, depth=depth, variant=variant),
+        sources,
+        jobs=jobs,
+        encoding=encoding,
+    )
+    for line in lines:
+        if line is None:
+            tree._summary.unplayable += 1
+        else:
+            tree.add_line(line)
+        if tick is not None:
+            tick()
+    return tree
+
+
+# ----------------------------------------------------------------------------- asking by text
+
+
+def positions_asked(
+    moves: str | None = None, fen: str | None = None, variant: str | None = None
+) -> dict[str, Position | str]:
+    """The position a user asks about, per variant it can be asked under (``variant``: that
+    one only): after the line ``moves`` from the start, the position ``fen``, or the start;
+    for a variant where that is not a position, why not. Asked before the tree is built, so
+    that its players are counted there whichever variant the collection turns out to be.
+
+    >>> asked = positions_asked(moves="11-15 23-19")
+    >>> asked["english"].fen()[:2]
+    'B:'
+    >>> asked["international"].startswith("'11-15 23-19' is not a legal international line")
+    True
+    """
+    from pdn.engine import FenError
+
+    from .selection import line_position, parse_line
+
+    line = parse_line(moves) if moves is not None else None
+    names = [get_variant(variant).name] if variant is not None else list(_VARIANT_ORDER)
+    out: dict[str, Position | str] = {}
+    for name in names:
+        rules = VARIANTS[name]
+        start = Position.start(rules)
+        if fen is not None:
+            try:
+                out[name] = Position.from_fen(fen, rules)
+            except FenError as exc:
+                out[name] = f"{fen!r} is not a {name} position: {exc}"
+        elif line is not None:
+            after = line_position(start, line)
+            out[name] = after if after is not None else _illegal_line(line, start)
+        else:
+            out[name] = start
+    return out
+
+
+def _illegal_line(line: tuple[str, ...], start: Position) -> str:
+    from .validation import validate
+
+    text = " ".join(line)
+    game = _line_game(line, start)
+    report = validate(game, start.variant)
+    errors = [p for p in report.all_problems if p.severity == "error"]
+    why = f": {errors[0].message}" if errors else ""
+    return f"{text!r} is not a legal {start.variant.name} line from the start{why}"
+
+
+def _line_game(line: tuple[str, ...], start: Position) -> Game:
+    from .reader import parse_game
+
+    return parse_game(f'[FEN "{start.fen()}"]\n{" ".join(line)} *')

@@ -599,6 +599,17 @@ class Tree:
 
     # -------------------------------------------------------------------------- asking
 
+    def positions(self) -> Iterator[tuple[Position, Figures]]:
+        """Every position of the tree with its figures (in no particular order)."""
+        for key, counts in self._all_positions():
+            yield key_position(key), _figures(counts)
+
+    def moves(self) -> Iterator[tuple[Position, Position, Figures]]:
+        """Every move of the tree, as the positions before and after it, with the figures of
+        the games that played it (in no particular order)."""
+        for (source, target), counts in self._all_moves():
+            yield key_position(source), key_position(target), _figures(counts)
+
     @property
     def games(self) -> int:
         """How many games went in (every variant; the unplayable ones too)."""
@@ -758,13 +769,16 @@ def build(
     *,
     variant: str | None = None,
     players_at: Iterable[Position] = (),
+    within: Iterable[Position] | None = None,
     jobs: int = 1,
     encoding: str | None = None,
     spill: int = SPILL,
     tick: Any = None,
 ) -> Tree:
     """The tree of every game of ``sources`` (paths, binary streams), each replayed as
-    ``pdn validate`` replays it (``variant``: under those rules), ``jobs`` processes at once.
+    ``pdn validate`` replays it (``variant``: under those rules), ``jobs`` processes at once;
+    ``players_at``, ``within`` and ``spill`` as :class:`Tree` takes them, ``tick`` called
+    after each game (a progress bar).
 
     >>> tree = build(["examples/german-open-2004.pdn"], depth=6)
     >>> tree.node().figures.games == tree.variants()["english"]
@@ -772,7 +786,7 @@ def build(
     """
     from .batch import map_games
 
-    tree = Tree(depth, players_at=players_at, spill=spill)
+    tree = Tree(depth, players_at=players_at, within=within, spill=spill)
     lines = map_games(
         partial(_line_of_game, depth=depth, variant=variant),
         sources,

@@ -298,9 +298,10 @@ def _result_of(game: Game, variant: Variant) -> int:
     return int(first if outcome is Outcome.FIRST_WINS else first.opponent)
 
 
-def line_of(report: Report, depth: int = DEFAULT_DEPTH) -> Line | None:
-    """What the game of ``report`` (its replay) adds to a tree built ``depth`` plies deep
-    (``0``: whole games); ``None`` when its start could not be set up.
+def line_of(report: Report, depth: int = DEFAULT_DEPTH, game: Game | None = None) -> Line | None:
+    """What the game of ``report`` (its replay; ``game`` when the replay is of a copy cut
+    short) adds to a tree built ``depth`` plies deep (``0``: whole games); ``None`` when its
+    start could not be set up.
 
     >>> import pdn
     >>> line = line_of(pdn.validate(pdn.parse_game("1. 11-15 23-19 2. 8-11 *")), depth=2)
@@ -310,7 +311,7 @@ def line_of(report: Report, depth: int = DEFAULT_DEPTH) -> Line | None:
     variant, start = report.variant, report.start
     if variant is None or start is None:
         return None
-    game = report.game
+    game = report.game if game is None else game
     index: dict[int, int] = {position_key(start): 0}
     moves: dict[tuple[int, int], None] = {}
     previous = 0
@@ -740,7 +741,8 @@ class Tree:
         variant = variant or self.main_variant()
         name = variant.name if variant else ""
         games = self._summary.games
-        parts = [f"{games[name]} {variant.name if variant else ''} games".replace("  ", " ")]
+        count = games[name]
+        parts = [f"{count} {name} game{'' if count == 1 else 's'}".replace("  ", " ")]
         deep = f"the first {self.depth} plies" if self.depth else "whole games"
         parts[0] += f", {deep}"
         stopped = self.stopped(name)
@@ -758,9 +760,9 @@ class Tree:
 
 
 def _line_of_game(game: Game, file: str, depth: int, variant: str | None) -> Line | None:
-    from .replays import replay_of
+    from .replays import beginning_of
 
-    return line_of(replay_of(game, file, variant), depth)
+    return line_of(beginning_of(game, file, depth, variant), depth, game)
 
 
 def build(

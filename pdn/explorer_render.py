@@ -64,7 +64,7 @@ def render_text(tree: Tree, node: Node, *, min_games: int = 1) -> str:
     -----  -----  ---  ----  ----  -------  -------  -----  -------  ----
     11-15      1    1     0     0        0    100.0               1
     <BLANKLINE>
-    1 english games, the first 30 plies
+    1 english game, the first 30 plies
     """
 
     position, figures = node.position, node.figures
@@ -109,7 +109,8 @@ def render_text(tree: Tree, node: Node, *, min_games: int = 1) -> str:
         out += "No game of the collection reached this position within the depth.\n\n"
     hidden = len(node.replies) - len(replies)
     if hidden:
-        out += f"{hidden} replies played in fewer than {min_games} games are not shown.\n"
+        replies_text = "reply" if hidden == 1 else "replies"
+        out += f"{hidden} {replies_text} played in fewer than {min_games} games not shown.\n"
     return out + tree.summary(position.variant) + "\n"
 
 

@@ -145,3 +145,18 @@ def replay_of(game: Game, file: str | None, variant: str | None = None) -> Repor
     if variant is not None or not file:
         return validate(game, variant)
     return _REPLAYS.of(game, file)
+
+
+def beginning_of(game: Game, file: str | None, plies: int, variant: str | None = None) -> Report:
+    """The replay of ``game``'s first ``plies`` plies (``0``: the whole game), as
+    :func:`replay_of` replays them: where the rules are certain (a GameType, or ``variant``)
+    only a copy cut after those plies is replayed (:meth:`Replays.first_plies`), which
+    reaches the same positions; otherwise the whole game, since only its whole mainline says
+    whether the guess stands. Its ``game`` may be that copy: read tags from ``game``."""
+    if variant is not None or not file:
+        short = not plies or len(game.mainline_moves()) <= plies
+        return validate(game if short else truncate(game, plies), variant)
+    if plies and _REPLAYS.certain(game):
+        _REPLAYS.skip(game, file)
+        return _REPLAYS.first_plies(game, plies)
+    return _REPLAYS.of(game, file)

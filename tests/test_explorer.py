@@ -1,0 +1,353 @@
+"""The opening explorer (issue 23): a collection's positions with their games, results and
+replies, keyed by position so that transpositions merge, checked against an independent
+replay of the same games and against ``pdn select --fen``."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import re
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import pdn
+from pdn.cli import main
+from pdn.engine import ENGLISH, INTERNATIONAL, RUSSIAN, Position, Variant
+from pdn.explorer import Tree, build, key_position, position_key, positions_asked
+from pdn.explorer_render import render_text, to_json
+from pdn.notation import move_texts
+from pdn.results import Outcome, parse_result
+
+ROOT = Path(__file__).resolve().parents[1]
+OCA_SLICES = sorted((ROOT / "tests/fixtures/corpus/mzuluaga__checkers").glob("*.pdn"))
+GERMAN = ROOT / "examples/german-open-2004.pdn"
+WK2007 = ROOT / "examples/international-wk2007.pdn"
+OCA = (ROOT / ".." / "shared/corpus/mzuluaga__checkers/OCA_2.0.pdn").resolve()
+LINE = "11-15 23-19 8-11 22-17"
+
+
+# ----------------------------------------------------------------------------- an oracle
+
+
+def _played(position: Position, text: str) -> Position | None:
+    """``text`` played from ``position`` by matching its squares against the legal moves,
+    knowing nothing of pdn's replay (numeric notation only); None when it fits none or two."""
+    squares = [int(s) for s in re.findall(r"\d+", text)]
+    if len(squares) < 2:
+        return None
+    fits = [
+        m
+        for m in position.legal_moves()
+        if m.start == squares[0] and m.end == squares[-1] and set(squares) <= set(m.path)
+    ]
+    if len({position.play(m) for m in fits}) != 1:
+        return None
+    return position.play(fits[0])
+
+
+def oracle_lines(path: Path, variant: Variant, depth: int) -> Iterator[list[Position]]:
+    """Each game's positions from its start, as far as its written moves can be played and
+    at most ``depth`` plies: a replay that shares only the move generator with pdn's."""
+    for game in pdn.read_games(path):
+        fen = game.tags.get("FEN")
+        position = Position.from_fen(fen, variant) if fen else Position.start(variant)
+        line = [position]
+        for text in game.mainline_moves()[:depth]:
+            after = _played(line[-1], text)
+            if after is None:
+                break
+            line.append(after)
+        yield line
+
+
+def oracle_counts(
+    path: Path, variant: Variant, depth: int
+) -> tuple[Counter[Position], Counter[tuple[Position, Position]]]:
+    """Games per position and per move (each game once at each), by the oracle."""
+    positions: Counter[Position] = Counter()
+    moves: Counter[tuple[Position, Position]] = Counter()
+    for line in oracle_lines(path, variant, depth):
+        positions.update(set(line))
+        moves.update(set(itertools.pairwise(line)))
+    return positions, moves
+
+
+def _tree_counts(tree: Tree) -> tuple[Counter[Position], Counter[tuple[Position, Position]]]:
+    positions = Counter({p: f.games for p, f in tree.positions()})
+    moves = Counter({(a, b): f.games for a, b, f in tree.moves()})
+    return positions, moves
+
+
+# ----------------------------------------------------------------------------- the tree
+
+
+@pytest.mark.parametrize("path", [*OCA_SLICES, GERMAN], ids=lambda p: p.name)
+@pytest.mark.parametrize("depth", [1, 8, 30])
+def test_every_count_equals_an_independent_replay(path: Path, depth: int) -> None:
+    tree = build([path], depth)
+    assert _tree_counts(tree) == oracle_counts(path, ENGLISH, depth)
+
+
+def test_international_counts_equal_an_independent_replay() -> None:
+    tree = build([WK2007], 0)
+    assert tree.main_variant() is INTERNATIONAL
+    assert _tree_counts(tree) == oracle_counts(WK2007, INTERNATIONAL, 10_000)
+
+
+def test_transpositions_merge_and_count_each_game_once() -> None:
+    tree = Tree()
+    for text in ("1. 11-15 23-19 2. 9-14 1-0", "1. 9-14 23-19 2. 11-15 0-1"):
+        tree.add_game(pdn.parse_game(text))
+    start = Position.start(ENGLISH)
+    after = pdn.validate(pdn.parse_game("1. 11-15 23-19 2. 9-14 *")).final
+    assert after is not None
+    node = tree.node(after)
+    # White to move after three plies: Black won the first game, White the second.
+    assert after.turn.label == "White"
+    assert (node.figures.games, node.figures.win, node.figures.loss) == (2, 1, 1)
+    assert node.figures.unknown == 0 and node.figures.draw == 0
+    ply2 = pdn.validate(pdn.parse_game("1. 11-15 23-19 *")).final
+    assert ply2 is not None
+    (reply,) = tree.node(ply2).replies
+    assert (reply.move, reply.figures.games, reply.reached.games) == ("9-14", 1, 2)
+    assert reply.transposition
+    assert tree.node(start).figures.games == 2
+    assert all(not r.transposition for r in tree.node(start).replies)
+
+
+def test_a_game_that_comes_back_to_a_position_counts_once_there() -> None:
+    game = pdn.parse_game('[FEN "W:WK29:BK4"]\n1. 29-25 4-8 2. 25-29 8-4 3. 29-25 4-8 *')
+    tree = Tree(0)
+    tree.add_game(game, "english")
+    start = Position.from_fen("W:WK29:BK4", ENGLISH)
+    node = tree.node(start)
+    assert node.figures.games == 1
+    assert [(r.move, r.figures.games) for r in node.replies] == [("29-25", 1)]
+    assert tree.figures(node.replies[0].position).games == 1
+
+
+def test_figures_sum_up_at_every_position() -> None:
+    depth = 12
+    tree = build(OCA_SLICES, depth)
+    ended: Counter[Position] = Counter()
+    for path in OCA_SLICES:
+        for line in oracle_lines(path, ENGLISH, depth):
+            ended[line[-1]] += 1
+    root = tree.start()
+    assert root is not None
+    for node in tree.walk(root, plies=depth):
+        f = node.figures
+        assert f.games == f.win + f.draw + f.loss + f.unknown
+        assert f.games == sum(r.figures.games for r in node.replies) + ended[node.position]
+        for column in ("win", "draw", "loss", "unknown"):
+            assert getattr(f, column) >= sum(getattr(r.figures, column) for r in node.replies)
+        for reply in node.replies:
+            assert reply.reached == tree.figures(reply.position)
+            assert reply.reached.games >= reply.figures.games
+
+
+def test_results_are_counted_for_the_side_to_move() -> None:
+    games = list(pdn.read_games(GERMAN))
+    outcomes = Counter(parse_result(g.result) for g in games)
+    node = build([GERMAN]).node()
+    assert node.position.turn.label == "Black"  # English: Black moves first
+    assert node.figures.win == outcomes[Outcome.FIRST_WINS]
+    assert node.figures.loss == outcomes[Outcome.SECOND_WINS] + outcomes[Outcome.BOTH_LOSE]
+    assert node.figures.draw == outcomes[Outcome.DRAW]
+    after = node.replies[0].position  # White to move: the same games, seen from White
+    seen = build([GERMAN]).figures(after)
+    black_won = sum(
+        parse_result(g.result) is Outcome.FIRST_WINS
+        for g in games
+        if g.mainline_moves()[:1] == [node.replies[0].move]
+    )
+    assert seen.loss == black_won
+
+
+def test_dates_and_players() -> None:
+    tree = Tree(players_at=[Position.start(ENGLISH)])
+    for text in (
+        '[Date "1999.05.??"]\n[Black "A"]\n[White "B"]\n1. 11-15 *',
+        '[Date "1987.??.??"]\n[Black "A"]\n[White "C"]\n1. 11-15 *',
+        '[Date "?"]\n[Black "D"]\n[White "A"]\n1. 9-14 *',
+    ):
+        tree.add_game(pdn.parse_game(text))
+    node = tree.node()
+    assert (node.figures.first_date, node.figures.last_date) == ("1987.??.??", "1999.05.??")
+    assert node.players is not None and node.players[0] == ("A", 3)
+    assert tree.node(node.replies[1].position).figures.first_date is None
+    assert tree.node(node.replies[0].position).players is None  # not asked there
+
+
+def test_a_game_stopped_by_an_illegal_move_counts_up_to_its_last_legal_ply() -> None:
+    tree = Tree()
+    tree.add_game(pdn.parse_game("1. 11-15 23-19 2. 15-11 19-15 *"))
+    tree.add_game(pdn.parse_game("1. 11-15 23-19 *"))
+    assert tree.stopped() == Counter({"illegal": 1})
+    ply2 = pdn.validate(pdn.parse_game("1. 11-15 23-19 *")).final
+    assert ply2 is not None
+    assert tree.figures(ply2).games == 2
+    assert tree.node(ply2).replies == ()
+    assert "1 counted up to their last legal ply" in tree.summary()
+    assert to_json(tree, tree.node())["summary"]["stopped_illegal"] == 1
+
+
+def test_games_under_other_rules_are_kept_apart_and_said() -> None:
+    tree = Tree()
+    tree.add_game(pdn.parse_game("1. 11-15 23-19 *"))
+    tree.add_game(pdn.parse_game("1. 11-15 23-19 *"))
+    tree.add_game(pdn.parse_game('[GameType "25"]\n1. c3-d4 f6-g5 *'))
+    assert tree.main_variant() is ENGLISH
+    assert "1 under other rules not counted here (russian 1)" in tree.summary()
+    russian = tree.node(Position.start(RUSSIAN))
+    assert russian.figures.games == 1
+    assert [r.move for r in russian.replies] == ["c3-d4"]
+    assert tree.node().figures.games == 2
+
+
+def test_keys_name_positions_of_every_variant() -> None:
+    rng = random.Random(23)
+    for variant in pdn.engine.VARIANTS.values():
+        position = Position.start(variant)
+        for _ in range(30):
+            assert key_position(position_key(position)).fen() == position.fen()
+            moves = position.legal_moves()
+            if not moves:
+                break
+            position = position.play(rng.choice(moves))
+
+
+def test_reply_text_is_unambiguous() -> None:
+    # Two captures from 27 to 11 take different men: the reply is written in full.
+    position = Position.from_fen("W:W27:B15,16,23,24", ENGLISH)
+    game = pdn.parse_game('[FEN "W:W27:B15,16,23,24"]\n1. 27x18x11 *')
+    tree = Tree()
+    tree.add_game(game, "english")
+    (reply,) = tree.node(position).replies
+    assert reply.move == "27x18x11"
+    assert reply.move in move_texts(position.legal_moves(), ENGLISH)
+
+
+def test_jobs_give_the_same_tree(tmp_path: Path) -> None:
+    rng = random.Random(5)
+    records = []
+    for _ in range(450):  # more than two blocks: the workers get whole blocks
+        position, texts = Position.start(ENGLISH), []
+        for _ in range(rng.randint(3, 12)):
+            moves = position.legal_moves()
+            if not moves:
+                break
+            move = rng.choice(moves)
+            texts.append(move_texts([move], ENGLISH)[0])
+            position = position.play(move)
+        records.append(" ".join(texts) + " " + rng.choice(["1-0", "0-1", "1/2-1/2", "*"]))
+    path = tmp_path / "random.pdn"
+    path.write_text("\n\n".join(records) + "\n", encoding="utf-8")
+    one, two = build([path], 8), build([path], 8, jobs=2)
+    assert sorted(map(repr, one.positions())) == sorted(map(repr, two.positions()))
+    assert sorted(map(repr, one.moves())) == sorted(map(repr, two.moves()))
+    assert one.summary() == two.summary()
+
+
+def test_positions_asked() -> None:
+    asked = positions_asked(fen="W:W31:B1", variant="english")
+    assert isinstance(asked["english"], Position)
+    assert "not a english position" in str(positions_asked(fen="W:W99:B1")["english"])
+    with pytest.raises(ValueError):
+        positions_asked(moves="nothing here")
+
+
+# ----------------------------------------------------------------------------- the command
+
+
+def test_explore_text_and_json() -> None:
+    runner = CliRunner()
+    text = runner.invoke(main, ["explore", str(GERMAN), "--depth", "6"])
+    assert text.exit_code == 0, text.output
+    tree = build([GERMAN], 6, players_at=[Position.start(ENGLISH)])
+    assert text.output == render_text(tree, tree.node())
+    data = json.loads(runner.invoke(main, ["explore", str(GERMAN), "--format", "json"]).output)
+    node = build([GERMAN]).node()
+    assert data["position"] == node.fen and data["games"] == node.figures.games
+    assert set(data["results"]) == {"win", "draw", "loss", "unknown"}
+    assert [(r["move"], r["games"]) for r in data["replies"]] == [
+        (r.move, r.figures.games) for r in node.replies
+    ]
+    assert data["replies"][0]["fen"] == node.replies[0].fen
+    assert data["summary"]["games"] == 15 and data["summary"]["depth"] == 30
+
+
+def test_explore_moves_fen_and_min_games() -> None:
+    runner = CliRunner()
+    by_line = runner.invoke(main, ["explore", str(GERMAN), "--moves", "11-15", "--format", "json"])
+    assert by_line.exit_code == 0, by_line.output
+    fen = json.loads(by_line.output)["position"]
+    by_fen = runner.invoke(main, ["explore", str(GERMAN), "--fen", fen, "--format", "json"])
+    assert json.loads(by_fen.output)["games"] == json.loads(by_line.output)["games"] == 12
+    few = runner.invoke(main, ["explore", str(GERMAN), "--min-games", "5"])
+    assert "9-14" not in few.output and "1 reply played in fewer than 5 games" in few.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--moves", "11-15 11-15"], "is not a legal english line"),
+        (["--moves", "11-15", "--fen", "B:W21:B1"], "not both"),
+        (["--fen", "B:W99:B1"], "is not a english position"),
+        (["--moves", "{just a comment}"], "holds no move"),
+    ],
+)
+def test_explore_refuses_what_it_cannot_ask(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(main, ["explore", str(GERMAN), *args])
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_explore_shows_names_from_files_as_text(tmp_path: Path) -> None:
+    path = tmp_path / "names.pdn"
+    path.write_text('[Black "Evil\x1b[2J"]\n[White "B"]\n1. 11-15 *\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["explore", str(path)])
+    assert result.exit_code == 0
+    assert "\x1b" not in result.output and "Evil\\x1b[2J" in result.output
+
+
+# ----------------------------------------------------------------------------- OCA 2.0
+
+needs_oca = pytest.mark.skipif(not OCA.exists(), reason="the shared corpus is not beside the clone")
+
+
+@pytest.fixture(scope="module")
+def oca_tree() -> Tree:
+    return build([OCA], 5)
+
+
+@needs_oca
+def test_oca_position_equals_select_fen_and_an_independent_replay(oca_tree: Tree) -> None:
+    asked = positions_asked(moves=LINE)["english"]
+    assert isinstance(asked, Position)
+    node = oca_tree.node(asked)
+    selected = CliRunner().invoke(main, ["select", "--fen", asked.fen(), "--count", str(OCA)])
+    assert selected.exit_code == 0
+    assert node.figures.games == int(selected.output.split()[0]) > 0
+    # The oracle replays every game itself: the same games reach the position, and the
+    # same numbers of them play each reply.
+    reached = 0
+    replies: Counter[Position] = Counter()
+    ended = 0
+    for line in oracle_lines(OCA, ENGLISH, 5):
+        if asked in line:
+            reached += 1
+            at = line.index(asked)
+            if at + 1 < len(line):
+                replies[line[at + 1]] += 1
+            else:
+                ended += 1
+    assert reached == node.figures.games
+    assert {r.position: r.figures.games for r in node.replies} == dict(replies)
+    assert node.figures.games == sum(r.figures.games for r in node.replies) + ended

@@ -18,7 +18,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from pdn import engine
+    from pdn import engine, explorer
     from pdn.builder import GameBuilder
     from pdn.cutting import RawGame
     from pdn.model import Comment, Game, Node, Tags
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 # the grammar, the engine and every writer: each public name and the module that defines it.
 _HOMES = {
     "engine": "pdn.engine",
+    "explorer": "pdn.explorer",
     "GameBuilder": "pdn.builder",
     "RawGame": "pdn.cutting",
     "Comment": "pdn.model",
@@ -70,6 +71,10 @@ _HOMES = {
 }
 
 
+#: The modules among the public names (``pdn.engine``, ``pdn.explorer``).
+_MODULES = {"engine", "explorer"}
+
+
 def __getattr__(name: str) -> Any:
     """The public names, imported when first asked for (then kept as plain attributes)."""
     if name == "__version__":
@@ -81,7 +86,7 @@ def __getattr__(name: str) -> Any:
             value = "0+unknown"
     elif name in _HOMES:
         module = importlib.import_module(_HOMES[name])
-        value = module if name == "engine" else getattr(module, name)
+        value = module if name in _MODULES else getattr(module, name)
     else:
         raise AttributeError(f"module 'pdn' has no attribute {name!r}")
     globals()[name] = value
@@ -109,6 +114,7 @@ __all__ = [
     "__version__",
     "accept_raw",
     "engine",
+    "explorer",
     "parse_game",
     "parse_games",
     "parse_raw",

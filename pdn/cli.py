@@ -1011,6 +1011,7 @@ def explore(
             jobs=jobs,
             encoding=_encoding(),
             tick=progress.tick,
+            reading_errors=_ReadingErrors(),
         )
         progress.close()
     rules = engine.get_variant(variant) if variant else tree.main_variant()
@@ -1355,6 +1356,27 @@ class _Repeats:
 
 T = TypeVar("T")
 U = TypeVar("U")
+
+
+class _ReadingErrors:
+    """Says the reading errors of a game as FILE:LINE:COL: CODE: MESSAGE on standard error
+    (at most :data:`_ERRORS_SHOWN` per game), an input that is not PDN at all as
+    :class:`_NotPdn` says it, for a command that reads games in workers."""
+
+    def __init__(self) -> None:
+        self.not_pdn = _NotPdn()
+
+    def __call__(self, name: str, problems: tuple[Problem, ...]) -> None:
+        errors = [p for p in problems if p.code != "not-pdn"]
+        for problem in problems:
+            if problem.code == "not-pdn":
+                self.not_pdn(name, problem)
+        for problem in errors[:_ERRORS_SHOWN]:
+            where = f"{name}:{problem.line or 1}:{problem.column or 1}"
+            click.echo(printable(f"{where}: {problem.code}: {problem.message}"), err=True)
+        if len(errors) > _ERRORS_SHOWN:
+            more = len(errors) - _ERRORS_SHOWN
+            click.echo(f"{name}: {more} more reading errors in this game", err=True)
 
 
 class _NotPdn:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -43,6 +43,7 @@ from .steps import Step
 if TYPE_CHECKING:
     from .batch import Input
     from .model import Game
+    from .problems import Problem
     from .validation import Report
 
 __all__ = [
@@ -759,10 +760,17 @@ class Tree:
         return "; ".join(parts)
 
 
-def _line_of_game(game: Game, file: str, depth: int, variant: str | None) -> Line | None:
+#: What a worker sends back per game: its line, and its reading errors with its file's name
+#: (``None`` and nothing when it read cleanly).
+_Read = tuple["Line | None", "str | None", "tuple[Problem, ...]"]
+
+
+def _line_of_game(game: Game, file: str, depth: int, variant: str | None) -> _Read:
     from .replays import beginning_of
 
-    return line_of(beginning_of(game, file, depth, variant), depth, game)
+    line = line_of(beginning_of(game, file, depth, variant), depth, game)
+    errors = tuple(p for p in game.errors if p.severity == "error")
+    return (line, file, errors) if errors else (line, None, ())
 
 
 def build(
@@ -775,12 +783,14 @@ def build(
     jobs: int = 1,
     encoding: str | None = None,
     spill: int = SPILL,
-    tick: Any = None,
+    tick: Callable[[], object] | None = None,
+    reading_errors: Callable[[str, tuple[Problem, ...]], object] | None = None,
 ) -> Tree:
     """The tree of every game of ``sources`` (paths, binary streams), each replayed as
     ``pdn validate`` replays it (``variant``: under those rules), ``jobs`` processes at once;
-    ``players_at``, ``within`` and ``spill`` as :class:`Tree` takes them, ``tick`` called
-    after each game (a progress bar).
+    ``players_at``, ``within`` and ``spill`` as :class:`Tree` takes them. ``tick`` is called
+    after each game (a progress bar), ``reading_errors(file, problems)`` for each game with
+    reading errors (the game still counts as far as it was read and is legal).
 
     >>> tree = build(["examples/german-open-2004.pdn"], depth=6)
     >>> tree.node().figures.games == tree.variants()["english"]
@@ -789,17 +799,19 @@ def build(
     from .batch import map_games
 
     tree = Tree(depth, players_at=players_at, within=within, spill=spill)
-    lines = map_games(
+    reads = map_games(
         partial(_line_of_game, depth=depth, variant=variant),
         sources,
         jobs=jobs,
         encoding=encoding,
     )
-    for line in lines:
+    for line, file, errors in reads:
         if line is None:
             tree._summary.unplayable += 1
         else:
             tree.add_line(line)
+        if errors and reading_errors is not None:
+            reading_errors(file or "", errors)
         if tick is not None:
             tick()
     return tree

@@ -317,6 +317,19 @@ def test_explore_shows_names_from_files_as_text(tmp_path: Path) -> None:
     assert "\x1b" not in result.output and "Evil\\x1b[2J" in result.output
 
 
+def test_explore_says_reading_errors_and_goes_on(tmp_path: Path) -> None:
+    path = tmp_path / "bad.pdn"
+    path.write_text(
+        '[Event "a"]\n1. 11-15 {unclosed 23-19 *\n\n[Event "b"]\n1. 11-15 23-19 *\n',
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(main, ["explore", str(path), "--format", "json"])
+    assert result.exit_code == 0
+    assert f"{path}:2:10: unclosed-comment:" in result.stderr
+    data = json.loads(result.stdout)
+    assert data["summary"]["games"] == 2 and data["replies"][0]["games"] == 2
+
+
 # ----------------------------------------------------------------------------- OCA 2.0
 
 needs_oca = pytest.mark.skipif(not OCA.exists(), reason="the shared corpus is not beside the clone")

@@ -60,8 +60,10 @@ from .validation import Report
 __all__ = [
     "COLUMNS",
     "ViewedGame",
+    "asset",
     "board_geometry",
     "board_key",
+    "csp_source",
     "game_html",
     "ply_change",
     "render_html",
@@ -340,11 +342,12 @@ def view_game(game: Game, file: str, variant: str | None = None) -> ViewedGame:
     return ViewedGame(row, board_variant.name, record)
 
 
-def _asset(name: str) -> str:
+def asset(name: str) -> str:
+    """The text of one of the pages' scripts or styles (``pdn/viewer_assets``)."""
     return resources.files("pdn").joinpath("viewer_assets").joinpath(name).read_text("utf-8")
 
 
-def _digest(text: str) -> str:
+def csp_source(text: str) -> str:
     """The CSP source that allows exactly this inline script or style."""
     digest = hashlib.sha256(text.encode("utf-8")).digest()
     return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
@@ -359,11 +362,14 @@ def write_page(
     Jupyter) that takes keys when it has the focus."""
     # Random, not a count: notebook fragments of two kernels (two processes) can share a page.
     ident = f"pdnv-{secrets.randbits(64)}"
-    style = _asset("viewer.css")
-    script = f"{_asset('viewer.js')}\nPdnViewer.mount({json.dumps(ident)});"
+    style = asset("viewer.css")
+    # The board is drawn by the script the explorer's page shares (board.js).
+    script = f"{asset('board.js')}\n{asset('viewer.js')}\nPdnViewer.mount({json.dumps(ident)});"
     if standalone:
         # The data blocks are not scripts the browser runs, so the policy need not name them.
-        policy = f"default-src 'none'; style-src {_digest(style)}; script-src {_digest(script)}"
+        policy = (
+            f"default-src 'none'; style-src {csp_source(style)}; script-src {csp_source(script)}"
+        )
         out.write(
             '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
             f'<meta http-equiv="Content-Security-Policy" content="{policy}">\n'

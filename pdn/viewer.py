@@ -354,15 +354,22 @@ def csp_source(text: str) -> str:
 
 
 def write_page(
-    games: Iterable[ViewedGame], out: IO[str], *, title: str = "Games", standalone: bool = True
+    games: Iterable[ViewedGame],
+    out: IO[str],
+    *,
+    title: str = "Games",
+    standalone: bool = True,
+    explorer: JsonDict | None = None,
 ) -> int:
     """Write the viewer for ``games`` to ``out``, streaming (each game's data is written as it
     comes, the list after), and return how many games it holds. ``standalone`` makes a whole
     HTML document whose arrow keys work anywhere on the page; otherwise a fragment (for
-    Jupyter) that takes keys when it has the focus."""
+    Jupyter) that takes keys when it has the focus. ``explorer`` (made by
+    :func:`pdn.explorer_page.panel_data`) adds the explorer's panel: the collection's replies
+    at each position of a game."""
     # Random, not a count: notebook fragments of two kernels (two processes) can share a page.
     ident = f"pdnv-{secrets.randbits(64)}"
-    style = asset("viewer.css")
+    style = asset("viewer.css") + (asset("explorer.css") if explorer is not None else "")
     # The board is drawn by the script the explorer's page shares (board.js).
     script = f"{asset('board.js')}\n{asset('viewer.js')}\nPdnViewer.mount({json.dumps(ident)});"
     if standalone:
@@ -403,6 +410,9 @@ def write_page(
         "board_of": [names.index(k) for k in keys_of_games],
     }
     out.write(f'<script type="application/json" id="{ident}-meta">{script_json(meta)}</script>\n')
+    if explorer is not None:
+        data = script_json(explorer)
+        out.write(f'<script type="application/json" id="{ident}-explorer">{data}</script>\n')
     out.write(f"<script>{script}</script>\n")
     if standalone:
         out.write("</body></html>\n")
@@ -427,11 +437,13 @@ def view_files(
     title: str = "Games",
     encoding: str | None = None,
     on_problem: Callable[[str, Problem], None] | None = None,
+    explorer: JsonDict | None = None,
 ) -> int:
     """Validate every game of ``sources`` (on ``jobs`` processes, in order) and write the
     viewer page to ``out``; returns the number of games. ``encoding`` forces the codec of PDN
     bytes (else it is detected). An input that is not PDN at all is no game of the page:
-    ``on_problem(file, problem)`` is told of it."""
+    ``on_problem(file, problem)`` is told of it. ``explorer``: the explorer's panel, as
+    :func:`write_page` takes it."""
     viewed: Iterator[ViewedGame] = map_games(
         partial(view_game, variant=variant), sources, jobs=jobs, encoding=encoding
     )
@@ -443,7 +455,7 @@ def view_files(
             elif on_problem is not None:
                 on_problem(game.file, game.not_pdn)
 
-    return write_page(shown(), out, title=title)
+    return write_page(shown(), out, title=title, explorer=explorer)
 
 
 def game_html(game: Game, variant: str | None = None) -> str:

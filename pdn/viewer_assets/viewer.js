@@ -22,6 +22,8 @@ var PdnViewer = (function () {
     this.numbers = true;
     this.filtered = this.meta.rows.map(function (_, i) { return i; });
     this.lower = null;
+    var explorer = document.getElementById(root.id + "-explorer");
+    this.explorer = explorer ? JSON.parse(explorer.textContent) : null;
     this.build();
     this.open(0);
     var target = root.getAttribute("data-keys") === "page" ? document : root;
@@ -90,6 +92,10 @@ var PdnViewer = (function () {
     left.appendChild(this.boardBox);
     left.appendChild(controls);
     left.appendChild(this.message);
+    if (this.explorer) {
+      this.panelBox = el("div", "pdnx-panel");
+      left.appendChild(this.panelBox);
+    }
     body.appendChild(left);
     body.appendChild(this.moveList);
     main.appendChild(this.title);
@@ -230,6 +236,7 @@ var PdnViewer = (function () {
       var node = { prev: prev, next: null, ply: job.ply, rec: rec, pieces: null, turn: null,
                    mainline: job.mainline, problems: rec.p || [] };
       if (i > 0 || job.mainline) prev.next = node;
+      (prev.kids || (prev.kids = [])).push(node);
       (rec.cb || []).forEach(function (t) { at.appendChild(el("span", "pdnv-comment", t)); });
       var mover = job.ply % 2 === 1 ? first : (first === "B" ? "W" : "B");
       if (this.game.turn !== first) mover = mover === "B" ? "W" : "B";
@@ -303,6 +310,7 @@ var PdnViewer = (function () {
     }
     this.draw();
     this.explain();
+    this.panel();
   };
   Viewer.prototype.forward = function () { if (this.node.next) this.go(this.node.next); };
   Viewer.prototype.back = function () { if (this.node.prev) this.go(this.node.prev); };
@@ -345,6 +353,10 @@ var PdnViewer = (function () {
     var mover = node.turn === "W" ? "White" : "Black";
     box.appendChild(el("div", "pdnv-tomove", (node.ply ? "After ply " + node.ply + ". " : "Start. ") +
       mover + " to move."));
+    if (node.off) {
+      box.appendChild(el("div", "pdnx-off", "Off the game: " + node.rec.s +
+        " is a reply of the collection, not this game's move (\u25C0 goes back to the game)."));
+    }
     if (node.rec && (node.rec.d === null || node.rec.d === undefined)) {
       box.appendChild(el("div", "pdnv-problem", "This move could not be replayed."));
     }
@@ -362,6 +374,60 @@ var PdnViewer = (function () {
         }
       }
     });
+  };
+
+  // ---------------------------------------------------------------- the explorer's panel
+
+  // The collection's replies at this position (pdn/explorer_page.py panel_data), looked up
+  // by variant, side to move and pieces. A click on the game's own next move (or on a
+  // variation's) steps there; on another reply, it shows the position after it off the game.
+  Viewer.prototype.panel = function () {
+    if (!this.explorer) return;
+    var self = this, node = this.node, box = this.panelBox, ex = this.explorer;
+    box.textContent = "";
+    var data = ex.nodes[this.game.variant + ":" + node.turn + node.pieces.join("")];
+    var head = el("div", "pdnx-panel-head");
+    box.appendChild(el("b", null, "Explorer"));
+    box.appendChild(head);
+    if (!data) {
+      var why = node.off ? "Reached by " + node.reached + " games of the collection; replies are " +
+        "counted only at the shown games' positions." : node.ply > ex.depth && ex.depth ?
+        "Past the explorer's depth (the first " + ex.depth + " plies of each game)." :
+        "Not counted: the explorer holds the shown games' mainline positions.";
+      head.textContent = why;
+      return;
+    }
+    var f = data.f, games = f[0] + f[1] + f[2] + f[3];
+    head.textContent = games + (games === 1 ? " game" : " games") + ": " + f[0] + " won, " + f[1] +
+      " drawn, " + f[2] + " lost, " + f[3] + " unknown" +
+      (f[4] === null ? "" : ", score " + f[4].toFixed(1) + "% for the side to move") +
+      (data.n ? " \u00b7 " + data.n : "");
+    if (!data.r.length) return;
+    var kids = node.kids || [];
+    kids.forEach(function (k) { self.position(k); });
+    var table = el("table", "pdnx-replies");
+    var tr = el("tr");
+    ["Move", "Games", "Win", "Draw", "Loss", "Unknown", "Score %", "Reached"]
+      .forEach(function (h) { tr.appendChild(el("th", null, h)); });
+    table.appendChild(tr);
+    data.r.forEach(function (reply) {
+      var rf = reply[1], n = rf[0] + rf[1] + rf[2] + rf[3];
+      var kid = null;
+      for (var i = 0; i < kids.length; i++) if (kids[i].rec.d === reply[3]) { kid = kids[i]; break; }
+      var row = el("tr", "pdnx-reply" + (kid && kid === node.next ? " pdnx-next" : ""));
+      row.setAttribute("data-move", reply[0]);
+      if (kid) row.title = kid === node.next ? "the game's move" : "a variation of the game";
+      [reply[0], n, rf[0], rf[1], rf[2], rf[3], rf[4] === null ? "" : rf[4].toFixed(1), reply[2]]
+        .forEach(function (c) { row.appendChild(el("td", null, String(c))); });
+      row.addEventListener("click", function () {
+        if (kid) { self.go(kid); return; }
+        self.go({ prev: node, next: null, ply: node.ply + 1, rec: { s: reply[0], d: reply[3] },
+                  pieces: null, turn: null, mainline: false, problems: [], span: null,
+                  off: true, reached: reply[2] });
+      });
+      table.appendChild(row);
+    });
+    box.appendChild(table);
   };
 
   // ---------------------------------------------------------------- the board

@@ -71,6 +71,8 @@ var PdnExplorer = (function () {
 
   // The path from the address: each step {move, node (-1: not in the page), change, reply}.
   Explorer.prototype.follow = function () {
+    if (this.shown === location.hash) return;
+    this.shown = location.hash;
     var text = decodeURIComponent(location.hash.slice(1));
     var moves = text ? text.split(" ") : [], nodes = this.data.nodes;
     var path = [], at = 0;
@@ -87,9 +89,10 @@ var PdnExplorer = (function () {
 
   Explorer.prototype.go = function (moves) {
     var hash = "#" + encodeURIComponent(moves.join(" "));
-    // The address changes (a history entry, for the back button); hashchange then follows.
-    if (location.hash === hash || (hash === "#" && !location.hash)) this.follow();
-    else location.hash = hash;
+    // A history entry for the back button; the page follows at once (hashchange comes later,
+    // and then finds the address already shown).
+    if (location.hash !== hash && !(hash === "#" && !location.hash)) location.hash = hash;
+    this.follow();
   };
   Explorer.prototype.moves = function (upTo) {
     return this.path.slice(0, upTo).map(function (s) { return s.move; });
@@ -119,6 +122,7 @@ var PdnExplorer = (function () {
       self.crumbs.appendChild(document.createTextNode(" "));
       var a = el("a", "pdnx-crumb" + (i === self.path.length - 1 ? " pdnx-here" : ""), step.move);
       a.href = "#" + encodeURIComponent(self.moves(i + 1).join(" "));
+      a.addEventListener("click", function (ev) { ev.preventDefault(); self.go(self.moves(i + 1)); });
       self.crumbs.appendChild(a);
     });
     this.draw();

@@ -1963,14 +1963,15 @@ def view(
 
         if any(not isinstance(s, str) for s in sources):
             raise click.UsageError("--explorer reads FILES twice: give files, not standard input")
-        with _progress(files) as progress:
+        with _progress(files + archives) as progress:
             tree, asked = panel_tree(
                 progress.sources(sources),
-                archives=list(archives),
+                archives=progress.sources(archives),
                 depth=explorer_depth,
                 variant=variant,
                 jobs=workers,
                 encoding=_encoding(),
+                tick=progress.tick,
             )
             progress.close()
         panel = panel_data(tree, asked)

@@ -251,10 +251,20 @@ def panel_tree(
             tree.add_line(line)
         if tick is not None:
             tick()
-    archives = list(archives)
-    if archives:
+    # Peeked at, not listed: a progress bar's sources open each file only when it is read.
+    more = iter(archives)
+    first = next(more, None)
+    if first is not None:
         tree.merge(
-            build(archives, depth, variant=variant, within=asked, jobs=jobs, encoding=encoding)
+            build(
+                itertools.chain([first], more),
+                depth,
+                variant=variant,
+                within=asked,
+                jobs=jobs,
+                encoding=encoding,
+                tick=tick,
+            )
         )
     return tree, asked
 

@@ -8,7 +8,8 @@ line played from the root as a breadcrumb and in the address's ``#`` part, so th
 browser's back button steps back. The page holds the nodes of
 :meth:`Tree.walk <pdn.explorer.Tree.walk>` from the root: the replies played in at least
 ``min_games`` games, at most ``plies`` plies below the root, and no more than ``max_nodes``
-positions (breadth first, so the nearest and most played are kept); the page says how many
+positions (breadth first: the nearest, and within a ply those below the most played
+replies, are kept); the page says how many
 replies lead to positions it left out, and which options bring them in.
 
 ``pdn view FILES --explorer`` adds :func:`panel_data` to the viewer: the collection's replies at

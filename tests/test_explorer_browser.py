@@ -47,6 +47,7 @@ def _click_reply(browser: Any, move: str, box: str = ".pdnx-info") -> None:
 
 def test_click_through_the_tree(driver: Any, tmp_path: Path) -> None:  # noqa: F811
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import WebDriverWait
 
     tree = build([GERMAN, OPENINGS], players_at=[Position.start(pdn.engine.ENGLISH)])
@@ -104,6 +105,19 @@ def test_click_through_the_tree(driver: Any, tmp_path: Path) -> None:  # noqa: F
     assert "replies are not in the page" in _info(driver)
     foot = driver.find_element(By.CSS_SELECTOR, ".pdnx-foot").text
     assert data["capped"] and f"{data['capped']} replies lead to positions left out" in foot
+    # The left arrow steps back one ply; f flips the board, the same pieces on it.
+    before = _board(driver, 32)
+    body = driver.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.ARROW_LEFT)
+    crumbs = driver.find_elements(By.CSS_SELECTOR, ".pdnx-line .pdnx-crumb")
+    assert [c.text for c in crumbs] == ["Root", *path]
+    shown = _board(driver, 32)
+    assert shown != before
+    body.send_keys("f")
+    assert (
+        driver.find_element(By.CSS_SELECTOR, ".pdnv-board svg").get_attribute("data-flipped") == "1"
+    )
+    assert _board(driver, 32) == shown
     assert driver.get_log("browser") == []
 
 

@@ -500,9 +500,13 @@ class Tree:
         """Add the game whose replay is ``report``."""
         line = line_of(report, self.depth)
         if line is None:
-            self._summary.unplayable += 1
+            self.add_unplayable()
         else:
             self.add_line(line)
+
+    def add_unplayable(self) -> None:
+        """Count a game whose start could not be set up (:func:`line_of` gave ``None``)."""
+        self._summary.unplayable += 1
 
     def add_line(self, line: Line) -> None:
         """Add what one game adds (:func:`line_of`)."""
@@ -807,7 +811,7 @@ def build(
     )
     for line, file, errors in reads:
         if line is None:
-            tree._summary.unplayable += 1
+            tree.add_unplayable()
         else:
             tree.add_line(line)
         if errors and reading_errors is not None:

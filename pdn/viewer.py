@@ -60,8 +60,10 @@ from .validation import Report
 __all__ = [
     "COLUMNS",
     "ViewedGame",
+    "asset",
     "board_geometry",
     "board_key",
+    "csp_source",
     "game_html",
     "ply_change",
     "render_html",
@@ -340,30 +342,41 @@ def view_game(game: Game, file: str, variant: str | None = None) -> ViewedGame:
     return ViewedGame(row, board_variant.name, record)
 
 
-def _asset(name: str) -> str:
+def asset(name: str) -> str:
+    """The text of one of the pages' scripts or styles (``pdn/viewer_assets``)."""
     return resources.files("pdn").joinpath("viewer_assets").joinpath(name).read_text("utf-8")
 
 
-def _digest(text: str) -> str:
+def csp_source(text: str) -> str:
     """The CSP source that allows exactly this inline script or style."""
     digest = hashlib.sha256(text.encode("utf-8")).digest()
     return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
 
 
 def write_page(
-    games: Iterable[ViewedGame], out: IO[str], *, title: str = "Games", standalone: bool = True
+    games: Iterable[ViewedGame],
+    out: IO[str],
+    *,
+    title: str = "Games",
+    standalone: bool = True,
+    explorer: JsonDict | None = None,
 ) -> int:
     """Write the viewer for ``games`` to ``out``, streaming (each game's data is written as it
     comes, the list after), and return how many games it holds. ``standalone`` makes a whole
     HTML document whose arrow keys work anywhere on the page; otherwise a fragment (for
-    Jupyter) that takes keys when it has the focus."""
+    Jupyter) that takes keys when it has the focus. ``explorer`` (made by
+    :func:`pdn.explorer_page.panel_data`) adds the explorer's panel: the collection's replies
+    at each position of a game."""
     # Random, not a count: notebook fragments of two kernels (two processes) can share a page.
     ident = f"pdnv-{secrets.randbits(64)}"
-    style = _asset("viewer.css")
-    script = f"{_asset('viewer.js')}\nPdnViewer.mount({json.dumps(ident)});"
+    style = asset("viewer.css") + (asset("explorer.css") if explorer is not None else "")
+    # The board is drawn by the script the explorer's page shares (board.js).
+    script = f"{asset('board.js')}\n{asset('viewer.js')}\nPdnViewer.mount({json.dumps(ident)});"
     if standalone:
         # The data blocks are not scripts the browser runs, so the policy need not name them.
-        policy = f"default-src 'none'; style-src {_digest(style)}; script-src {_digest(script)}"
+        policy = (
+            f"default-src 'none'; style-src {csp_source(style)}; script-src {csp_source(script)}"
+        )
         out.write(
             '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
             f'<meta http-equiv="Content-Security-Policy" content="{policy}">\n'
@@ -397,6 +410,9 @@ def write_page(
         "board_of": [names.index(k) for k in keys_of_games],
     }
     out.write(f'<script type="application/json" id="{ident}-meta">{script_json(meta)}</script>\n')
+    if explorer is not None:
+        data = script_json(explorer)
+        out.write(f'<script type="application/json" id="{ident}-explorer">{data}</script>\n')
     out.write(f"<script>{script}</script>\n")
     if standalone:
         out.write("</body></html>\n")
@@ -421,11 +437,13 @@ def view_files(
     title: str = "Games",
     encoding: str | None = None,
     on_problem: Callable[[str, Problem], None] | None = None,
+    explorer: JsonDict | None = None,
 ) -> int:
     """Validate every game of ``sources`` (on ``jobs`` processes, in order) and write the
     viewer page to ``out``; returns the number of games. ``encoding`` forces the codec of PDN
     bytes (else it is detected). An input that is not PDN at all is no game of the page:
-    ``on_problem(file, problem)`` is told of it."""
+    ``on_problem(file, problem)`` is told of it. ``explorer``: the explorer's panel, as
+    :func:`write_page` takes it."""
     viewed: Iterator[ViewedGame] = map_games(
         partial(view_game, variant=variant), sources, jobs=jobs, encoding=encoding
     )
@@ -437,7 +455,7 @@ def view_files(
             elif on_problem is not None:
                 on_problem(game.file, game.not_pdn)
 
-    return write_page(shown(), out, title=title)
+    return write_page(shown(), out, title=title, explorer=explorer)
 
 
 def game_html(game: Game, variant: str | None = None) -> str:

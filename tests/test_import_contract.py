@@ -53,7 +53,7 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
             "explorer_render",
         },
     ),
-    ("presentation", {"viewer"}),
+    ("presentation", {"viewer", "explorer_page"}),
     ("commands", {"cli", "__main__", "__init__"}),
 ]
 

@@ -3,8 +3,6 @@
  * squares the engine says it changed. Every value from a file is shown with textContent. */
 var PdnViewer = (function () {
   "use strict";
-  var SVGNS = "http://www.w3.org/2000/svg";
-  var CHANGE = /(\d+)([.bwBW])/g;
   var ROW_HEIGHT = 24;
   var MAX_NESTING = 12;
 
@@ -14,18 +12,6 @@ var PdnViewer = (function () {
     if (text !== undefined && text !== null) e.textContent = text;
     return e;
   }
-  function sv(tag, attrs) {
-    var e = document.createElementNS(SVGNS, tag);
-    for (var k in attrs) e.setAttribute(k, attrs[k]);
-    return e;
-  }
-  function parseChange(text) {
-    var out = [], m;
-    CHANGE.lastIndex = 0;
-    while ((m = CHANGE.exec(text.slice(1)))) out.push([+m[1], m[2]]);
-    return out;
-  }
-
   function Viewer(root) {
     var self = this;
     this.root = root;
@@ -36,6 +22,8 @@ var PdnViewer = (function () {
     this.numbers = true;
     this.filtered = this.meta.rows.map(function (_, i) { return i; });
     this.lower = null;
+    var explorer = document.getElementById(root.id + "-explorer");
+    this.explorer = explorer ? JSON.parse(explorer.textContent) : null;
     this.build();
     this.open(0);
     var target = root.getAttribute("data-keys") === "page" ? document : root;
@@ -104,6 +92,10 @@ var PdnViewer = (function () {
     left.appendChild(this.boardBox);
     left.appendChild(controls);
     left.appendChild(this.message);
+    if (this.explorer) {
+      this.panelBox = el("div", "pdnx-panel");
+      left.appendChild(this.panelBox);
+    }
     body.appendChild(left);
     body.appendChild(this.moveList);
     main.appendChild(this.title);
@@ -244,6 +236,7 @@ var PdnViewer = (function () {
       var node = { prev: prev, next: null, ply: job.ply, rec: rec, pieces: null, turn: null,
                    mainline: job.mainline, problems: rec.p || [] };
       if (i > 0 || job.mainline) prev.next = node;
+      (prev.kids || (prev.kids = [])).push(node);
       (rec.cb || []).forEach(function (t) { at.appendChild(el("span", "pdnv-comment", t)); });
       var mover = job.ply % 2 === 1 ? first : (first === "B" ? "W" : "B");
       if (this.game.turn !== first) mover = mover === "B" ? "W" : "B";
@@ -293,7 +286,7 @@ var PdnViewer = (function () {
         m.pieces = m.prev.pieces; m.turn = m.prev.turn; m.changes = [];
       } else {
         m.pieces = m.prev.pieces.slice();
-        m.changes = parseChange(d);
+        m.changes = PdnBoard.parseChange(d);
         m.changes.forEach(function (c) { m.pieces[c[0] - 1] = c[1]; });
         m.turn = d.charAt(0);
       }
@@ -317,6 +310,7 @@ var PdnViewer = (function () {
     }
     this.draw();
     this.explain();
+    this.panel();
   };
   Viewer.prototype.forward = function () { if (this.node.next) this.go(this.node.next); };
   Viewer.prototype.back = function () { if (this.node.prev) this.go(this.node.prev); };
@@ -359,6 +353,10 @@ var PdnViewer = (function () {
     var mover = node.turn === "W" ? "White" : "Black";
     box.appendChild(el("div", "pdnv-tomove", (node.ply ? "After ply " + node.ply + ". " : "Start. ") +
       mover + " to move."));
+    if (node.off) {
+      box.appendChild(el("div", "pdnx-off", "Off the game: " + node.rec.s +
+        " is a reply of the collection, not this game's move (\u25C0 goes back to the game)."));
+    }
     if (node.rec && (node.rec.d === null || node.rec.d === undefined)) {
       box.appendChild(el("div", "pdnv-problem", "This move could not be replayed."));
     }
@@ -378,101 +376,73 @@ var PdnViewer = (function () {
     });
   };
 
+  // ---------------------------------------------------------------- the explorer's panel
+
+  // The collection's replies at this position (pdn/explorer_page.py panel_data), looked up
+  // by variant, side to move and pieces. A click on the game's own next move (or on a
+  // variation's) steps there; on another reply, it shows the position after it off the game.
+  Viewer.prototype.panel = function () {
+    if (!this.explorer) return;
+    var self = this, node = this.node, box = this.panelBox, ex = this.explorer;
+    box.textContent = "";
+    var data = ex.nodes[this.game.variant + ":" + node.turn + node.pieces.join("")];
+    var head = el("div", "pdnx-panel-head");
+    box.appendChild(el("b", null, "Explorer"));
+    box.appendChild(head);
+    if (!data) {
+      var why = node.off ? "Reached by " + node.reached + " games of the collection; replies are " +
+        "counted only at the shown games' positions." : node.ply > ex.depth && ex.depth ?
+        "Past the explorer's depth (the first " + ex.depth + " plies of each game)." :
+        "Not counted: the explorer holds the shown games' mainline positions.";
+      head.textContent = why;
+      return;
+    }
+    var f = data.f, games = f[0] + f[1] + f[2] + f[3];
+    head.textContent = games + (games === 1 ? " game" : " games") + ": " + f[0] + " won, " + f[1] +
+      " drawn, " + f[2] + " lost, " + f[3] + " unknown" +
+      (f[4] === null ? "" : ", score " + f[4].toFixed(1) + "% for the side to move") +
+      (data.n ? " \u00b7 " + data.n : "");
+    if (!data.r.length) return;
+    var kids = node.kids || [];
+    kids.forEach(function (k) { self.position(k); });
+    var table = el("table", "pdnx-replies");
+    var tr = el("tr");
+    ["Move", "Games", "Win", "Draw", "Loss", "Unknown", "Score %", "Reached"]
+      .forEach(function (h) { tr.appendChild(el("th", null, h)); });
+    table.appendChild(tr);
+    data.r.forEach(function (reply) {
+      var rf = reply[1], n = rf[0] + rf[1] + rf[2] + rf[3];
+      var kid = null;
+      for (var i = 0; i < kids.length; i++) if (kids[i].rec.d === reply[3]) { kid = kids[i]; break; }
+      var row = el("tr", "pdnx-reply" + (kid && kid === node.next ? " pdnx-next" : ""));
+      row.setAttribute("data-move", reply[0]);
+      if (kid) row.title = kid === node.next ? "the game's move" : "a variation of the game";
+      [reply[0], n, rf[0], rf[1], rf[2], rf[3], rf[4] === null ? "" : rf[4].toFixed(1), reply[2]]
+        .forEach(function (c) { row.appendChild(el("td", null, String(c))); });
+      row.addEventListener("click", function () {
+        if (kid) { self.go(kid); return; }
+        self.go({ prev: node, next: null, ply: node.ply + 1, rec: { s: reply[0], d: reply[3] },
+                  pieces: null, turn: null, mainline: false, problems: [], span: null,
+                  off: true, reached: reply[2] });
+      });
+      table.appendChild(row);
+    });
+    box.appendChild(table);
+  };
+
   // ---------------------------------------------------------------- the board
 
   Viewer.prototype.draw = function () {
-    var b = this.board, node = this.node, flip = this.flipped, cell = 40;
-    var margin = 16, side = 22, w = b.w * cell, h = b.h * cell;
-    var svg = sv("svg", { "class": "pdnv-svg", viewBox: "0 0 " + (margin + w + side) + " " +
-      (h + margin), width: margin + w + side, height: h + margin });
-    svg.setAttribute("data-flipped", flip ? "1" : "0");
-    var ortho = b.layout === "orthogonal";
-    svg.appendChild(sv("rect", { x: margin, y: 0, width: w, height: h,
-      fill: ortho ? "#dcb77a" : "#f0d9b5" }));
-    function at(square) {
-      var c = b.cells[square - 1], col = c[0], row = c[1];
-      if (flip) { col = b.w - 1 - col; row = b.h - 1 - row; }
-      return [margin + col * cell, row * cell];
-    }
+    var node = this.node, game = this.game;
     var setup = node.rec && node.rec.setup !== undefined;
-    var changes = setup ? [] : node.changes || [], before = node.prev ? node.prev.pieces : null;
-    var moved = {}, captured = {}, mover = null;
-    changes.forEach(function (c) { if (c[1] !== ".") { moved[c[0]] = true; mover = c[1].toLowerCase(); } });
-    changes.forEach(function (c) {
-      if (c[1] !== "." || !before) return;
-      var was = before[c[0] - 1].toLowerCase();
-      if (was === mover) moved[c[0]] = true; else captured[c[0]] = true;
-    });
-    var illegal = (node.problems || []).some(function (k) {
-      return this.game.problems[k].severity === "error";
-    }, this);
-    for (var s = 1; s <= b.cells.length; s++) {
-      var p = at(s);
-      var fill = moved[s] ? (illegal ? "#f1a9a0" : "#f2d649") : (ortho ? "#dcb77a" : "#b58863");
-      var rect = sv("rect", { "class": "square", "data-square": s, x: p[0], y: p[1],
-        width: cell, height: cell, fill: fill });
-      if (ortho) { rect.setAttribute("stroke", "#8a6a3a"); rect.setAttribute("stroke-width", "0.6"); }
-      svg.appendChild(rect);
-      if (this.numbers) {
-        var t = sv("text", { x: p[0] + 2, y: p[1] + 10, "font-size": 9, fill: "#fff8e8",
-          "class": "number" });
-        t.textContent = String(s);
-        svg.appendChild(t);
-      }
-    }
-    var pieces = node.pieces;
-    for (var q = 1; q <= pieces.length; q++) {
-      var letter = pieces[q - 1];
-      if (letter === ".") continue;
-      var pos = at(q), cx = pos[0] + cell / 2, cy = pos[1] + cell / 2;
-      var white = letter.toLowerCase() === "w";
-      var g = sv("g", { "class": "piece", "data-square": q, "data-piece": letter });
-      g.appendChild(sv("circle", { cx: cx, cy: cy, r: cell * 0.38, fill: white ? "#fbfbf6" : "#2e2e2e",
-        stroke: white ? "#333" : "#000", "stroke-width": 1.5 }));
-      if (letter === "W" || letter === "B") {
-        g.appendChild(sv("circle", { cx: cx, cy: cy, r: cell * 0.19, fill: "none",
-          stroke: white ? "#333" : "#e8e8e8", "stroke-width": 2.4 }));
-      }
-      svg.appendChild(g);
-    }
-    Object.keys(captured).forEach(function (k) {
-      var pos = at(+k), cx = pos[0] + cell / 2, cy = pos[1] + cell / 2, d = cell * 0.22;
-      svg.appendChild(sv("path", { "class": "captured", "data-square": k, stroke: "#e04b3c",
-        "stroke-width": 3, "stroke-linecap": "round",
-        d: "M" + (cx - d) + "," + (cy - d) + "L" + (cx + d) + "," + (cy + d) +
-           "M" + (cx - d) + "," + (cy + d) + "L" + (cx + d) + "," + (cy - d) }));
-    });
-    // The legal moves where an illegal one was written: dashed arrows.
-    (node.problems || []).forEach(function (k) {
-      var problem = this.game.problems[k];
-      if (problem.severity !== "error") return;
-      (problem.paths || []).forEach(function (path) {
-        var points = path.map(function (q) { var p = at(q); return (p[0] + cell / 2) + "," + (p[1] + cell / 2); });
-        svg.appendChild(sv("polyline", { "class": "legal", points: points.join(" "), fill: "none",
-          stroke: "#1f8a3a", "stroke-width": 4, "stroke-dasharray": "6 4", "stroke-opacity": 0.85,
-          "stroke-linecap": "round" }));
-      });
-    }, this);
-    if (illegal) {
-      svg.appendChild(sv("rect", { "class": "illegal-frame", x: margin + 1.5, y: 1.5, width: w - 3,
-        height: h - 3, fill: "none", stroke: "#d0281a", "stroke-width": 3 }));
-    }
-    for (var c = 0; c < b.w; c++) {
-      var file = sv("text", { x: margin + (c + 0.5) * cell, y: h + 12, "font-size": 10,
-        "text-anchor": "middle", fill: "#444" });
-      file.textContent = String.fromCharCode(97 + (flip ? b.w - 1 - c : c));
-      svg.appendChild(file);
-    }
-    for (var r = 0; r < b.h; r++) {
-      var rank = sv("text", { x: margin / 2, y: (r + 0.5) * cell + 4, "font-size": 10,
-        "text-anchor": "middle", fill: "#444" });
-      rank.textContent = String(flip ? r + 1 : b.h - r);
-      svg.appendChild(rank);
-    }
-    var bottom = (node.turn === "W") !== flip;
-    svg.appendChild(sv("circle", { "class": "turn", "data-turn": node.turn, cx: margin + w + side / 2,
-      cy: bottom ? h - 12 : 12, r: 7, fill: node.turn === "W" ? "#fbfbf6" : "#2e2e2e",
-      stroke: "#000", "stroke-width": 1 }));
+    var errors = (node.problems || []).map(function (k) { return game.problems[k]; })
+      .filter(function (p) { return p.severity === "error"; });
+    var paths = [];
+    errors.forEach(function (p) { paths = paths.concat(p.paths || []); });
+    var svg = PdnBoard.draw(this.board, {
+      pieces: node.pieces, turn: node.turn, flip: this.flipped, numbers: this.numbers,
+      changes: setup ? [] : node.changes || [], before: node.prev ? node.prev.pieces : null,
+      illegal: errors.length > 0, paths: paths });
     this.boardBox.textContent = "";
     this.boardBox.appendChild(svg);
   };

@@ -1121,7 +1121,14 @@ def novelty(
     import json
 
     from .batch import default_jobs, usable_cores
-    from .novelty import archive_summary, archive_tree, novelty_of, novelty_text, replay_games
+    from .novelty import (
+        archive_tree,
+        novelty_of,
+        novelty_text,
+        replay_games,
+        summary_text,
+        to_json,
+    )
 
     archive = _archive_files(files, against, "--against")
     sources = _sources(files)
@@ -1148,20 +1155,12 @@ def novelty(
     found = [novelty_of(one, tree) for one in played]
     with open_output(output, files) as out:
         if fmt == "json":
-            out.write(json.dumps([n.to_dict() for n in found], indent=2, ensure_ascii=False))
-            out.write("\n")
+            data = to_json(found, tree)
+            out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
             return
         for one in found:
             out.write(printable(novelty_text(one)) + "\n")
-        new = sum(one.ply is not None for one in found)
-        stopped = sum(one.ply is None and one.stopped is not None for one in found)
-        games = f"{len(found)} game{'' if len(found) == 1 else 's'}"
-        summary = (
-            f"{games}: {new} with a novelty, {len(found) - new - stopped} wholly in the "
-            f"archive, {stopped} stopped before any novelty; "
-        )
-        summary += archive_summary(tree, (one.variant for one in found))
-        out.write(("\n" if found else "") + summary + "\n")
+        out.write(("\n" if found else "") + summary_text(found, tree) + "\n")
 
 
 @main.command()

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from .annotate import Annotations
 from .batch import Input, map_games
 from .explorer import Tree, build, key_position, position_key
+from .jsonio import SCHEMA
 from .model import Comment, Game
 from .replays import replay_of
 
@@ -48,6 +49,9 @@ __all__ = [
     "novelty_text",
     "played_of",
     "replay_games",
+    "summary_of",
+    "summary_text",
+    "to_json",
 ]
 
 #: The archive's moves a text line lists at most (JSON lists them all).
@@ -226,8 +230,11 @@ class Novelty:
     archive_other_rules: int
 
     def to_dict(self) -> dict[str, Any]:
-        """What ``pdn novelty --format json`` writes for the game (``docs/json.md``)."""
+        """The JSON record of the novelty (``docs/json.md``), as ``pdn novelty --format json``
+        lists it."""
         return {
+            "schema": SCHEMA,
+            "type": "novelty",
             "game": self.game,
             "file": self.file,
             "line": self.line,
@@ -319,6 +326,66 @@ def archive_summary(tree: Tree, variants: Iterable[str | None]) -> str:
     if tree.unplayable:
         parts.append(f"{tree.unplayable} with a start that could not be set up")
     return "; ".join(parts)
+
+
+def summary_of(novelties: Iterable[Novelty], tree: Tree) -> dict[str, Any]:
+    """The counts of a search: the games looked at (``games``), those with a novelty
+    (``with_novelty``), those wholly in the archive (``in_archive``), those that stopped
+    before any novelty (``stopped``: an illegal move, a setup command, a start that could not
+    be set up), and the archive's games (``archive``: all of them, per variant under the
+    rules of the games looked at, under other rules, and with no start).
+
+    >>> import pdn
+    >>> found = find_novelties([pdn.parse_game("1. 9-14 *")], [pdn.parse_game("1. 9-14 *")])
+    >>> summary = summary_of(found, Tree(0))
+    >>> summary["games"], summary["with_novelty"], summary["in_archive"]
+    (1, 0, 1)
+    """
+    games = new = stopped = 0
+    wanted: set[str] = set()
+    for one in novelties:
+        games += 1
+        new += one.ply is not None
+        stopped += one.ply is None and one.stopped is not None
+        if one.variant is not None:
+            wanted.add(one.variant)
+    variants = tree.variants()
+    return {
+        "games": games,
+        "with_novelty": new,
+        "in_archive": games - new - stopped,
+        "stopped": stopped,
+        "archive": {
+            "games": tree.games,
+            "same_rules": {name: variants[name] for name in sorted(wanted)},
+            "other_rules": {n: c for n, c in sorted(variants.items()) if n not in wanted},
+            "unplayable": tree.unplayable,
+        },
+    }
+
+
+def summary_text(novelties: Iterable[Novelty], tree: Tree) -> str:
+    """The last line of ``pdn novelty``'s text: :func:`summary_of` in words."""
+    found = list(novelties)
+    summary = summary_of(found, tree)
+    games = f"{summary['games']} game{'' if summary['games'] == 1 else 's'}"
+    return (
+        f"{games}: {summary['with_novelty']} with a novelty, {summary['in_archive']} wholly in "
+        f"the archive, {summary['stopped']} stopped before any novelty; "
+        + archive_summary(tree, (one.variant for one in found))
+    )
+
+
+def to_json(novelties: Iterable[Novelty], tree: Tree) -> dict[str, Any]:
+    """What ``pdn novelty --format json`` writes (``docs/json.md``): the record of each
+    game's novelty and the summary of the search."""
+    found = list(novelties)
+    return {
+        "schema": SCHEMA,
+        "type": "novelties",
+        "games": [one.to_dict() for one in found],
+        "summary": summary_of(found, tree),
+    }
 
 
 def _moves_text(novelty: Novelty, limit: int | None = None) -> str:

@@ -184,9 +184,11 @@ def test_json_shape() -> None:
     (found,) = find_novelties([pdn.parse_game('[Event "E"]\n1. 11-15 24-20 *')], [str(ARCHIVE)])
     data = found.to_dict()
     assert list(data) == [
-        "game", "file", "line", "event", "date", "black", "white", "variant", "ply", "move",
-        "fen", "archive_games", "archive_moves", "plies", "stopped", "archive_other_rules",
+        "schema", "type", "game", "file", "line", "event", "date", "black", "white", "variant",
+        "ply", "move", "fen", "archive_games", "archive_moves", "plies", "stopped",
+        "archive_other_rules",
     ]  # fmt: skip
+    assert (data["schema"], data["type"]) == ("pdn-json/1", "novelty")
     assert data["ply"] == 2 and data["move"] == "24-20" and data["event"] == "E"
     assert data["archive_games"] == 12
     assert data["archive_moves"][0] == {"move": "22-18", "games": 6}
@@ -226,9 +228,22 @@ def test_cli_text_and_json(tmp_path: Path) -> None:
     )
     assert code == 0
     data = json.loads(out)
+    assert (data["schema"], data["type"]) == ("pdn-json/1", "novelties")
     expected = find_novelties([str(path)], [str(ARCHIVE)])
-    assert data == [n.to_dict() for n in expected]
-    assert [d["ply"] for d in data] == [ply, None]
+    assert data["games"] == [n.to_dict() for n in expected]
+    assert [d["ply"] for d in data["games"]] == [ply, None]
+    assert data["summary"] == {
+        "games": 2,
+        "with_novelty": 1,
+        "in_archive": 1,
+        "stopped": 0,
+        "archive": {
+            "games": 15,
+            "same_rules": {"english": 15},
+            "other_rules": {},
+            "unplayable": 0,
+        },
+    }
 
 
 def test_cli_usage_errors(tmp_path: Path) -> None:

@@ -182,8 +182,8 @@ def archive_tree(
     """The archive's whole games, replayed as ``pdn validate`` replays them, counted only at
     the positions the ``played`` games reached (and at the positions one move further):
     what :func:`novelty_of` asks of it."""
-    within = {key for one in played for key in one.keys}
-    positions = [key_position(key) for key in within]
+    # A generator, so that neither the set nor the positions outlive the tree's own set.
+    within = (key_position(key) for key in {key for one in played for key in one.keys})
     alone: list[Game] = []
 
     def sources() -> Iterator[Input]:
@@ -194,7 +194,7 @@ def archive_tree(
                 yield item
 
     tree = build(
-        sources(), 0, variant=variant, within=positions, jobs=jobs, encoding=encoding, tick=tick
+        sources(), 0, variant=variant, within=within, jobs=jobs, encoding=encoding, tick=tick
     )
     for game in alone:
         tree.add_report(replay_of(game, None, variant))

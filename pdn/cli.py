@@ -1129,6 +1129,7 @@ def novelty(
         summary_text,
         to_json,
     )
+    from .problems import Problem
 
     archive = _archive_files(files, against, "--against")
     sources = _sources(files)
@@ -1152,15 +1153,22 @@ def novelty(
             tick=progress.tick,
         )
         progress.close()
-    found = [novelty_of(one, tree) for one in played]
+    not_pdn = _NotPdn()
+    found = []
+    for one in played:
+        if one.stopped == "not-pdn":
+            not_pdn(one.file, Problem("not-pdn", "not a PDN file: nothing compared", line=1))
+        else:
+            found.append(novelty_of(one, tree))
     with open_output(output, files) as out:
         if fmt == "json":
             data = to_json(found, tree)
             out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-            return
-        for one in found:
-            out.write(printable(novelty_text(one)) + "\n")
-        out.write(("\n" if found else "") + summary_text(found, tree) + "\n")
+        else:
+            for each in found:
+                out.write(printable(novelty_text(each)) + "\n")
+            out.write(("\n" if found else "") + summary_text(found, tree) + "\n")
+    not_pdn.exit()
 
 
 @main.command()

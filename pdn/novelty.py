@@ -65,7 +65,8 @@ class Played:
     positions its mainline reached legally (the start first, then one per ply), the moves
     that led there as written (``moves[k - 1]`` is ply ``k``), and why the mainline stopped
     before its end, if it did: ``"illegal"`` (a move that is not legal), ``"setup"`` (a
-    setup command), ``"unplayable"`` (a start that could not be set up)."""
+    setup command); or why it was not replayed at all: ``"unplayable"`` (a start that could
+    not be set up), ``"not-pdn"`` (an input that is not PDN at all: its one game says so)."""
 
     file: str
     game: int
@@ -90,10 +91,10 @@ def played_of(report: Report, file: str = "") -> Played:
     event, date, black, white = (tags.get(name) for name in ("Event", "Date", "Black", "White"))
     variant, start = report.variant, report.start
     name = None if variant is None else variant.name
-    if variant is None or start is None:
-        return Played(
-            file, game.index, game.line, (event, date, black, white), name, (), (), "unplayable"
-        )
+    not_pdn = any(problem.code == "not-pdn" for problem in game.errors)
+    if not_pdn or variant is None or start is None:
+        why = "not-pdn" if not_pdn else "unplayable"
+        return Played(file, game.index, game.line, (event, date, black, white), name, (), (), why)
     keys = [position_key(start)]
     moves: list[str] = []
     stopped = None
@@ -209,8 +210,9 @@ class Novelty:
     the moves they played (most played first, in the engine's writing). With no novelty,
     those figures are of the last position the game reached. ``plies`` counts the legal
     plies of the mainline, ``stopped`` says why it stopped before its end (``"illegal"``,
-    ``"setup"``, ``"unplayable"``: see :class:`Played`), and ``archive_other_rules`` counts
-    the archive games replayed under other rules than this game, which could not match it."""
+    ``"setup"``) or was not compared (``"unplayable"``, ``"not-pdn"``: see :class:`Played`),
+    and ``archive_other_rules`` counts the archive games replayed under other rules than this
+    game, which could not match it."""
 
     file: str
     game: int
@@ -317,15 +319,25 @@ def archive_summary(tree: Tree, variants: Iterable[str | None]) -> str:
     """
     wanted = sorted({name for name in variants if name is not None})
     games = tree.variants()
-    same = ", ".join(f"{games[name]} {name}" for name in wanted) or "none under the same rules"
-    parts = [f"archive: {tree.games} games, {same}"]
-    others = Counter({name: n for name, n in games.items() if name not in wanted})
-    if others:
-        listed = ", ".join(f"{name} {n}" for name, n in sorted(others.items()))
-        parts.append(f"{others.total()} under other rules, never matching ({listed})")
+    if wanted:
+        parts = [f"archive: {tree.games} games, {_counts(games, wanted)}"]
+        others = sorted(name for name in games if name not in wanted)
+        if others:
+            listed = ", ".join(f"{name} {games[name]}" for name in others)  # as explore says
+            total = sum(games[name] for name in others)
+            parts.append(f"{total} under other rules, never matching ({listed})")
+    else:  # no game compared: no rules to be the same or other
+        parts = [
+            f"archive: {tree.games} games"
+            + (f" ({_counts(games, sorted(games))})" if games else "")
+        ]
     if tree.unplayable:
         parts.append(f"{tree.unplayable} with a start that could not be set up")
     return "; ".join(parts)
+
+
+def _counts(games: Counter[str], names: list[str]) -> str:
+    return ", ".join(f"{games[name]} {name}" for name in names)
 
 
 def summary_of(novelties: Iterable[Novelty], tree: Tree) -> dict[str, Any]:
@@ -419,17 +431,24 @@ def novelty_text(novelty: Novelty) -> str:
     if novelty.ply is not None:
         reached = _reached(novelty, "the position before", TEXT_MOVES)
         return head + f"novelty at ply {novelty.ply}, {novelty.move} ({reached})"
-    if novelty.stopped == "unplayable":
-        return head + "its start could not be set up: not compared"
-    plies = f"{novelty.plies} plies" if novelty.stopped is None else f"{novelty.plies} legal plies"
-    if novelty.stopped is None:
-        said = f"no novelty: all its {plies} are in the archive"
-    else:
-        stop = "an illegal move" if novelty.stopped == "illegal" else "a setup command"
-        said = (
-            f"no novelty before {stop} at ply {novelty.plies + 1}: its {plies} are in the archive"
-        )
-    return head + f"{said} ({_reached(novelty, 'its last position', TEXT_MOVES)})"
+    if novelty.stopped in _NOT_COMPARED:
+        return head + _NOT_COMPARED[novelty.stopped]
+    if novelty.stopped is not None:
+        stop = "its illegal move" if novelty.stopped == "illegal" else "its setup command"
+        reached = _reached(novelty, "the position before", TEXT_MOVES)
+        return head + f"no novelty before {stop} at ply {novelty.plies + 1} ({reached})"
+    if not novelty.plies:
+        return head + "no novelty: it has no moves"
+    plies = f"{novelty.plies} pl{'y is' if novelty.plies == 1 else 'ies are'}"
+    reached = _reached(novelty, "its last position", TEXT_MOVES)
+    return head + f"no novelty: all its {plies} in the archive ({reached})"
+
+
+# Why a game was not compared at all, as the text says it.
+_NOT_COMPARED = {
+    "unplayable": "its start could not be set up: not compared",
+    "not-pdn": "not PDN: not compared",
+}
 
 
 def novelty_comment(novelty: Novelty) -> Comment | None:

@@ -149,7 +149,7 @@ def test_a_game_that_breaks_off_before_any_novelty() -> None:
     (found,) = find_novelties([pdn.parse_game(" ".join(moves) + " 1-5 *")], archive)
     assert (found.ply, found.stopped, found.plies) == (None, "illegal", 10)
     assert found.archive_moves  # what the archive played where it broke off
-    assert "no novelty before an illegal move at ply 11" in pdn.novelty.novelty_text(found)
+    assert "no novelty before its illegal move at ply 11 (" in pdn.novelty.novelty_text(found)
 
 
 def test_an_archive_game_under_other_rules_never_matches() -> None:
@@ -254,6 +254,15 @@ def test_cli_usage_errors(tmp_path: Path) -> None:
     code, _, err = run("annotate", "-", "--novelties", str(ARCHIVE))
     assert code == 2 and "not standard input" in err
     assert "Traceback" not in err
+
+
+def test_cli_says_an_input_that_is_not_pdn(tmp_path: Path) -> None:
+    binary = tmp_path / "binary.pdn"
+    binary.write_bytes(bytes(range(256)) * 4)
+    code, out, err = run("novelty", str(binary), "--against", str(ARCHIVE), "-q")
+    assert code == 1
+    assert f"{binary}:1:1: not-pdn: not a PDN file: nothing compared" in err
+    assert out.startswith("0 games: ")
 
 
 def test_annotate_writes_the_novelty_and_keeps_the_rest(tmp_path: Path) -> None:

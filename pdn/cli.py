@@ -1116,7 +1116,9 @@ def novelty(
 
     Games are replayed as validate replays them, each under its rules; an archive game under
     other rules never matches (the summary says how many there were). A game whose mainline,
-    as far as it is legal, is all in the archive has no novelty.
+    as far as it is legal, is all in the archive has no novelty. --format json writes the
+    records of docs/json.md. Exit status 1 when an input is not PDN at all (said on standard
+    error).
     """
     import json
 

@@ -25,6 +25,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from .annotate import Annotations
@@ -150,7 +151,9 @@ def replay_games(
             yield item
 
     while True:
-        for one in map_games(_PlayedOf(variant), sources(), jobs=jobs, encoding=encoding):
+        for one in map_games(
+            partial(_played_of_game, variant=variant), sources(), jobs=jobs, encoding=encoding
+        ):
             yield one
             if tick is not None:
                 tick()
@@ -159,16 +162,6 @@ def replay_games(
         yield _played_of_game(alone.pop(), "", variant)
         if tick is not None:
             tick()
-
-
-@dataclass(frozen=True, slots=True)
-class _PlayedOf:
-    """:func:`_played_of_game` under ``variant``, picklable for :func:`map_games`'s workers."""
-
-    variant: str | None
-
-    def __call__(self, game: Game, file: str) -> Played:
-        return _played_of_game(game, file, self.variant)
 
 
 def archive_tree(

@@ -336,3 +336,17 @@ def test_a_changed_game_of_oca(tmp_path: Path) -> None:
     assert list(found.archive_moves) == moves_played(count, before)
     assert found.archive_other_rules == 0
     assert isinstance(found, Novelty)
+
+
+def test_worker_processes_give_the_same_novelties(tmp_path: Path) -> None:
+    # 240 games: two batches of map_games, so that two workers replay them (FILES and archive).
+    path, _, _ = write_changed(tmp_path)
+    big = tmp_path / "big.pdn"
+    one = ARCHIVE.read_text(encoding="utf-8") + "\n" + path.read_text(encoding="utf-8")
+    big.write_text("\n".join([one] * 15), encoding="utf-8")
+    alone = find_novelties([str(big)], [str(ARCHIVE)], jobs=1)
+    assert len(alone) == 255
+    assert find_novelties([str(big)], [str(ARCHIVE)], jobs=2) == alone
+    mine = find_novelties([str(path)], [str(big)], jobs=1)
+    assert find_novelties([str(path)], [str(big)], jobs=2) == mine
+    assert mine[0].ply is None and mine[0].archive_games == 15  # its copies are the archive's

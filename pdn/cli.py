@@ -1117,8 +1117,9 @@ def novelty(
     Games are replayed as validate replays them, each under its rules; an archive game under
     other rules never matches (the summary says how many there were). A game whose mainline,
     as far as it is legal, is all in the archive has no novelty. --format json writes the
-    records of docs/json.md. Exit status 1 when an input is not PDN at all (said on standard
-    error).
+    records of docs/json.md. Reading errors are said on standard error as FILE:LINE:COL (a
+    game still counts as far as it was read and is legal); exit status 1 when an input is not
+    PDN at all.
     """
     import json
 
@@ -1131,11 +1132,11 @@ def novelty(
         summary_text,
         to_json,
     )
-    from .problems import Problem
 
     archive = _archive_files(files, against, "--against")
     sources = _sources(files)
     jobs = default_jobs([*sources, *archive]) if jobs is None else (jobs or usable_cores())
+    reading = _ReadingErrors()  # said as they come; an input that is not PDN exits 1
     with _progress(files + tuple(archive)) as progress:
         played = list(
             replay_games(
@@ -1144,6 +1145,7 @@ def novelty(
                 jobs=jobs,
                 encoding=_encoding(),
                 tick=progress.tick,
+                reading_errors=reading,
             )
         )
         tree = archive_tree(
@@ -1153,15 +1155,11 @@ def novelty(
             jobs=jobs,
             encoding=_encoding(),
             tick=progress.tick,
+            reading_errors=reading,
         )
         progress.close()
-    not_pdn = _NotPdn()
-    found = []
-    for one in played:
-        if one.stopped == "not-pdn":
-            not_pdn(one.file, Problem("not-pdn", "not a PDN file: nothing compared", line=1))
-        else:
-            found.append(novelty_of(one, tree))
+    # An input that is not PDN was said: it has no game to list.
+    found = [novelty_of(one, tree) for one in played if one.stopped != "not-pdn"]
     with open_output(output, files) as out:
         if fmt == "json":
             data = to_json(found, tree)
@@ -1170,7 +1168,6 @@ def novelty(
             for each in found:
                 out.write(printable(novelty_text(each)) + "\n")
             out.write(("\n" if found else "") + summary_text(found, tree) + "\n")
-    not_pdn.exit()
 
 
 @main.command()
@@ -1357,8 +1354,13 @@ def _novelties_of(
         played = list(
             replay_games(progress.sources(_sources(files)), variant=variant, encoding=_encoding())
         )
+        # The archive's reading errors are said here; those of FILES as they are written.
         tree = archive_tree(
-            progress.sources(archive), played, variant=variant, encoding=_encoding()
+            progress.sources(archive),
+            played,
+            variant=variant,
+            encoding=_encoding(),
+            reading_errors=_ReadingErrors(),
         )
         progress.close()
     found = {(one.file, one.game): novelty_of(one, tree) for one in played}

@@ -36,6 +36,7 @@ from .model import Comment, Game
 from .replays import replay_of
 
 if TYPE_CHECKING:
+    from .problems import Problem
     from .validation import Report
 
 __all__ = [
@@ -122,8 +123,12 @@ def played_of(report: Report, file: str = "") -> Played:
     )
 
 
-def _played_of_game(game: Game, file: str, variant: str | None) -> Played:
-    return played_of(replay_of(game, file, variant), file)
+def _played_of_game(
+    game: Game, file: str, variant: str | None
+) -> tuple[Played, tuple[Problem, ...]]:
+    # The reading errors travel beside the record (from a worker too), not in it.
+    errors = tuple(problem for problem in game.errors if problem.severity == "error")
+    return played_of(replay_of(game, file, variant), file), errors
 
 
 def replay_games(
@@ -133,11 +138,13 @@ def replay_games(
     jobs: int = 1,
     encoding: str | None = None,
     tick: Callable[[], object] | None = None,
+    reading_errors: Callable[[str, tuple[Problem, ...]], object] | None = None,
 ) -> Iterator[Played]:
     """Each game replayed once, as ``pdn validate`` replays it (``variant``: under those
-    rules), and what the search keeps of it: the games of each source (a path, a stream; ``jobs``
-    processes at once), or a :class:`~pdn.model.Game` on its own. ``tick`` is called after
-    each game (a progress bar)."""
+    rules), and what the search keeps of it: the games of each source (a path, a stream;
+    ``jobs`` processes at once), or a :class:`~pdn.model.Game` on its own. ``tick`` is called
+    after each game (a progress bar), ``reading_errors(file, problems)`` for each game with
+    reading errors (it is still compared as far as it was read and is legal)."""
     items = iter(games_or_sources)
     alone: list[Game] = []
 
@@ -150,18 +157,21 @@ def replay_games(
                 return
             yield item
 
-    while True:
-        for one in map_games(
-            partial(_played_of_game, variant=variant), sources(), jobs=jobs, encoding=encoding
-        ):
-            yield one
-            if tick is not None:
-                tick()
-        if not alone:
-            return
-        yield _played_of_game(alone.pop(), "", variant)
+    def told(read: tuple[Played, tuple[Problem, ...]]) -> Played:
+        played, errors = read
+        if errors and reading_errors is not None:
+            reading_errors(played.file, errors)
         if tick is not None:
             tick()
+        return played
+
+    each = partial(_played_of_game, variant=variant)
+    while True:
+        for read in map_games(each, sources(), jobs=jobs, encoding=encoding):
+            yield told(read)
+        if not alone:
+            return
+        yield told(_played_of_game(alone.pop(), "", variant))
 
 
 def archive_tree(
@@ -172,10 +182,12 @@ def archive_tree(
     jobs: int = 1,
     encoding: str | None = None,
     tick: Callable[[], object] | None = None,
+    reading_errors: Callable[[str, tuple[Problem, ...]], object] | None = None,
 ) -> Tree:
     """The archive's whole games, replayed as ``pdn validate`` replays them, counted only at
     the positions the ``played`` games reached (and at the positions one move further):
-    what :func:`novelty_of` asks of it."""
+    what :func:`novelty_of` asks of it. ``tick`` and ``reading_errors`` as
+    :func:`pdn.explorer.build` takes them."""
     # A generator, so that neither the set nor the positions outlive the tree's own set.
     within = (key_position(key) for key in {key for one in played for key in one.keys})
     alone: list[Game] = []
@@ -188,7 +200,14 @@ def archive_tree(
                 yield item
 
     tree = build(
-        sources(), 0, variant=variant, within=within, jobs=jobs, encoding=encoding, tick=tick
+        sources(),
+        0,
+        variant=variant,
+        within=within,
+        jobs=jobs,
+        encoding=encoding,
+        tick=tick,
+        reading_errors=reading_errors,
     )
     for game in alone:
         tree.add_report(replay_of(game, None, variant))

@@ -261,8 +261,19 @@ def test_cli_says_an_input_that_is_not_pdn(tmp_path: Path) -> None:
     binary.write_bytes(bytes(range(256)) * 4)
     code, out, err = run("novelty", str(binary), "--against", str(ARCHIVE), "-q")
     assert code == 1
-    assert f"{binary}:1:1: not-pdn: not a PDN file: nothing compared" in err
+    assert err.startswith(f"{binary}:1:1: not-pdn: ")
     assert out.startswith("0 games: ")
+
+
+def test_cli_says_reading_errors_and_still_compares(tmp_path: Path) -> None:
+    damaged = tmp_path / "damaged.pdn"
+    damaged.write_text('[Event "x"]\n1. 11-15 23-19 2. 8-11 ) 24-20 *\n', encoding="utf-8")
+    code, out, err = run("novelty", str(damaged), "--against", str(ARCHIVE), "-q")
+    assert code == 0
+    assert err.startswith(f"{damaged}:2:")
+    assert (
+        "novelty at ply 4, 24-20 (2 archive games reached the position before: 22-17 2)" in out
+    )  # the stray ) is left out
 
 
 def test_annotate_writes_the_novelty_and_keeps_the_rest(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from pdn import engine, explorer
+    from pdn import engine, explorer, novelty
     from pdn.builder import GameBuilder
     from pdn.cutting import RawGame
     from pdn.model import Comment, Game, Node, Tags
@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 _HOMES = {
     "engine": "pdn.engine",
     "explorer": "pdn.explorer",
+    "novelty": "pdn.novelty",
     "GameBuilder": "pdn.builder",
     "RawGame": "pdn.cutting",
     "Comment": "pdn.model",
@@ -71,8 +72,8 @@ _HOMES = {
 }
 
 
-#: The modules among the public names (``pdn.engine``, ``pdn.explorer``).
-_MODULES = {"engine", "explorer"}
+#: The modules among the public names (``pdn.engine``, ``pdn.explorer``, ``pdn.novelty``).
+_MODULES = {"engine", "explorer", "novelty"}
 
 
 def __getattr__(name: str) -> Any:
@@ -115,6 +116,7 @@ __all__ = [
     "accept_raw",
     "engine",
     "explorer",
+    "novelty",
     "parse_game",
     "parse_games",
     "parse_raw",

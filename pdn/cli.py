@@ -26,6 +26,7 @@ from .safe_text import printable
 
 if TYPE_CHECKING:
     from .names import Aliases
+    from .novelty import Novelty
     from .problems import Problem
     from .progress import Progress
 
@@ -1068,6 +1069,107 @@ def explore(
             out.write(render_text(tree, node, min_games=min_games))
 
 
+def _archive_files(files: tuple[str, ...], against: tuple[str, ...], option: str) -> list[str]:
+    """The files of the archives named by ``option`` (files or folders, ``--recursive`` as
+    for FILES), none of them a FILE."""
+    from .batch import input_files
+
+    try:
+        recursive = click.get_current_context().meta.get("pdn.recursive", False)
+        archive = input_files(against, recursive=recursive)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint=option) from exc
+    if {Path(f).resolve() for f in files if f != "-"} & {Path(a).resolve() for a in archive}:
+        raise click.UsageError(f"a FILE is also an {option} ARCHIVE")
+    return archive
+
+
+_against_option = click.option(
+    "--against",
+    multiple=True,
+    required=True,
+    type=click.Path(exists=True),
+    metavar="ARCHIVE",
+    help="The archive to compare with (a file or folder; repeatable).",
+)
+
+
+@main.command()
+@_files_argument
+@_against_option
+@_format_option("text", "json")
+@_variant_option
+@_jobs_option
+@_quiet_option
+@_output_option
+def novelty(
+    files: tuple[str, ...],
+    against: tuple[str, ...],
+    fmt: str,
+    variant: str | None,
+    jobs: int | None,
+    output: str,
+) -> None:
+    """The novelty of each game of FILES against ARCHIVE: the first ply after which the
+    game is in a position no archive game reached (by any move order), with how many archive
+    games reached the position before it and what they played there.
+
+    Games are replayed as validate replays them, each under its rules; an archive game under
+    other rules never matches (the summary says how many there were). A game whose mainline,
+    as far as it is legal, is all in the archive has no novelty. --format json writes the
+    records of docs/json.md. Reading errors are said on standard error as FILE:LINE:COL (a
+    game still counts as far as it was read and is legal); exit status 1 when an input is not
+    PDN at all.
+    """
+    import json
+
+    from .batch import default_jobs, usable_cores
+    from .novelty import (
+        archive_tree,
+        novelty_of,
+        novelty_text,
+        replay_games,
+        summary_text,
+        to_json,
+    )
+
+    archive = _archive_files(files, against, "--against")
+    sources = _sources(files)
+    jobs = default_jobs([*sources, *archive]) if jobs is None else (jobs or usable_cores())
+    reading = _ReadingErrors()  # said as they come; an input that is not PDN exits 1
+    with _progress(files + tuple(archive)) as progress:
+        played = list(
+            replay_games(
+                progress.sources(sources),
+                variant=variant,
+                jobs=jobs,
+                encoding=_encoding(),
+                tick=progress.tick,
+                reading_errors=reading,
+            )
+        )
+        tree = archive_tree(
+            progress.sources(archive),
+            played,
+            variant=variant,
+            jobs=jobs,
+            encoding=_encoding(),
+            tick=progress.tick,
+            reading_errors=reading,
+        )
+        progress.close()
+    # An input that is not PDN was said: it has no game to list.
+    found = [novelty_of(one, tree) for one in played if one.stopped != "not-pdn"]
+    with open_output(output, files) as out:
+        if fmt == "json":
+            data = to_json(found, tree)
+            out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        else:
+            for each in found:
+                out.write(printable(novelty_text(each)) + "\n")
+            out.write(("\n" if found else "") + summary_text(found, tree) + "\n")
+
+
 @main.command()
 @_files_argument
 @_format_option("text", "markdown", "csv", "json", "html")
@@ -1187,6 +1289,14 @@ def report(
 @click.option(
     "--problems", is_flag=True, help="A comment at each illegal move (code, legal moves)."
 )
+@click.option(
+    "--novelties",
+    multiple=True,
+    type=click.Path(exists=True),
+    metavar="ARCHIVE",
+    help="A comment at each game's novelty against ARCHIVE (a file or folder; repeatable): "
+    "its first move to a position no archive game reached, as pdn novelty finds it.",
+)
 @_variant_option
 @_in_place_option
 @_quiet_option
@@ -1196,26 +1306,70 @@ def annotate(
     fen_comments: bool,
     forced: bool,
     problems: bool,
+    novelties: tuple[str, ...],
     variant: str | None,
     in_place: bool,
     output: str,
 ) -> None:
     """Write the games back with PlyCount, Opening, FinalFEN and Termination tags, and
-    optional per-move comments. Everything already in the file is kept as it was."""
+    optional per-move comments. Everything already in the file is kept as it was.
+
+    With --novelties, FILES are read twice (once to find where their games go, then to
+    write them), so they cannot be standard input.
+    """
     from .annotate import AnnotateOptions, Annotator, annotations_of
     from .replays import Replays
     from .writer import PdnWriter
 
     options = AnnotateOptions(fen=fen_comments, forced=forced, problems=problems)
+    found = _novelties_of(files, novelties, variant) if novelties else {}
 
     def write(inputs: tuple[str, ...], out: TextIO) -> None:
+        from .novelty import add_novelty
+
         replays = Replays(variant)
         for number, (name, game) in enumerate(_reported(_games_of(inputs), in_place=in_place)):
-            annotations = annotations_of(game, replays.of(game, name), options)
+            report = replays.of(game, name)
+            annotations = annotations_of(game, report, options)
+            novelty = found.get((name, game.index))
+            if novelty is not None:
+                add_novelty(annotations, novelty, report)
             text = game.accept(Annotator(PdnWriter(variant=game.variant), annotations))
             out.write(("\n" if number else "") + text)
 
     write_outputs(output, files, in_place, write)
+
+
+def _novelties_of(
+    files: tuple[str, ...], against: tuple[str, ...], variant: str | None
+) -> dict[tuple[str, int], Novelty]:
+    """The novelty of each game of FILES against the archive, by file and game number, for
+    ``annotate --novelties``; a line on standard error says how many were found."""
+    from .novelty import archive_summary, archive_tree, novelty_of, replay_games
+
+    if "-" in files:
+        raise click.UsageError("--novelties reads FILES twice: give files, not standard input")
+    archive = _archive_files(files, against, "--novelties")
+    with _progress(files + tuple(archive)) as progress:
+        played = list(
+            replay_games(progress.sources(_sources(files)), variant=variant, encoding=_encoding())
+        )
+        # The archive's reading errors are said here; those of FILES as they are written.
+        tree = archive_tree(
+            progress.sources(archive),
+            played,
+            variant=variant,
+            encoding=_encoding(),
+            reading_errors=_ReadingErrors(),
+        )
+        progress.close()
+    found = {(one.file, one.game): novelty_of(one, tree) for one in played}
+    new = sum(one.ply is not None for one in found.values())
+    variants = (one.variant for one in found.values())
+    click.echo(
+        f"{new} of {len(found)} games with a novelty; {archive_summary(tree, variants)}", err=True
+    )
+    return found
 
 
 # -------------------------------------------------------------------------------- pdn fix

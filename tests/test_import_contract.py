@@ -51,6 +51,7 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
             "dask",
             "explorer",
             "explorer_render",
+            "novelty",
         },
     ),
     ("presentation", {"viewer", "explorer_page"}),

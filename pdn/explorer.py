@@ -57,6 +57,7 @@ __all__ = [
     "build",
     "key_position",
     "line_of",
+    "lines",
     "position_key",
     "positions_asked",
 ]
@@ -764,17 +765,51 @@ class Tree:
         return "; ".join(parts)
 
 
-#: What a worker sends back per game: its line, and its reading errors with its file's name
-#: (``None`` and nothing when it read cleanly).
-_Read = tuple["Line | None", "str | None", "tuple[Problem, ...]"]
+#: What a worker sends back per game: its line, its reading errors with its file's name
+#: (``None`` and nothing when it read cleanly), and whether it is a game at all (a text that
+#: is not PDN, or holds neither tags nor moves, is none: it reached no position).
+_Read = tuple["Line | None", "str | None", "tuple[Problem, ...]", bool]
+
+#: Reading problems of a text that is no game.
+_NO_GAME = frozenset(("not-pdn", "empty-game"))
 
 
 def _line_of_game(game: Game, file: str, depth: int, variant: str | None) -> _Read:
     from .replays import beginning_of
 
     line = line_of(beginning_of(game, file, depth, variant), depth, game)
+    a_game = not any(p.code in _NO_GAME for p in game.errors)
     errors = tuple(p for p in game.errors if p.severity == "error")
-    return (line, file, errors) if errors else (line, None, ())
+    return (line, file, errors, a_game) if errors else (line, None, (), a_game)
+
+
+def lines(
+    sources: Iterable[Input],
+    depth: int = DEFAULT_DEPTH,
+    *,
+    variant: str | None = None,
+    jobs: int = 1,
+    encoding: str | None = None,
+    reading_errors: Callable[[str, tuple[Problem, ...]], object] | None = None,
+) -> Iterator[Line | None]:
+    """What each game of ``sources`` adds to a tree (:func:`line_of`; ``None`` for a game
+    whose start could not be set up), each replayed as ``pdn validate`` replays it
+    (``variant``: under those rules), ``jobs`` processes at once; a text that is no game
+    (not PDN, or neither tags nor moves) adds nothing. ``reading_errors(file, problems)`` is
+    called for each game with reading errors (it still counts as far as it was read)."""
+    from .batch import map_games
+
+    reads = map_games(
+        partial(_line_of_game, depth=depth, variant=variant),
+        sources,
+        jobs=jobs,
+        encoding=encoding,
+    )
+    for line, file, errors, a_game in reads:
+        if errors and reading_errors is not None:
+            reading_errors(file or "", errors)
+        if a_game:
+            yield line
 
 
 def build(
@@ -790,32 +825,27 @@ def build(
     tick: Callable[[], object] | None = None,
     reading_errors: Callable[[str, tuple[Problem, ...]], object] | None = None,
 ) -> Tree:
-    """The tree of every game of ``sources`` (paths, binary streams), each replayed as
-    ``pdn validate`` replays it (``variant``: under those rules), ``jobs`` processes at once;
-    ``players_at``, ``within`` and ``spill`` as :class:`Tree` takes them. ``tick`` is called
-    after each game (a progress bar), ``reading_errors(file, problems)`` for each game with
-    reading errors (the game still counts as far as it was read and is legal).
+    """The tree of every game of ``sources`` (paths, binary streams): :func:`lines` added up
+    (its arguments as it takes them); ``players_at``, ``within`` and ``spill`` as
+    :class:`Tree` takes them, ``tick`` called after each game (a progress bar).
 
     >>> tree = build(["examples/german-open-2004.pdn"], depth=6)
     >>> tree.node().figures.games == tree.variants()["english"]
     True
     """
-    from .batch import map_games
-
     tree = Tree(depth, players_at=players_at, within=within, spill=spill)
-    reads = map_games(
-        partial(_line_of_game, depth=depth, variant=variant),
+    for line in lines(
         sources,
+        depth,
+        variant=variant,
         jobs=jobs,
         encoding=encoding,
-    )
-    for line, file, errors in reads:
+        reading_errors=reading_errors,
+    ):
         if line is None:
             tree.add_unplayable()
         else:
             tree.add_line(line)
-        if errors and reading_errors is not None:
-            reading_errors(file or "", errors)
         if tick is not None:
             tick()
     return tree

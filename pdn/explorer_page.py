@@ -36,16 +36,13 @@ from __future__ import annotations
 import html
 import itertools
 from collections.abc import Callable, Iterable
-from functools import partial
 from typing import Any
 
 from pdn.engine import Position, Variant, letters
 
-from .batch import Input, map_games
-from .explorer import DEFAULT_DEPTH, Figures, Line, Node, Tree, build, key_position, line_of
+from .batch import Input
+from .explorer import DEFAULT_DEPTH, Figures, Node, Tree, build, key_position, lines
 from .explorer_render import shown_replies
-from .model import Game
-from .replays import replay_of
 from .safe_text import one_line, printable
 from .viewer import asset, board_geometry, csp_source, ply_change, script_json
 
@@ -208,10 +205,6 @@ def panel_key(position: Position) -> str:
     return f"{position.variant.name}:{position.turn.letter}{letters(position)}"
 
 
-def _line_of_game(game: Game, file: str, depth: int, variant: str | None) -> Line | None:
-    return line_of(replay_of(game, file, variant), depth)
-
-
 def panel_tree(
     shown: Iterable[Input],
     *,
@@ -231,21 +224,14 @@ def panel_tree(
     >>> tree.node(asked[0]).figures.games == tree.variants()["english"]
     True
     """
-    lines = list(
-        map_games(
-            partial(_line_of_game, depth=depth, variant=variant),
-            shown,
-            jobs=jobs,
-            encoding=encoding,
-        )
-    )
+    read = list(lines(shown, depth, variant=variant, jobs=jobs, encoding=encoding))
     keys: dict[int, None] = {}
-    for line in lines:
+    for line in read:
         if line is not None:
             keys.update(dict.fromkeys(line.keys))
     asked = [key_position(key) for key in keys]
     tree = Tree(depth, within=asked)
-    for line in lines:
+    for line in read:
         if line is None:
             tree.add_unplayable()
         else:

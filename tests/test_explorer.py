@@ -330,6 +330,13 @@ def test_explore_says_reading_errors_and_goes_on(tmp_path: Path) -> None:
     assert data["summary"]["games"] == 2 and data["replies"][0]["games"] == 2
 
 
+def test_a_text_that_is_no_game_is_not_counted(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("hello world\n", encoding="utf-8")
+    (tmp_path / "one.pdn").write_text("1. 11-15 *\n", encoding="utf-8")
+    tree = build([tmp_path / "notes.txt", tmp_path / "one.pdn"])
+    assert tree.node().figures.games == 1 and tree.games == 1
+
+
 # ----------------------------------------------------------------------------- OCA 2.0
 
 needs_oca = pytest.mark.skipif(not OCA.exists(), reason="the shared corpus is not beside the clone")

@@ -503,7 +503,9 @@ class _Spill:
     """The counts that no longer fit in memory, in a private temporary SQLite database."""
 
     def __init__(self) -> None:
-        self.db = sqlite3.connect("")
+        # A tree may change threads (a partition's, handed back by a threaded scheduler);
+        # it is never used by two at once.
+        self.db = sqlite3.connect("", check_same_thread=False)
         self.db.execute(f"CREATE TABLE positions (key BLOB PRIMARY KEY, {_COLUMNS}) WITHOUT ROWID")
         self.db.execute(
             f"CREATE TABLE moves (source BLOB, target BLOB, {_COLUMNS}, "

@@ -362,9 +362,12 @@ def explorer_tree(
         _tree_of_pieces, depth, variant, players_at, within, spill
     )
     parts = bag.to_delayed()
-    for first in range(0, len(parts), max(at_once, 1)):
-        for trees in compute(*parts[first : first + max(at_once, 1)]):
-            for part in trees:
+    step = max(at_once, 1)
+    for first in range(0, len(parts), step):
+        done = list(compute(*parts[first : first + step]))
+        done.reverse()
+        while done:  # each partition's tree let go once merged
+            for part in done.pop():
                 tree.merge(part)
     return tree
 

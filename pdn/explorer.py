@@ -395,11 +395,11 @@ class _Table:
     its position's few replies, which costs no more than the tuple a dictionary of moves
     needed as its key."""
 
-    __slots__ = ("counts", "first_move", "index", "keys", "move_counts", "next_move", "targets")
+    __slots__ = ("_index", "counts", "first_move", "keys", "move_counts", "next_move", "targets")
 
     def __init__(self, keys: Iterable[int] = ()) -> None:
         self.keys: list[int] = list(keys)
-        self.index: dict[int, int] = {key: n for n, key in enumerate(self.keys)}
+        self._index: dict[int, int] | None = None
         self.counts = array(_NUMBERS, _EMPTY * len(self.keys))
         self.first_move = array("i", [-1] * len(self.keys))  # -1: no move from it yet
         self.targets = array(_NUMBERS)
@@ -429,13 +429,23 @@ class _Table:
             self.next_move,
             self.move_counts,
         ) = state
-        self.index = {key: n for n, key in enumerate(self.keys)}
+        self._index = None
+
+    @property
+    def index(self) -> dict[int, int]:
+        """Each position's number by its key. Made when first asked: a table that came from
+        a worker is most often only read through, merged into another, and its index is
+        the larger part of it."""
+        if self._index is None:
+            self._index = {key: n for n, key in enumerate(self.keys)}
+        return self._index
 
     def number(self, key: int) -> int:
         """The number of the position ``key``, given one (with no games) when it has none."""
-        n = self.index.get(key)
+        index = self.index
+        n = index.get(key)
         if n is None:
-            n = self.index[key] = len(self.keys)
+            n = index[key] = len(self.keys)
             self.keys.append(key)
             self.counts.extend(_EMPTY)
             self.first_move.append(-1)

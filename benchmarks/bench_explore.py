@@ -134,7 +134,7 @@ def main() -> None:
         if not args.no_dask:
             command = [sys.executable, "-c", DASK, args.scheduler, *files]
             cpu, wall, peak = measured(command)
-            row(f"{scale:2d}x dask ({args.scheduler})", cpu, wall, peak, "(CPU of the client)")
+            row(f"{scale:2d}x dask ({args.scheduler})", cpu, wall, peak, "(client and workers)")
 
 
 if __name__ == "__main__":

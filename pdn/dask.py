@@ -352,8 +352,8 @@ def explorer_tree(
     arguments are its own): the workers replay the games and build one tree per partition,
     and only these trees' counts travel back, ``at_once`` partitions at a time, to be merged
     here in input order, into a tree that spills to SQLite past ``spill`` entries as one
-    process's does. So the memory here is bounded by a few partitions' trees, however many
-    there are (computed now)."""
+    process's does: besides that tree, this process holds at most ``at_once`` partitions'
+    trees, however many there are (computed now)."""
     from dask.base import compute
 
     players_at, within = tuple(players_at), None if within is None else tuple(within)

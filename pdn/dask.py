@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from .batch import Verdict, verdict_of_report
 from .cutting import RawGame
 from .detection import FileEvidence
+from .explorer import DEFAULT_DEPTH, SPILL, Tree
 from .model import Game
 from .reader import parse_raw, split_games
 from .replays import BLOCK, Replays
@@ -40,12 +41,16 @@ if TYPE_CHECKING:
     import dask.bag
     import dask.dataframe
 
+    from pdn.engine import Position
+
     from .openings import BallotStats
 
 __all__ = [
     "PIECE_BYTES",
+    "TREES_AT_ONCE",
     "Piece",
     "ballot_stats",
+    "explorer_tree",
     "game_table",
     "games",
     "pieces",
@@ -55,6 +60,9 @@ __all__ = [
 #: Bytes per partition: large enough that a task's overhead (tens of milliseconds on a
 #: cluster) is small beside its work, small enough that a few hundred megabytes spread.
 PIECE_BYTES = 16 << 20
+
+#: Partition trees :func:`explorer_tree` asks for at once (each is held until it is merged).
+TREES_AT_ONCE = 4
 
 #: The columns of :func:`game_table`, in order, with their dtypes.
 TABLE_COLUMNS: dict[str, str] = {
@@ -327,3 +335,54 @@ def _rows_of_pieces(part: Iterable[Piece], variant: str | None) -> list[dict[str
                 }
             )
     return rows
+
+
+def explorer_tree(
+    paths: Iterable[str | os.PathLike[str]],
+    depth: int = DEFAULT_DEPTH,
+    *,
+    variant: str | None = None,
+    players_at: Iterable[Position] = (),
+    within: Iterable[Position] | None = None,
+    piece_bytes: int = PIECE_BYTES,
+    spill: int = SPILL,
+    at_once: int = TREES_AT_ONCE,
+) -> Tree:
+    """The opening explorer's tree of ``paths``, equal to :func:`pdn.explorer.build`'s (the
+    arguments are its own): the workers replay the games and build one tree per partition,
+    and only these trees' counts travel back, ``at_once`` partitions at a time, to be merged
+    here in input order, into a tree that spills to SQLite past ``spill`` entries as one
+    process's does: besides that tree, this process holds at most ``at_once`` partitions'
+    trees, however many there are (computed now)."""
+    from dask.base import compute
+
+    players_at, within = tuple(players_at), None if within is None else tuple(within)
+    tree = Tree(depth, players_at=players_at, within=within, spill=spill)
+    bag = _bag(paths, piece_bytes).map_partitions(
+        _tree_of_pieces, depth, variant, players_at, within, spill
+    )
+    parts = bag.to_delayed()
+    step = max(at_once, 1)
+    for first in range(0, len(parts), step):
+        done = list(compute(*parts[first : first + step]))
+        done.reverse()
+        while done:  # each partition's tree let go once merged
+            for part in done.pop():
+                tree.merge(part)
+    return tree
+
+
+def _tree_of_pieces(
+    part: Iterable[Piece],
+    depth: int,
+    variant: str | None,
+    players_at: tuple[Position, ...],
+    within: tuple[Position, ...] | None,
+    spill: int,
+) -> list[Tree]:
+    tree = Tree(depth, players_at=players_at, within=within, spill=spill)
+    for piece in part:
+        replays = piece.replays(variant)
+        for raw in piece.raw_games():
+            tree.add_report(replays.of(parse_raw(raw), piece.path))
+    return [tree]

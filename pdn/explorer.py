@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -65,7 +66,10 @@ __all__ = [
 #: How many plies from its start each game adds by default (``--depth``).
 DEFAULT_DEPTH = 30
 
-#: Positions and moves kept in memory before the counts go to SQLite.
+#: Positions and moves kept in memory before the counts go to SQLite. A position costs about
+#: 150 bytes (its key, its number, its record), a move 32: a million of them half and half
+#: take about 90 MB, so that ``pdn explore`` of ten times OCA 2.0's distinct positions peaks
+#: under 200 MB (``benchmarks/bench_explore.py``), while OCA 2.0 itself (490,000) never spills.
 SPILL = 1_000_000
 
 # The variants in a fixed order: a position key carries its variant's place in it.
@@ -201,7 +205,7 @@ class Figures:
         }
 
 
-def _figures(counts: list[int] | tuple[int, ...] | None) -> Figures:
+def _figures(counts: Sequence[int] | None) -> Figures:
     if counts is None:
         return Figures()
     win, draw, loss, unknown, first, last = counts
@@ -358,25 +362,143 @@ def _column(result: int, turn: int) -> int:
     return _WIN if result == turn else _LOSS
 
 
-def _count(table: dict[Any, list[int]], key: Any, column: int, date: int) -> None:
-    counts = table.get(key)
-    if counts is None:
-        table[key] = counts = [0, 0, 0, 0, date, date]
-    else:
-        if date and (not counts[_FIRST] or date < counts[_FIRST]):
-            counts[_FIRST] = date
-        if date > counts[_LAST]:
-            counts[_LAST] = date
-    counts[column] += 1
+# A count record is _ROW numbers, dates as YYYYMMDD: 32 unsigned bits hold them all.
+_ROW = 6
+_NUMBERS = "I"
+assert array(_NUMBERS).itemsize >= 4
+_EMPTY = (0,) * _ROW
+
+_Row = tuple[int, ...]
 
 
-def _add_counts(counts: list[int], other: list[int] | tuple[int, ...]) -> None:
+def _merge_row(counts: MutableSequence[int], at: int, other: Sequence[int]) -> None:
+    """Add the record ``other`` to the record of ``counts`` that starts at ``at``."""
     for column in (_WIN, _DRAW, _LOSS, _UNKNOWN):
-        counts[column] += other[column]
-    if other[_FIRST] and (not counts[_FIRST] or other[_FIRST] < counts[_FIRST]):
-        counts[_FIRST] = other[_FIRST]
-    if other[_LAST] > counts[_LAST]:
-        counts[_LAST] = other[_LAST]
+        counts[at + column] += other[column]
+    first = other[_FIRST]
+    if first and (not counts[at + _FIRST] or first < counts[at + _FIRST]):
+        counts[at + _FIRST] = first
+    if other[_LAST] > counts[at + _LAST]:
+        counts[at + _LAST] = other[_LAST]
+
+
+def _added(one: Sequence[int], other: Sequence[int]) -> _Row:
+    both = list(one)
+    _merge_row(both, 0, other)
+    return tuple(both)
+
+
+class _Table:
+    """The counts held in memory. A position is a number (its place in ``keys``) and its
+    record is ``counts[_ROW * number:]``; the moves from it are chained from
+    ``first_move`` through ``next_move``, each with the number of the position it leads to
+    and its own record. Flat arrays and no object per record: a list per position and per
+    move took three times the memory (OCA to depth 30: 130 MB against 45), and the garbage
+    collector went through all of them at each full collection. A move is found by walking
+    its position's few replies, which costs no more than the tuple a dictionary of moves
+    needed as its key."""
+
+    __slots__ = ("_index", "counts", "first_move", "keys", "move_counts", "next_move", "targets")
+
+    def __init__(self, keys: Iterable[int] = ()) -> None:
+        self.keys: list[int] = list(keys)
+        self._index: dict[int, int] | None = None
+        self.counts = array(_NUMBERS, _EMPTY * len(self.keys))
+        self.first_move = array("i", [-1] * len(self.keys))  # -1: no move from it yet
+        self.targets = array(_NUMBERS)
+        self.next_move = array("i")
+        self.move_counts = array(_NUMBERS)
+
+    def __len__(self) -> int:
+        return len(self.keys) + len(self.targets)
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        # The index is left out: it is the keys again, and the largest part of the table.
+        return (
+            self.keys,
+            self.counts,
+            self.first_move,
+            self.targets,
+            self.next_move,
+            self.move_counts,
+        )
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        (
+            self.keys,
+            self.counts,
+            self.first_move,
+            self.targets,
+            self.next_move,
+            self.move_counts,
+        ) = state
+        self._index = None
+
+    @property
+    def index(self) -> dict[int, int]:
+        """Each position's number by its key. Made when first asked: a table that came from
+        a worker is most often only read through, merged into another, and its index is
+        the larger part of it."""
+        if self._index is None:
+            self._index = {key: n for n, key in enumerate(self.keys)}
+        return self._index
+
+    def number(self, key: int) -> int:
+        """The number of the position ``key``, given one (with no games) when it has none."""
+        index = self.index
+        n = index.get(key)
+        if n is None:
+            n = index[key] = len(self.keys)
+            self.keys.append(key)
+            self.counts.extend(_EMPTY)
+            self.first_move.append(-1)
+        return n
+
+    def move_number(self, source: int, target: int) -> int:
+        """The number of the move between the positions numbered ``source`` and ``target``,
+        given one (with no games) when it has none."""
+        targets, next_move = self.targets, self.next_move
+        m = self.first_move[source]
+        while m >= 0 and targets[m] != target:
+            m = next_move[m]
+        if m < 0:
+            m = len(targets)
+            targets.append(target)
+            next_move.append(self.first_move[source])
+            self.first_move[source] = m
+            self.move_counts.extend(_EMPTY)
+        return m
+
+    def add_position(self, key: int, row: Sequence[int]) -> None:
+        _merge_row(self.counts, _ROW * self.number(key), row)
+
+    def add_move(self, source: int, target: int, row: Sequence[int]) -> None:
+        m = self.move_number(self.number(source), self.number(target))
+        _merge_row(self.move_counts, _ROW * m, row)
+
+    def position(self, key: int) -> _Row | None:
+        n = self.index.get(key)
+        return None if n is None else tuple(self.counts[_ROW * n : _ROW * n + _ROW])
+
+    def moves_from(self, key: int) -> Iterator[tuple[int, _Row]]:
+        n = self.index.get(key)
+        m = -1 if n is None else self.first_move[n]
+        while m >= 0:
+            yield self.keys[self.targets[m]], tuple(self.move_counts[_ROW * m : _ROW * m + _ROW])
+            m = self.next_move[m]
+
+    def positions(self) -> Iterator[tuple[int, _Row]]:
+        counts = self.counts
+        for n, key in enumerate(self.keys):
+            yield key, tuple(counts[_ROW * n : _ROW * n + _ROW])
+
+    def moves(self) -> Iterator[tuple[tuple[int, int], _Row]]:
+        keys, targets, next_move, counts = self.keys, self.targets, self.next_move, self.move_counts
+        for n, key in enumerate(keys):
+            m = self.first_move[n]
+            while m >= 0:
+                yield (key, keys[targets[m]]), tuple(counts[_ROW * m : _ROW * m + _ROW])
+                m = next_move[m]
 
 
 def _blob(key: int) -> bytes:
@@ -397,28 +519,29 @@ class _Spill:
     """The counts that no longer fit in memory, in a private temporary SQLite database."""
 
     def __init__(self) -> None:
-        self.db = sqlite3.connect("")
+        # A tree may change threads (a partition's, handed back by a threaded scheduler);
+        # it is never used by two at once.
+        self.db = sqlite3.connect("", check_same_thread=False)
         self.db.execute(f"CREATE TABLE positions (key BLOB PRIMARY KEY, {_COLUMNS}) WITHOUT ROWID")
         self.db.execute(
             f"CREATE TABLE moves (source BLOB, target BLOB, {_COLUMNS}, "
             "PRIMARY KEY (source, target)) WITHOUT ROWID"
         )
 
-    def add(
-        self,
-        positions: Mapping[int, list[int]],
-        moves: Mapping[tuple[int, int], list[int]],
-    ) -> None:
-        self.db.executemany(
+    def add(self, table: _Table) -> None:
+        db = self.db
+        db.executemany(
             f"INSERT INTO positions VALUES (?, ?, ?, ?, ?, ?, ?) "
             f"ON CONFLICT (key) DO UPDATE SET {_UPSERT_COUNTS}",
-            ((_blob(key), *counts) for key, counts in positions.items()),
+            ((_blob(key), *counts) for key, counts in table.positions()),
         )
-        self.db.executemany(
+        db.executemany(
             f"INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
             f"ON CONFLICT (source, target) DO UPDATE SET {_UPSERT_COUNTS}",
-            ((_blob(a), _blob(b), *counts) for (a, b), counts in moves.items()),
+            ((_blob(a), _blob(b), *counts) for (a, b), counts in table.moves()),
         )
+        # Committed, so that the pages written need not stay in the cache until the end.
+        db.commit()
 
     def position(self, key: int) -> tuple[int, ...] | None:
         row = self.db.execute(
@@ -479,13 +602,11 @@ class Tree:
             raise ValueError("depth must be 0 (whole games) or more")
         self.depth = depth
         self.spill = spill
-        self._positions: dict[int, list[int]] = {}
-        self._moves: dict[tuple[int, int], list[int]] = {}
+        self._memory = _Table()
         self._players: dict[int, Counter[str]] = {position_key(p): Counter() for p in players_at}
         self._within = None if within is None else {position_key(p) for p in within}
         self._summary = _Summary()
         self._disk: _Spill | None = None
-        self._children: dict[int, list[int]] | None = None
 
     # -------------------------------------------------------------------------- building
 
@@ -515,82 +636,108 @@ class Tree:
         summary.games[line.variant] += 1
         if line.stopped is not None:
             summary.stopped[(line.variant, line.stopped)] += 1
-        self._children = None
         result, date, keys = line.result, line.date, line.keys
         moves: Iterable[tuple[int, int]] = line.moves
-        counted: Iterable[int] = keys
+        counted: Iterable[int] = range(len(keys))
         within = self._within
         if within is not None:
             moves = [(a, b) for a, b in moves if keys[a] in within]
             chosen = {i for i, key in enumerate(keys) if key in within}
             chosen.update(b for _, b in moves)
-            counted = [keys[i] for i in sorted(chosen)]
-        positions = self._positions
-        for key in counted:
-            _count(positions, key, _column(result, key >> _VARIANT_BITS & 1), date)
+            counted = sorted(chosen)
+        # The column of the result for each side to move (a key's turn bit).
+        columns = (_column(result, 0), _column(result, 1))
+        table = self._memory
+        index, counts = table.index, table.counts
+        numbers: dict[int, int] = {}  # a place in keys -> the position's number
+        for i in counted:
+            key = keys[i]
+            n = index.get(key)
+            if n is None:
+                n = table.number(key)
+                at = _ROW * n
+                counts[at + _FIRST] = counts[at + _LAST] = date
+            else:
+                at = _ROW * n
+                if date:
+                    first = counts[at + _FIRST]
+                    if not first or date < first:
+                        counts[at + _FIRST] = date
+                    if date > counts[at + _LAST]:
+                        counts[at + _LAST] = date
+            counts[at + columns[key >> _VARIANT_BITS & 1]] += 1
+            numbers[i] = n
             players = self._players.get(key)
             if players is not None:
                 players.update(name for name in line.players if name)
+        move_counts, targets = table.move_counts, table.targets
         for a, b in moves:
-            source = keys[a]
-            column = _column(result, source >> _VARIANT_BITS & 1)
-            _count(self._moves, (source, keys[b]), column, date)
-        if len(positions) + len(self._moves) > self.spill:
+            fresh = len(targets)
+            m = table.move_number(numbers[a], numbers[b])
+            at = _ROW * m
+            if m == fresh:
+                move_counts[at + _FIRST] = move_counts[at + _LAST] = date
+            elif date:
+                first = move_counts[at + _FIRST]
+                if not first or date < first:
+                    move_counts[at + _FIRST] = date
+                if date > move_counts[at + _LAST]:
+                    move_counts[at + _LAST] = date
+            move_counts[at + columns[keys[a] >> _VARIANT_BITS & 1]] += 1
+        if len(table) > self.spill:
             self._send_to_disk()
 
     def merge(self, other: Tree) -> None:
         """Add every game of ``other`` (a tree of other games, built as deep)."""
         if other.depth != self.depth:
             raise ValueError(f"trees of depth {self.depth} and {other.depth} do not merge")
-        self._children = None
         for key, counts in other._all_positions():
-            mine = self._positions.get(key)
-            if mine is None:
-                self._positions[key] = list(counts)
-            else:
-                _add_counts(mine, counts)
-        for pair, counts in other._all_moves():
-            mine = self._moves.get(pair)
-            if mine is None:
-                self._moves[pair] = list(counts)
-            else:
-                _add_counts(mine, counts)
+            self._memory.add_position(key, counts)
+            if len(self._memory) > self.spill:
+                self._send_to_disk()
+        for (source, target), counts in other._all_moves():
+            self._memory.add_move(source, target, counts)
+            if len(self._memory) > self.spill:
+                self._send_to_disk()
         for key, names in other._players.items():
             self._players.setdefault(key, Counter()).update(names)
         self._summary.games.update(other._summary.games)
         self._summary.stopped.update(other._summary.stopped)
         self._summary.unplayable += other._summary.unplayable
-        if len(self._positions) + len(self._moves) > self.spill:
-            self._send_to_disk()
 
     def _send_to_disk(self) -> None:
         if self._disk is None:
             self._disk = _Spill()
-        self._disk.add(self._positions, self._moves)
-        self._positions, self._moves = {}, {}
-        self._children = None
+        self._disk.add(self._memory)
+        self._memory = _Table()
 
-    def _all_positions(self) -> Iterator[tuple[int, list[int] | tuple[int, ...]]]:
+    def _all_positions(self) -> Iterator[tuple[int, _Row]]:
         if self._disk is not None:
             self._send_to_disk()
             yield from self._disk.positions()
         else:
-            yield from self._positions.items()
+            yield from self._memory.positions()
 
-    def _all_moves(self) -> Iterator[tuple[tuple[int, int], list[int] | tuple[int, ...]]]:
+    def _all_moves(self) -> Iterator[tuple[tuple[int, int], _Row]]:
         if self._disk is not None:
             self._send_to_disk()
             yield from self._disk.moves()
         else:
-            yield from self._moves.items()
+            yield from self._memory.moves()
 
     def __getstate__(self) -> dict[str, Any]:
-        # A spilled tree travels as its counts (a worker's tree, a dask partition's).
+        # A spilled tree travels as its counts (a worker's tree, a dask partition's), whole.
+        table = self._memory
+        if self._disk is not None:
+            table = _Table()
+            for key, counts in self._all_positions():
+                table.add_position(key, counts)
+            for (source, target), counts in self._all_moves():
+                table.add_move(source, target, counts)
         return {
             "depth": self.depth,
             "spill": self.spill,
-            "positions": list(self._all_positions()),
-            "moves": list(self._all_moves()),
+            "table": table,
             "players": self._players,
             "within": self._within,
             "summary": self._summary,
@@ -598,11 +745,10 @@ class Tree:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.depth, self.spill = state["depth"], state["spill"]
-        self._positions = {key: list(counts) for key, counts in state["positions"]}
-        self._moves = {pair: list(counts) for pair, counts in state["moves"]}
+        self._memory = state["table"]
         self._players, self._summary = state["players"], state["summary"]
         self._within = state["within"]
-        self._disk, self._children = None, None
+        self._disk = None
 
     # -------------------------------------------------------------------------- asking
 
@@ -657,34 +803,21 @@ class Tree:
         """The figures of the games that reached ``position``."""
         return _figures(self._counts(position_key(position)))
 
-    def _counts(self, key: int) -> list[int] | tuple[int, ...] | None:
-        counts = self._positions.get(key)
+    def _counts(self, key: int) -> _Row | None:
+        counts = self._memory.position(key)
         if self._disk is not None:
             stored = self._disk.position(key)
             if stored is not None and counts is not None:
-                both = list(stored)
-                _add_counts(both, counts)
-                return both
+                return _added(stored, counts)
             return stored if counts is None else counts
         return counts
 
-    def _moves_from(self, key: int) -> dict[int, list[int] | tuple[int, ...]]:
-        out: dict[int, list[int] | tuple[int, ...]] = {}
+    def _moves_from(self, key: int) -> dict[int, _Row]:
+        out: dict[int, _Row] = {}
         if self._disk is not None:
             out.update(self._disk.moves_from(key))
-        if self._children is None:
-            children: dict[int, list[int]] = {}
-            for source, target in self._moves:
-                children.setdefault(source, []).append(target)
-            self._children = children
-        for target in self._children.get(key, ()):
-            counts = self._moves[(key, target)]
-            if target in out:
-                both = list(out[target])
-                _add_counts(both, counts)
-                out[target] = both
-            else:
-                out[target] = counts
+        for target, counts in self._memory.moves_from(key):
+            out[target] = _added(out[target], counts) if target in out else counts
         return out
 
     def replies(self, position: Position) -> tuple[Reply, ...]:

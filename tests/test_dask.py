@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from explorer_inputs import tree_facts
 
 dask = pytest.importorskip("dask")
 distributed = pytest.importorskip("distributed")
@@ -18,12 +19,17 @@ pytest.importorskip("pandas")
 from pdn import dask as pdn_dask  # noqa: E402
 from pdn import read_games, write_game  # noqa: E402
 from pdn.batch import validate_files  # noqa: E402
+from pdn.engine import ENGLISH, Position  # noqa: E402
+from pdn.explorer import build  # noqa: E402
 from pdn.openings import ballot_stats, classify  # noqa: E402
 from pdn.validation import validate  # noqa: E402
 
 SAMPLE = Path(__file__).resolve().parent / "fixtures" / "corpus"
 OCA_PIECES = sorted((SAMPLE / "mzuluaga__checkers").glob("OCA_2.0.bytes-*.pdn"))
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+OCA = (
+    Path(__file__).resolve().parents[2] / "shared" / "corpus" / "mzuluaga__checkers" / "OCA_2.0.pdn"
+)
 SMALL = 3000  # bytes per piece: the sample's files are cut into several
 
 
@@ -124,3 +130,36 @@ def test_game_table_on_the_cluster(client: distributed.Client) -> None:
     assert list(table["line"]) == [g.line for _, g in games]
     by_status = frame.groupby("status")["plies"].sum().compute().to_dict()
     assert sum(by_status.values()) == sum(len(g.mainline_moves()) for _, g in games)
+
+
+def test_explorer_tree_on_the_cluster_is_that_of_one_process(client: distributed.Client) -> None:
+    files = all_files()
+    expected = tree_facts(build(files))
+    assert expected["stopped"]["illegal"] > 0 and len(expected["variants"]) > 1
+    # Pieces of 3,000 bytes cut OCA's sample inside its blocks of 200 games.
+    assert any(p.block_start < p.start for p in pdn_dask.pieces(files, piece_bytes=SMALL))
+    tree = pdn_dask.explorer_tree(files, piece_bytes=SMALL, at_once=3)
+    assert tree_facts(tree) == expected
+    spilled = pdn_dask.explorer_tree(files, piece_bytes=SMALL, spill=300)
+    assert spilled._disk is not None
+    assert tree_facts(spilled) == expected
+
+
+def test_explorer_tree_with_a_variant_within_and_players(client: distributed.Client) -> None:
+    files = all_files()
+    start = Position.start(ENGLISH)
+    asked = {"within": [start], "players_at": [start], "depth": 8}
+    expected = build(files, variant="english", **asked)  # type: ignore[arg-type]
+    tree = pdn_dask.explorer_tree(files, variant="english", piece_bytes=SMALL, **asked)  # type: ignore[arg-type]
+    assert tree_facts(tree) == tree_facts(expected)
+    assert tree.node(start) == expected.node(start)
+    assert tree.node(start).players
+
+
+@pytest.mark.skipif(not OCA.exists(), reason="the shared corpus (../shared) is not here")
+def test_explorer_tree_of_oca_is_that_of_one_process() -> None:
+    expected = tree_facts(build([str(OCA)]))
+    with dask.config.set(scheduler="synchronous"):
+        tree = pdn_dask.explorer_tree([str(OCA)], piece_bytes=2 << 20)
+    assert tree.games == 22621
+    assert tree_facts(tree) == expected

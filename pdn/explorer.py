@@ -24,10 +24,8 @@ to a temporary SQLite database, so that the memory stays flat however large the 
 from __future__ import annotations
 
 import re
-import sqlite3
-from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -35,6 +33,19 @@ from typing import TYPE_CHECKING, Any
 from pdn.engine import VARIANTS, Color, Position, Variant, get_variant
 from pdn.engine import board_for as _board_for
 
+from .explorer_store import (
+    DRAW,
+    FIRST,
+    LAST,
+    LOSS,
+    ROW,
+    UNKNOWN,
+    WIN,
+    CountTable,
+    Row,
+    SpilledCounts,
+    added,
+)
 from .gametype import first_colour
 from .notation import move_texts
 from .openings import position_name
@@ -53,6 +64,7 @@ __all__ = [
     "Figures",
     "Line",
     "Node",
+    "Reached",
     "Reply",
     "Tree",
     "build",
@@ -77,9 +89,6 @@ _VARIANT_ORDER: tuple[str, ...] = tuple(sorted(VARIANTS))
 _VARIANT_INDEX: dict[str, int] = {name: i for i, name in enumerate(_VARIANT_ORDER)}
 _VARIANT_BITS = 4
 assert len(_VARIANT_ORDER) < 1 << _VARIANT_BITS
-
-# What a game's result says for one side: the columns of a count record.
-_WIN, _DRAW, _LOSS, _UNKNOWN, _FIRST, _LAST = range(6)
 
 # A game's result as the colours see it: the winner's colour, or one of these.
 _DRAWN, _NOBODY, _BOTH_LOSE = 2, 3, 4
@@ -304,6 +313,39 @@ def _result_of(game: Game, variant: Variant) -> int:
     return int(first if outcome is Outcome.FIRST_WINS else first.opponent)
 
 
+class Reached:
+    """The legal beginning of a replay's mainline, step by step (:meth:`steps`), as the
+    explorer counts it: it stops at the first move that is not legal (``stopped`` is then
+    ``"illegal"``) or setup command (``"setup"``), and after ``depth`` plies (``0``: none).
+
+    >>> import pdn
+    >>> reached = Reached(pdn.validate(pdn.parse_game("1. 11-15 23-19 2. 15-11 *")))
+    >>> [step.node.move for step in reached.steps()], reached.stopped
+    (['11-15', '23-19'], 'illegal')
+    """
+
+    __slots__ = ("depth", "report", "stopped")
+
+    def __init__(self, report: Report, depth: int = 0) -> None:
+        self.report = report
+        self.depth = depth
+        self.stopped: str | None = None
+
+    def steps(self) -> Iterator[Step]:
+        """The legal steps, in order (``stopped`` says why they end, once they have)."""
+        depth = self.depth
+        for ply, step in enumerate(self.report.mainline_steps(), 1):
+            if depth and ply > depth:
+                return
+            if step.node.setup is not None:
+                self.stopped = "setup"
+                return
+            if step.move is None or step.after is None:
+                self.stopped = "illegal"
+                return
+            yield step
+
+
 def line_of(report: Report, depth: int = DEFAULT_DEPTH, game: Game | None = None) -> Line | None:
     """What the game of ``report`` (its replay; ``game`` when the replay is of a copy cut
     short) adds to a tree built ``depth`` plies deep (``0``: whole games); ``None`` when its
@@ -321,19 +363,10 @@ def line_of(report: Report, depth: int = DEFAULT_DEPTH, game: Game | None = None
     index: dict[int, int] = {position_key(start): 0}
     moves: dict[tuple[int, int], None] = {}
     previous = 0
-    stopped = None
-    step: Step
-    for ply, step in enumerate(report.mainline_steps(), 1):
-        if depth and ply > depth:
-            break
-        if step.node.setup is not None:
-            stopped = "setup"
-            break
-        if step.move is None or step.after is None:
-            stopped = "illegal"
-            break
-        key = position_key(step.after)
-        current = index.setdefault(key, len(index))
+    reached = Reached(report, depth)
+    for step in reached.steps():
+        assert step.after is not None
+        current = index.setdefault(position_key(step.after), len(index))
         moves[(previous, current)] = None
         previous = current
     tags = game.tags
@@ -345,226 +378,21 @@ def line_of(report: Report, depth: int = DEFAULT_DEPTH, game: Game | None = None
         _result_of(game, variant),
         _date_number(tags.get("Date")),
         players,
-        stopped,
+        reached.stopped,
     )
 
 
-# ----------------------------------------------------------------------------- the store
+# ----------------------------------------------------------------------------- counting
 
 
 def _column(result: int, turn: int) -> int:
     if result == _DRAWN:
-        return _DRAW
+        return DRAW
     if result == _NOBODY:
-        return _UNKNOWN
+        return UNKNOWN
     if result == _BOTH_LOSE:
-        return _LOSS
-    return _WIN if result == turn else _LOSS
-
-
-# A count record is _ROW numbers, dates as YYYYMMDD: 32 unsigned bits hold them all.
-_ROW = 6
-_NUMBERS = "I"
-assert array(_NUMBERS).itemsize >= 4
-_EMPTY = (0,) * _ROW
-
-_Row = tuple[int, ...]
-
-
-def _merge_row(counts: MutableSequence[int], at: int, other: Sequence[int]) -> None:
-    """Add the record ``other`` to the record of ``counts`` that starts at ``at``."""
-    for column in (_WIN, _DRAW, _LOSS, _UNKNOWN):
-        counts[at + column] += other[column]
-    first = other[_FIRST]
-    if first and (not counts[at + _FIRST] or first < counts[at + _FIRST]):
-        counts[at + _FIRST] = first
-    if other[_LAST] > counts[at + _LAST]:
-        counts[at + _LAST] = other[_LAST]
-
-
-def _added(one: Sequence[int], other: Sequence[int]) -> _Row:
-    both = list(one)
-    _merge_row(both, 0, other)
-    return tuple(both)
-
-
-class _Table:
-    """The counts held in memory. A position is a number (its place in ``keys``) and its
-    record is ``counts[_ROW * number:]``; the moves from it are chained from
-    ``first_move`` through ``next_move``, each with the number of the position it leads to
-    and its own record. Flat arrays and no object per record: a list per position and per
-    move took three times the memory (OCA to depth 30: 130 MB against 45), and the garbage
-    collector went through all of them at each full collection. A move is found by walking
-    its position's few replies, which costs no more than the tuple a dictionary of moves
-    needed as its key."""
-
-    __slots__ = ("_index", "counts", "first_move", "keys", "move_counts", "next_move", "targets")
-
-    def __init__(self, keys: Iterable[int] = ()) -> None:
-        self.keys: list[int] = list(keys)
-        self._index: dict[int, int] | None = None
-        self.counts = array(_NUMBERS, _EMPTY * len(self.keys))
-        self.first_move = array("i", [-1] * len(self.keys))  # -1: no move from it yet
-        self.targets = array(_NUMBERS)
-        self.next_move = array("i")
-        self.move_counts = array(_NUMBERS)
-
-    def __len__(self) -> int:
-        return len(self.keys) + len(self.targets)
-
-    def __getstate__(self) -> tuple[Any, ...]:
-        # The index is left out: it is the keys again, and the largest part of the table.
-        return (
-            self.keys,
-            self.counts,
-            self.first_move,
-            self.targets,
-            self.next_move,
-            self.move_counts,
-        )
-
-    def __setstate__(self, state: tuple[Any, ...]) -> None:
-        (
-            self.keys,
-            self.counts,
-            self.first_move,
-            self.targets,
-            self.next_move,
-            self.move_counts,
-        ) = state
-        self._index = None
-
-    @property
-    def index(self) -> dict[int, int]:
-        """Each position's number by its key. Made when first asked: a table that came from
-        a worker is most often only read through, merged into another, and its index is
-        the larger part of it."""
-        if self._index is None:
-            self._index = {key: n for n, key in enumerate(self.keys)}
-        return self._index
-
-    def number(self, key: int) -> int:
-        """The number of the position ``key``, given one (with no games) when it has none."""
-        index = self.index
-        n = index.get(key)
-        if n is None:
-            n = index[key] = len(self.keys)
-            self.keys.append(key)
-            self.counts.extend(_EMPTY)
-            self.first_move.append(-1)
-        return n
-
-    def move_number(self, source: int, target: int) -> int:
-        """The number of the move between the positions numbered ``source`` and ``target``,
-        given one (with no games) when it has none."""
-        targets, next_move = self.targets, self.next_move
-        m = self.first_move[source]
-        while m >= 0 and targets[m] != target:
-            m = next_move[m]
-        if m < 0:
-            m = len(targets)
-            targets.append(target)
-            next_move.append(self.first_move[source])
-            self.first_move[source] = m
-            self.move_counts.extend(_EMPTY)
-        return m
-
-    def add_position(self, key: int, row: Sequence[int]) -> None:
-        _merge_row(self.counts, _ROW * self.number(key), row)
-
-    def add_move(self, source: int, target: int, row: Sequence[int]) -> None:
-        m = self.move_number(self.number(source), self.number(target))
-        _merge_row(self.move_counts, _ROW * m, row)
-
-    def position(self, key: int) -> _Row | None:
-        n = self.index.get(key)
-        return None if n is None else tuple(self.counts[_ROW * n : _ROW * n + _ROW])
-
-    def moves_from(self, key: int) -> Iterator[tuple[int, _Row]]:
-        n = self.index.get(key)
-        m = -1 if n is None else self.first_move[n]
-        while m >= 0:
-            yield self.keys[self.targets[m]], tuple(self.move_counts[_ROW * m : _ROW * m + _ROW])
-            m = self.next_move[m]
-
-    def positions(self) -> Iterator[tuple[int, _Row]]:
-        counts = self.counts
-        for n, key in enumerate(self.keys):
-            yield key, tuple(counts[_ROW * n : _ROW * n + _ROW])
-
-    def moves(self) -> Iterator[tuple[tuple[int, int], _Row]]:
-        keys, targets, next_move, counts = self.keys, self.targets, self.next_move, self.move_counts
-        for n, key in enumerate(keys):
-            m = self.first_move[n]
-            while m >= 0:
-                yield (key, keys[targets[m]]), tuple(counts[_ROW * m : _ROW * m + _ROW])
-                m = next_move[m]
-
-
-def _blob(key: int) -> bytes:
-    return key.to_bytes((key.bit_length() + 7) // 8 or 1, "big")
-
-
-_UPSERT_COUNTS = """
-    win = win + excluded.win, draw = draw + excluded.draw, loss = loss + excluded.loss,
-    unknown = unknown + excluded.unknown,
-    first = CASE WHEN excluded.first = 0 THEN first WHEN first = 0 THEN excluded.first
-                 ELSE min(first, excluded.first) END,
-    last = max(last, excluded.last)
-"""
-_COLUMNS = "win, draw, loss, unknown, first, last"
-
-
-class _Spill:
-    """The counts that no longer fit in memory, in a private temporary SQLite database."""
-
-    def __init__(self) -> None:
-        # A tree may change threads (a partition's, handed back by a threaded scheduler);
-        # it is never used by two at once.
-        self.db = sqlite3.connect("", check_same_thread=False)
-        self.db.execute(f"CREATE TABLE positions (key BLOB PRIMARY KEY, {_COLUMNS}) WITHOUT ROWID")
-        self.db.execute(
-            f"CREATE TABLE moves (source BLOB, target BLOB, {_COLUMNS}, "
-            "PRIMARY KEY (source, target)) WITHOUT ROWID"
-        )
-
-    def add(self, table: _Table) -> None:
-        db = self.db
-        db.executemany(
-            f"INSERT INTO positions VALUES (?, ?, ?, ?, ?, ?, ?) "
-            f"ON CONFLICT (key) DO UPDATE SET {_UPSERT_COUNTS}",
-            ((_blob(key), *counts) for key, counts in table.positions()),
-        )
-        db.executemany(
-            f"INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-            f"ON CONFLICT (source, target) DO UPDATE SET {_UPSERT_COUNTS}",
-            ((_blob(a), _blob(b), *counts) for (a, b), counts in table.moves()),
-        )
-        # Committed, so that the pages written need not stay in the cache until the end.
-        db.commit()
-
-    def position(self, key: int) -> tuple[int, ...] | None:
-        row = self.db.execute(
-            f"SELECT {_COLUMNS} FROM positions WHERE key = ?", (_blob(key),)
-        ).fetchone()
-        return None if row is None else tuple(row)
-
-    def moves_from(self, key: int) -> Iterator[tuple[int, tuple[int, ...]]]:
-        rows = self.db.execute(
-            f"SELECT target, {_COLUMNS} FROM moves WHERE source = ?", (_blob(key),)
-        )
-        for target, *counts in rows:
-            yield int.from_bytes(target, "big"), tuple(counts)
-
-    def positions(self) -> Iterator[tuple[int, tuple[int, ...]]]:
-        for key, *counts in self.db.execute(f"SELECT key, {_COLUMNS} FROM positions"):
-            yield int.from_bytes(key, "big"), tuple(counts)
-
-    def moves(self) -> Iterator[tuple[tuple[int, int], tuple[int, ...]]]:
-        for source, target, *counts in self.db.execute(
-            f"SELECT source, target, {_COLUMNS} FROM moves"
-        ):
-            yield (int.from_bytes(source, "big"), int.from_bytes(target, "big")), tuple(counts)
+        return LOSS
+    return WIN if result == turn else LOSS
 
 
 # ----------------------------------------------------------------------------- the tree
@@ -602,11 +430,11 @@ class Tree:
             raise ValueError("depth must be 0 (whole games) or more")
         self.depth = depth
         self.spill = spill
-        self._memory = _Table()
+        self._memory = CountTable()
         self._players: dict[int, Counter[str]] = {position_key(p): Counter() for p in players_at}
         self._within = None if within is None else {position_key(p) for p in within}
         self._summary = _Summary()
-        self._disk: _Spill | None = None
+        self._disk: SpilledCounts | None = None
 
     # -------------------------------------------------------------------------- building
 
@@ -655,16 +483,16 @@ class Tree:
             n = index.get(key)
             if n is None:
                 n = table.number(key)
-                at = _ROW * n
-                counts[at + _FIRST] = counts[at + _LAST] = date
+                at = ROW * n
+                counts[at + FIRST] = counts[at + LAST] = date
             else:
-                at = _ROW * n
+                at = ROW * n
                 if date:
-                    first = counts[at + _FIRST]
+                    first = counts[at + FIRST]
                     if not first or date < first:
-                        counts[at + _FIRST] = date
-                    if date > counts[at + _LAST]:
-                        counts[at + _LAST] = date
+                        counts[at + FIRST] = date
+                    if date > counts[at + LAST]:
+                        counts[at + LAST] = date
             counts[at + columns[key >> _VARIANT_BITS & 1]] += 1
             numbers[i] = n
             players = self._players.get(key)
@@ -674,15 +502,15 @@ class Tree:
         for a, b in moves:
             fresh = len(targets)
             m = table.move_number(numbers[a], numbers[b])
-            at = _ROW * m
+            at = ROW * m
             if m == fresh:
-                move_counts[at + _FIRST] = move_counts[at + _LAST] = date
+                move_counts[at + FIRST] = move_counts[at + LAST] = date
             elif date:
-                first = move_counts[at + _FIRST]
+                first = move_counts[at + FIRST]
                 if not first or date < first:
-                    move_counts[at + _FIRST] = date
-                if date > move_counts[at + _LAST]:
-                    move_counts[at + _LAST] = date
+                    move_counts[at + FIRST] = date
+                if date > move_counts[at + LAST]:
+                    move_counts[at + LAST] = date
             move_counts[at + columns[keys[a] >> _VARIANT_BITS & 1]] += 1
         if len(table) > self.spill:
             self._send_to_disk()
@@ -707,18 +535,18 @@ class Tree:
 
     def _send_to_disk(self) -> None:
         if self._disk is None:
-            self._disk = _Spill()
+            self._disk = SpilledCounts()
         self._disk.add(self._memory)
-        self._memory = _Table()
+        self._memory = CountTable()
 
-    def _all_positions(self) -> Iterator[tuple[int, _Row]]:
+    def _all_positions(self) -> Iterator[tuple[int, Row]]:
         if self._disk is not None:
             self._send_to_disk()
             yield from self._disk.positions()
         else:
             yield from self._memory.positions()
 
-    def _all_moves(self) -> Iterator[tuple[tuple[int, int], _Row]]:
+    def _all_moves(self) -> Iterator[tuple[tuple[int, int], Row]]:
         if self._disk is not None:
             self._send_to_disk()
             yield from self._disk.moves()
@@ -729,7 +557,7 @@ class Tree:
         # A spilled tree travels as its counts (a worker's tree, a dask partition's), whole.
         table = self._memory
         if self._disk is not None:
-            table = _Table()
+            table = CountTable()
             for key, counts in self._all_positions():
                 table.add_position(key, counts)
             for (source, target), counts in self._all_moves():
@@ -803,21 +631,21 @@ class Tree:
         """The figures of the games that reached ``position``."""
         return _figures(self._counts(position_key(position)))
 
-    def _counts(self, key: int) -> _Row | None:
+    def _counts(self, key: int) -> Row | None:
         counts = self._memory.position(key)
         if self._disk is not None:
             stored = self._disk.position(key)
             if stored is not None and counts is not None:
-                return _added(stored, counts)
+                return added(stored, counts)
             return stored if counts is None else counts
         return counts
 
-    def _moves_from(self, key: int) -> dict[int, _Row]:
-        out: dict[int, _Row] = {}
+    def _moves_from(self, key: int) -> dict[int, Row]:
+        out: dict[int, Row] = {}
         if self._disk is not None:
             out.update(self._disk.moves_from(key))
         for target, counts in self._memory.moves_from(key):
-            out[target] = _added(out[target], counts) if target in out else counts
+            out[target] = added(out[target], counts) if target in out else counts
         return out
 
     def replies(self, position: Position) -> tuple[Reply, ...]:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from .annotate import Annotations
 from .batch import Input, map_games
-from .explorer import Tree, build, key_position, position_key
+from .explorer import Reached, Tree, build, key_position, position_key
 from .jsonio import SCHEMA
 from .model import Comment, Game
 from .replays import replay_of
@@ -99,18 +99,14 @@ def played_of(report: Report, file: str = "") -> Played:
         return Played(file, game.index, game.line, (event, date, black, white), name, (), (), why)
     keys = [position_key(start)]
     moves: list[str] = []
-    stopped = None
-    # The mainline as far as it is legal, stopping where pdn.explorer.line_of stops.
-    for step in report.mainline_steps():
-        if step.node.setup is not None:
-            stopped = "setup"
-            break
-        if step.move is None or step.after is None or step.node.move is None:
-            stopped = "illegal"
-            break
+    # The mainline as far as it is legal, as the explorer counts it.
+    reached = Reached(report)
+    for step in reached.steps():
+        assert step.after is not None and step.node.move is not None
         keys.append(position_key(step.after))
         # Interned: a few hundred distinct texts stand for every ply of a large file.
         moves.append(sys.intern(step.node.move))
+    stopped = reached.stopped
     return Played(
         file,
         game.index,

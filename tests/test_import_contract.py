@@ -28,7 +28,16 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
     ("engine", {"engine"}),
     (
         "foundations",
-        {"problems", "results", "safe_text", "tables", "filenames", "atomic", "progress"},
+        {
+            "problems",
+            "results",
+            "safe_text",
+            "tables",
+            "explorer_store",
+            "filenames",
+            "atomic",
+            "progress",
+        },
     ),
     ("text facts", {"decoding", "grammar", "gametype", "detection", "notation", "names"}),
     ("cutting", {"cutting"}),

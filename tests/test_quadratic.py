@@ -187,11 +187,12 @@ def test_openings_aligned_table_memory_does_not_grow_with_the_rows(fmt: str) -> 
 
 @pytest.mark.parametrize("fmt", ["text", "markdown"])
 def test_openings_spooled_table_is_the_table_laid_out_in_memory(fmt: str) -> None:
-    from pdn.openings import _OPENING_COLUMNS, _markdown_table, _opening_cells, _text_table
+    from pdn.openings import _OPENING_COLUMNS, _opening_cells
+    from pdn.tables import markdown_table, text_table
 
     rows = list(_opening_rows(50))
     cells = [_opening_cells(row) for row in rows]
     shown = [c for c in _OPENING_COLUMNS if c[0] not in {"white"}]  # no row has a White
-    whole = (_text_table if fmt == "text" else _markdown_table)(shown, cells)
+    whole = (text_table if fmt == "text" else markdown_table)(shown, cells)
     assert "".join(render_openings_chunks(iter(rows), fmt)) == whole
     assert "Event" in whole and "White" not in whole

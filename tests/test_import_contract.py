@@ -65,7 +65,7 @@ ENGINE_LAYERS: list[tuple[str, set[str]]] = [
     ("boards", {"board", "fen"}),
     ("moves", {"movegen"}),
     ("positions", {"position", "native"}),
-    ("uses of positions", {"diagnose", "picture", "perft"}),
+    ("uses of positions", {"diagnose", "picture", "perft", "search"}),
     ("lookup", {"lookup"}),
     ("package", {"__init__"}),
 ]

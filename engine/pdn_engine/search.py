@@ -45,6 +45,7 @@ __all__ = [
     "Weights",
     "evaluate",
     "minimax",
+    "search",
     "weights_for",
 ]
 
@@ -145,7 +146,9 @@ def _tables(variant: Variant, weights: Weights) -> _Tables:
     return found
 
 
-def _side_score(men: int, kings: int, empty: int, colour: int, tables: _Tables, runaway: int) -> int:
+def _side_score(
+    men: int, kings: int, empty: int, colour: int, tables: _Tables, runaway: int
+) -> int:
     score = 0
     man, crown = tables.man[colour], tables.crown_steps[colour]
     while men:
@@ -178,8 +181,12 @@ def evaluate(position: Position, weights: Weights | None = None) -> int:
     tables = _tables(variant, rules)
     kings = position.kings
     empty = board_for(variant).mask & ~(position.black | position.white)
-    black = _side_score(position.black & ~kings, position.black & kings, empty, 0, tables, rules.runaway)
-    white = _side_score(position.white & ~kings, position.white & kings, empty, 1, tables, rules.runaway)
+    black = _side_score(
+        position.black & ~kings, position.black & kings, empty, 0, tables, rules.runaway
+    )
+    white = _side_score(
+        position.white & ~kings, position.white & kings, empty, 1, tables, rules.runaway
+    )
     return black - white if position.turn is Color.BLACK else white - black
 
 
@@ -210,9 +217,8 @@ def minimax(
     path = [p.key() for p in history]
 
     def value(node: Position, left: int, ply: int, quiet_run: int) -> int:
-        if ply and node.kings:
-            if repetition and node.key() in path:
-                return 0
+        if ply and node.kings and repetition and node.key() in path:
+            return 0
         if ply and quiet_plies and quiet_run >= quiet_plies:
             return 0
         moves = node.legal_moves(merge_duplicates=True)
@@ -522,3 +528,28 @@ def _from_table(value: int, ply: int) -> int:
     if value < -_WON:
         return value + ply
     return value
+
+
+def search(
+    position: Position,
+    *,
+    depth: int | None = None,
+    nodes: int | None = None,
+    movetime: float | None = None,
+    history: Iterable[Position] = (),
+    quiet: int = 0,
+    repetition: bool = True,
+    quiet_plies: int = 0,
+) -> Found:
+    """Search ``position`` once with a new :class:`Search` (its arguments as
+    :meth:`Search.run` and the class take them).
+
+    >>> from pdn_engine import INTERNATIONAL, Position
+    >>> found = search(Position.start(INTERNATIONAL), depth=2)
+    >>> found.depth, found.best in Position.start(INTERNATIONAL).legal_moves()
+    (2, True)
+    """
+    searcher = Search(repetition=repetition, quiet_plies=quiet_plies)
+    return searcher.run(
+        position, depth=depth, nodes=nodes, movetime=movetime, history=history, quiet=quiet
+    )

@@ -940,6 +940,27 @@ def openings(
                 out.write(chunk)
 
 
+@main.command("engine")
+@click.option("--hub", is_flag=True, help="Speak the Hub protocol on standard input and output.")
+@click.option(
+    "--depth", type=click.IntRange(1, 64), default=None, help="Search this many plies a move."
+)
+@click.option("--movetime", type=click.FloatRange(0.01), default=None, help="Seconds per move.")
+def engine_command(hub: bool, depth: int | None, movetime: float | None) -> None:
+    """pdn's own engine for other programs: with --hub it reads Hub commands (Scan's
+    protocol, as pydraughts' HubEngine and draughts GUIs speak it) on standard input and
+    answers on standard output. The depth or time given here is its level until the
+    program sends a level command; without either it searches 6 plies."""
+    from .hub import HubEngine
+
+    if not hub:
+        raise click.UsageError("say which protocol: --hub")
+    import pdn
+
+    server = HubEngine(sys.stdout, depth=depth, movetime=movetime, version=pdn.__version__)
+    server.serve(sys.stdin)
+
+
 @main.command()
 @_files_argument
 @click.option(

@@ -53,6 +53,7 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
             "explorer_render",
         },
     ),
+    ("engines", {"hub"}),
     ("presentation", {"viewer"}),
     ("commands", {"cli", "__main__", "__init__"}),
 ]

@@ -494,14 +494,16 @@ def validate(
     sys.exit(EXIT_PROBLEMS if summary.with_errors else EXIT_CLEAN)
 
 
-def _progress(files: tuple[str, ...], *, slow: bool = True) -> Progress:
+def _progress(files: tuple[str, ...], *, slow: bool = True, large: int | None = None) -> Progress:
     """The progress bar of this command over FILES (silenced by its ``--quiet``, and when the
-    work is not ``slow``: a pass that only cuts games and reads tags is over in a moment)."""
-    from .progress import Progress
+    work is not ``slow``: a pass that only cuts games and reads tags is over in a moment);
+    ``large``: the input size from which it is shown (:data:`pdn.progress.LARGE` by default;
+    an analysis is slow whatever the size)."""
+    from .progress import LARGE, Progress
 
     context = click.get_current_context(silent=True)
     quiet = bool(context is not None and context.meta.get("pdn.quiet"))
-    return Progress(files, quiet=quiet or not slow)
+    return Progress(files, quiet=quiet or not slow, large=LARGE if large is None else large)
 
 
 def _reported(
@@ -959,6 +961,76 @@ def engine_command(hub: bool, depth: int | None, movetime: float | None) -> None
 
     server = HubEngine(sys.stdout, depth=depth, movetime=movetime, version=pdn.__version__)
     server.serve(sys.stdin)
+
+
+@main.command()
+@_files_argument
+@click.option(
+    "--depth",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Search every move this many plies (default 8).",
+)
+@click.option(
+    "--movetime",
+    type=click.FloatRange(0.01),
+    default=None,
+    help="Seconds a move instead of a depth: the deepest depth done in time.",
+)
+@_format_option("pdn", "json")
+@_variant_option
+@_jobs_option
+@_quiet_option
+@_output_option
+def analyse(
+    files: tuple[str, ...],
+    depth: int | None,
+    movetime: float | None,
+    fmt: str,
+    variant: str | None,
+    jobs: int | None,
+    output: str,
+) -> None:
+    """Analyse every game of FILES with pdn's engine: each mainline move against the best.
+
+    A move that loses about a man (0.90) or more against the best is a blunder ($4), 0.40 or
+    more a mistake ($2); a missed shot is a forced gain of a man not played; an only move the
+    one move that does not lose a man. PDN output is the game as it was read with, at each
+    blunder and mistake, its NAG, a comment with the values and the engine's line as a
+    variation, and a summary; JSON gives the figures of every ply.
+    """
+    import json
+
+    from .analysis import analyse_files
+    from .batch import default_jobs, usable_cores
+    from .jsonio import SCHEMA
+
+    if depth is not None and movetime is not None:
+        raise click.UsageError("give --depth or --movetime, not both")
+    sources = _sources(files)
+    jobs = default_jobs(sources) if jobs is None else (jobs or usable_cores())
+    with _progress(files, large=0) as progress, open_output(output, files) as out:
+        if fmt == "json":
+            out.write(f'{{"schema": "{SCHEMA}", "type": "analysis", "games": [\n')
+        for count, (found, text) in enumerate(
+            analyse_files(
+                progress.sources(sources),
+                depth=depth,
+                movetime=movetime,
+                variant=variant,
+                pdn=fmt == "pdn",
+                jobs=jobs,
+                encoding=_encoding(),
+            )
+        ):
+            progress.tick()
+            if fmt == "json":
+                data = json.dumps(found.to_dict(), ensure_ascii=False)
+                out.write(("" if not count else ",\n") + data)
+            else:
+                out.write(("\n" if count else "") + text)
+        if fmt == "json":
+            out.write("\n]}\n")
 
 
 @main.command()

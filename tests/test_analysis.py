@@ -1,0 +1,264 @@
+"""``pdn analyse`` (issue 24): every mainline move valued against the engine's best, exactly at a
+fixed depth; the verdicts on positions found by a scan of random English games with the
+engine (a move that walks into a two-for-one, an only move, a shot not played); the record
+written back faithfully, with the analysis added, reading back as written; JSON; the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import pdn
+from pdn.analysis import (
+    BLUNDER,
+    GameAnalysis,
+    analyse_files,
+    analyse_game,
+    annotate_with_analysis,
+    value_text,
+)
+from pdn.cli import main
+from pdn.engine import ENGLISH, Position, minimax
+from pdn.hub import search_for
+from pdn.model import Game
+from pdn.notation import move_texts
+from pdn.writer import write_game
+
+ROOT = Path(__file__).resolve().parents[1]
+GERMAN = ROOT / "examples" / "german-open-2004.pdn"
+
+#: Black's 15-18 at ply 3 walks into 13x6 1x10 22x6: White wins two men for one (found by a
+#: scan of random games, depth 5: 15-18 is valued -2.51 where 9-14 keeps +0.20).
+BLUNDER_GAME = """[Event "A blunder"]
+[White "Light"]
+[Black "Dark"]
+[Result "*"]
+[FEN "B:W17,22,25,27,28,29,30:B1,3,4,5,8,9,15"]
+{before the moves}
+1. 8-11 {Dark's plan} 17-13 $1 (17-14 {the other way} 9x18) 2. 15-18 13x6 3. 1x10 22x6 *
+"""
+
+#: White to move: 19-15 holds (+1.48 at depth 5), every other move loses at least 1.42, and
+#: 19-16 and 23-18 give men away.
+ONLY_FEN = "W:W17,19,21,22,23,28,29,30,31:B1,2,4,7,8,10,12,13,14"
+
+#: Black to move has a shot (tests/test_search.py's SHOTS): 11-16 wins two men by force.
+SHOT_FEN = "B:W19,20,21,23,27,28,29,30,32:B2,3,4,6,7,8,11,12,14"
+
+
+def analysed(text: str, depth: int = 4) -> tuple[Game, GameAnalysis]:
+    game = pdn.parse_game(text)
+    report = pdn.validate(game)
+    return game, analyse_game(game, report, depth=depth)
+
+
+def test_a_move_that_lets_two_men_go_is_a_blunder() -> None:
+    _, found = analysed(BLUNDER_GAME)
+    by_ply = {ply.ply: ply for ply in found.plies}
+    third = by_ply[3]
+    assert (third.played, third.side, third.number) == ("15-18", "Black", "2.")
+    assert "blunder" in third.verdicts and third.nag == 4
+    assert third.loss >= 2 * BLUNDER  # two men, about
+    assert third.best != "15-18" and third.line[0] == third.best
+    summary = found.summary()
+    assert summary.blunders["Black"] >= 1
+    assert summary.turning_point is third
+    assert found.complete
+
+
+def test_a_game_of_the_engines_best_moves_has_no_blunder() -> None:
+    depth = 4
+    search = search_for(ENGLISH)
+    position = Position.start(ENGLISH)
+    texts = []
+    for _ in range(16):
+        best = search.run(position, depth=depth).best
+        assert best is not None
+        legal = position.legal_moves(merge_duplicates=True)
+        texts.append(move_texts(legal, ENGLISH)[legal.index(best)])
+        position = position.play(best)
+    _, found = analysed(" ".join(texts) + " *", depth=depth)
+    assert len(found.plies) == sum(1 for _ in found.plies)
+    for ply in found.plies:
+        assert ply.loss == 0, ply
+        assert not {"blunder", "mistake", "missed shot"} & set(ply.verdicts)
+
+
+def test_values_are_exact_at_a_fixed_depth() -> None:
+    # The value before each move is what minimax gives the position at that depth, and the
+    # value of the move played what it gives the position after it, a ply shallower.
+    depth = 3
+    game, found = analysed(BLUNDER_GAME, depth=depth)
+    for ply in found.plies:
+        position = Position.from_fen(ply.fen, ENGLISH)
+        assert ply.before == minimax(position, depth)
+        moves = position.legal_moves(merge_duplicates=True)
+        played = moves[move_texts(moves, ENGLISH).index(ply.played)]
+        assert ply.after == -minimax(position.play(played), depth - 1)
+        assert ply.depth == depth
+    # Every move with a choice is there; 3. 1x10 was forced.
+    assert [p.played for p in found.plies] == [m for m in game.mainline_moves() if m != "1x10"]
+
+
+def test_the_only_move_played() -> None:
+    _, found = analysed(f'[FEN "{ONLY_FEN}"] 1... 19-15 *', depth=5)
+    (ply,) = found.plies
+    assert ply.verdicts == ("only move",)
+    assert ply.side == "White" and ply.number == "1..."
+    assert found.summary().only_moves == {"Black": 0, "White": 1}
+    # Another move there gives a man away: a blunder, and no only move.
+    _, found = analysed(f'[FEN "{ONLY_FEN}"] 1... 19-16 *', depth=5)
+    assert "blunder" in found.plies[0].verdicts
+    assert "only move" not in found.plies[0].verdicts
+
+
+def test_a_shot_not_played_is_missed() -> None:
+    _, found = analysed(f'[FEN "{SHOT_FEN}"] 1. 14-18 *', depth=3)
+    ply = found.plies[0]
+    assert ply.best == "11-16"
+    assert "missed shot" in ply.verdicts and "blunder" in ply.verdicts
+    assert found.summary().missed_shots["Black"] == 1
+    # The shot played: nothing missed.
+    _, found = analysed(f'[FEN "{SHOT_FEN}"] 1. 11-16 *', depth=3)
+    assert not {"missed shot", "blunder", "mistake"} & set(found.plies[0].verdicts)
+
+
+def test_forced_moves_are_not_judged_and_illegal_moves_stop_the_analysis() -> None:
+    # 2... 15x22 is the only legal move (a capture): no choice, no entry.
+    _, found = analysed("1. 11-15 22-18 2. 15x22 25x18 3. 8-11 21-14 4. 4-8 *", depth=2)
+    assert [p.ply for p in found.plies] == [1, 2, 4, 5]
+    assert not found.complete
+
+
+def test_the_pdn_record_keeps_everything_and_reads_back_as_written() -> None:
+    game, found = analysed(BLUNDER_GAME)
+    annotated = annotate_with_analysis(game, found)
+    text = write_game(annotated)
+    again = pdn.parse_game(text)
+    assert write_game(again) == text  # read back, written again: the same text
+    assert again == annotated
+    assert game == pdn.parse_game(BLUNDER_GAME)  # the game itself is not changed
+    # Everything read is still there: the tags in their order, then the Annotator's ...
+    assert again.tags.items()[: len(game.tags)] == game.tags.items()
+    assert again.tags["Annotator"] == "pdn analyse, depth 4"
+    assert again.mainline_moves() == game.mainline_moves()
+    # ... and once what the analysis added is taken away, the game as it was read.
+    mainline = list(again.mainline())  # the added lines come after a node in written order
+    for ply in found.plies:
+        node = mainline[ply.ply - 1]
+        if set(ply.verdicts) & {"blunder", "mistake"}:
+            assert node.parent is not None
+            added = node.parent.variations.pop()
+            assert [n.move for n in [added, *added.mainline()]] == list(ply.line)
+        if ply.verdicts:
+            comment = node.comments_after.pop()
+            assert comment.text.startswith(", ".join(ply.verdicts[:1]))
+        if ply.nag is not None and ply.nag in node.nags:
+            node.nags.remove(ply.nag)
+    summary = again.root.comments_after.pop()
+    assert summary.text.startswith("pdn analyse, depth 4: Black 1 blunder")
+    del again.tags["Annotator"]
+    assert again == game
+    # The blunder's comment, NAG and line, as the text says them.
+    text = " ".join(text.split())
+    assert "2. 15-18 $4 {blunder: " in text
+    third = next(p for p in found.plies if p.ply == 3)
+    assert f"best: {third.best} {value_text(third.before)}}} (2. {third.best} " in text
+
+
+def test_a_move_judged_already_keeps_its_own_nag() -> None:
+    judged = BLUNDER_GAME.replace("2. 15-18 13x6", "2. 15-18! 13x6")
+    game, found = analysed(judged)
+    text = " ".join(write_game(annotate_with_analysis(game, found)).split())
+    assert "15-18! {blunder" in text
+
+
+def test_the_analysis_must_be_of_the_game() -> None:
+    _, found = analysed(BLUNDER_GAME)
+    other = pdn.parse_game("1. 11-15 23-19 *")
+    with pytest.raises(ValueError):
+        annotate_with_analysis(other, found)
+
+
+def test_a_time_a_move_searches_as_deep_as_it_can() -> None:
+    game = pdn.parse_game(BLUNDER_GAME)
+    found = analyse_game(game, pdn.validate(game), movetime=0.05)
+    assert found.movetime == 0.05 and found.depth is None
+    assert all(ply.depth >= 1 for ply in found.plies)
+    assert found.level == "0.05 s a move"
+    with pytest.raises(ValueError):
+        analyse_game(game, pdn.validate(game), depth=2, movetime=1.0)
+
+
+def test_json_figures() -> None:
+    _, found = analysed(BLUNDER_GAME)
+    data = json.loads(json.dumps(found.to_dict()))
+    assert set(data) == {
+        "file", "index", "line", "tags", "variant", "depth", "movetime", "complete",
+        "summary", "plies",
+    }  # fmt: skip
+    assert data["variant"] == "english" and data["depth"] == 4
+    assert data["tags"][0] == ["Event", "A blunder"]
+    third = next(p for p in data["plies"] if p["ply"] == 3)
+    assert set(third) == {
+        "ply", "number", "side", "played", "best", "line", "before", "after", "loss",
+        "white_after", "legal", "depth", "fen", "verdicts",
+    }  # fmt: skip
+    assert third["loss"] == third["before"] - third["after"]
+    assert third["white_after"] == -third["after"]  # Black moved
+    assert "blunder" in third["verdicts"]
+    assert data["summary"]["turning_point"] == 3
+    assert data["summary"]["blunders"]["Black"] >= 1
+
+
+def test_value_text() -> None:
+    assert [value_text(v) for v in (150, -40, 0)] == ["+1.50", "-0.40", "0.00"]
+    assert value_text(1_000_000 - 3) == "win in 3"
+
+
+def test_the_files_of_a_run_in_order(tmp_path: Path) -> None:
+    path = tmp_path / "two.pdn"
+    path.write_text(BLUNDER_GAME + "\n" + "1. 11-15 23-19 *\n", encoding="utf-8")
+    results = list(analyse_files([str(path)], depth=2, pdn=True))
+    assert [(a.index, a.file) for a, _ in results] == [(1, str(path)), (2, str(path))]
+    assert all(text.startswith("[") for _, text in results)
+
+
+# ----------------------------------------------------------------------------- the CLI
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def test_cli_writes_pdn_that_reads_back(tmp_path: Path) -> None:
+    path = tmp_path / "blunder.pdn"
+    path.write_text(BLUNDER_GAME, encoding="utf-8")
+    out = tmp_path / "out.pdn"
+    code, _ = run("analyse", str(path), "--depth", "4", "-o", str(out), "-q")
+    assert code == 0
+    text = out.read_text(encoding="utf-8")
+    assert write_game(pdn.parse_game(text)) == text
+    assert "$4 {blunder" in " ".join(text.split()) and '[Annotator "pdn analyse, depth 4"]' in text
+
+
+def test_cli_json_and_jobs(tmp_path: Path) -> None:
+    code, out = run("analyse", str(GERMAN), "--depth", "1", "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert (data["schema"], data["type"]) == ("pdn-json/1", "analysis")
+    assert len(data["games"]) == 15
+    assert all(g["complete"] and g["plies"] for g in data["games"])
+    code, parallel = run("analyse", str(GERMAN), "--depth", "1", "--format", "json", "-j", "2")
+    assert code == 0 and parallel == out
+
+
+def test_cli_refuses_a_depth_and_a_time() -> None:
+    code, out = run("analyse", str(GERMAN), "--depth", "2", "--movetime", "1")
+    assert code == 2 and "not both" in out
+    code, out = run("analyse", str(GERMAN), "--depth", "0")
+    assert code == 2

@@ -1981,10 +1981,29 @@ def split(files: tuple[str, ...], grouping: str, folder: str) -> None:
     help="Worker processes for the replay (0: one per core).",
 )
 @click.option("--title", default=None, help="The page title (default: the file names).")
+@click.option(
+    "--analyse",
+    "analyse",
+    is_flag=True,
+    help="Analyse each game with pdn's engine (as pdn analyse) and draw its values in a "
+    "graph under the board.",
+)
+@click.option(
+    "--depth",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="With --analyse: search every move this many plies (default 8).",
+)
 @_quiet_option
 @_output_option
 def view(
-    files: tuple[str, ...], variant: str | None, jobs: int, title: str | None, output: str
+    files: tuple[str, ...],
+    variant: str | None,
+    jobs: int,
+    title: str | None,
+    analyse: bool,
+    depth: int | None,
+    output: str,
 ) -> None:
     """Write one self-contained HTML page to browse the games of FILES: a game list with a
     filter, the board, the moves with comments, NAGs and variations, every illegal move
@@ -1993,6 +2012,12 @@ def view(
     from .batch import display_name
     from .viewer import view_files
 
+    if depth is not None and not analyse:
+        raise click.UsageError("--depth is for --analyse")
+    if analyse and depth is None:
+        from .analysis import DEPTH
+
+        depth = DEPTH
     sources = _sources(files)
     name = title or ", ".join(display_name(s) for s in sources)
     with _progress(files) as progress, open_output(output, files) as out:
@@ -2004,6 +2029,7 @@ def view(
             title=name,
             encoding=_encoding(),
             on_problem=_NotPdn(),
+            analyse=depth,
         )
     if output != "-":
         click.echo(f"{count} games written to {output}", err=True)

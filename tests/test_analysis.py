@@ -262,3 +262,27 @@ def test_cli_refuses_a_depth_and_a_time() -> None:
     assert code == 2 and "not both" in out
     code, out = run("analyse", str(GERMAN), "--depth", "0")
     assert code == 2
+
+
+# ----------------------------------------------------------------------------- the viewer
+
+
+def test_the_viewer_draws_the_values_of_an_analysed_game(tmp_path: Path) -> None:
+    from pdn.viewer import GRAPH_RANGE, render_html, view_game
+
+    game = pdn.parse_game(BLUNDER_GAME)
+    viewed = view_game(game, "blunder.pdn", analyse=4)
+    evaluation = viewed.record["evaluation"]
+    assert evaluation["level"] == "depth 4" and evaluation["range"] == GRAPH_RANGE
+    by_ply = {p[0]: p for p in evaluation["plies"]}
+    assert by_ply[3][2] == "??" and by_ply[3][3] == "2. 15-18"
+    assert by_ply[3][1] == GRAPH_RANGE or by_ply[3][1] > 100  # White is two men up
+    assert all(-GRAPH_RANGE <= p[1] <= GRAPH_RANGE for p in evaluation["plies"])
+    assert "drawGraph" in render_html([viewed])
+    assert "evaluation" not in view_game(game, "blunder.pdn").record  # only when asked
+    path = tmp_path / "blunder.pdn"
+    path.write_text(BLUNDER_GAME, encoding="utf-8")
+    code, _ = run("view", str(path), "--analyse", "--depth", "2", "-o", str(tmp_path / "v.html"))
+    assert code == 0 and '"evaluation"' in (tmp_path / "v.html").read_text(encoding="utf-8")
+    code, out = run("view", str(path), "--depth", "2")
+    assert code == 2 and "--analyse" in out

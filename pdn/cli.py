@@ -494,16 +494,18 @@ def validate(
     sys.exit(EXIT_PROBLEMS if summary.with_errors else EXIT_CLEAN)
 
 
-def _progress(files: tuple[str, ...], *, slow: bool = True, large: int | None = None) -> Progress:
+def _progress(files: tuple[str, ...], *, slow: bool = True, per_game: bool = False) -> Progress:
     """The progress bar of this command over FILES (silenced by its ``--quiet``, and when the
     work is not ``slow``: a pass that only cuts games and reads tags is over in a moment);
-    ``large``: the input size from which it is shown (:data:`pdn.progress.LARGE` by default;
-    an analysis is slow whatever the size)."""
+    ``per_game`` for work slow on each game (an analysis): shown whatever the input's size,
+    the games done counted one by one."""
     from .progress import LARGE, Progress
 
     context = click.get_current_context(silent=True)
     quiet = bool(context is not None and context.meta.get("pdn.quiet"))
-    return Progress(files, quiet=quiet or not slow, large=LARGE if large is None else large)
+    if per_game:
+        return Progress(files, quiet=quiet, large=0, every=1)
+    return Progress(files, quiet=quiet or not slow, large=LARGE)
 
 
 def _reported(
@@ -1009,7 +1011,7 @@ def analyse(
         raise click.UsageError("give --depth or --movetime, not both")
     sources = _sources(files)
     jobs = default_jobs(sources) if jobs is None else (jobs or usable_cores())
-    with _progress(files, large=0) as progress, open_output(output, files) as out:
+    with _progress(files, per_game=True) as progress, open_output(output, files) as out:
         if fmt == "json":
             out.write(f'{{"schema": "{SCHEMA}", "type": "analysis", "games": [\n')
         for count, (found, text) in enumerate(

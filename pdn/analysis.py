@@ -34,18 +34,28 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Iterable, Iterator
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import partial
 
 from pdn.engine import Color, Found, Move, Position, Search, Variant, evaluate, minimax
 
-from .batch import Input, map_games
+from .batch import (
+    Input,
+    WorkerDiedError,
+    map_games,
+    named_games,
+    process_pool,
+    usable_cores,
+)
 from .gametype import first_colour
 from .hub import search_for
 from .model import Comment, Game, Node
 from .notation import move_texts
-from .replays import replay_of
+from .replays import Replays, replay_of
 from .validation import Report
 from .writer import write_game
 
@@ -571,8 +581,48 @@ def analyse_files(
     jobs: int = 1,
     encoding: str | None = None,
 ) -> Iterator[tuple[GameAnalysis, str]]:
-    """:func:`analysed` for every game of every source, in order, on ``jobs`` processes
-    (:func:`pdn.batch.map_games`: whole batches of games go to a worker, so a file of fewer
-    games than a batch runs on one)."""
+    """:func:`analysed` for every game of every source, in order, on ``jobs`` processes.
+
+    On one, through :func:`pdn.batch.map_games`. On several, game by game rather than in
+    map_games' batches of 200 (an analysis takes seconds a game: a tournament's file is worth
+    spreading): this process replays each game (:class:`pdn.replays.Replays`, the rules
+    ``pdn validate`` chooses, which take the earlier games of the file into account) and a
+    worker replays it again under those rules, the same steps, and analyses it."""
     work = partial(analysed, depth=depth, movetime=movetime, variant=variant, pdn=pdn)
-    return map_games(work, sources, jobs=jobs, encoding=encoding)
+    if jobs <= 1:
+        return map_games(work, sources, jobs=1, encoding=encoding)
+    return _spread(sources, jobs, variant, encoding, partial(_under, work))
+
+
+def _under(
+    work: Callable[..., tuple[GameAnalysis, str]], game: Game, file: str, rules: str | None
+) -> tuple[GameAnalysis, str]:
+    """``work`` for a game whose rules are known (``None``: as replay chooses them)."""
+    return work(game, file, variant=rules) if rules is not None else work(game, file)
+
+
+def _spread(
+    sources: Iterable[Input],
+    jobs: int,
+    variant: str | None,
+    encoding: str | None,
+    work: Callable[[Game, str, str | None], tuple[GameAnalysis, str]],
+) -> Iterator[tuple[GameAnalysis, str]]:
+    replays = Replays(variant)
+    workers = min(jobs, usable_cores())
+    try:
+        with process_pool(workers) as pool:
+            pending: deque[Future[tuple[GameAnalysis, str]]] = deque()
+            for name, game in named_games(sources, encoding=encoding):
+                chosen = replays.of(game, name).variant
+                rules = chosen.name if chosen is not None else variant
+                pending.append(pool.submit(work, game, name, rules))
+                while len(pending) >= 2 * workers:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+    except BrokenProcessPool as exc:
+        raise WorkerDiedError(
+            "a worker process died (killed by the system, out of memory?); "
+            "run again with fewer --jobs, or -j 1"
+        ) from exc

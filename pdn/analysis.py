@@ -428,6 +428,7 @@ def analyse_game(
         found.complete = False
         return found
     first = first_colour(variant, game.game_type)
+    # A game set up with the second mover to move numbers its first move "1...".
     offset = 0 if report.start.turn is first else 1
     search = search_for(variant)
     since: list[Position] = []
@@ -444,7 +445,7 @@ def analyse_game(
         position, move = step.before, step.move
         moves = position.legal_moves(merge_duplicates=True)
         if len(moves) > 1 and move in moves:
-            at = _Place(step.node, count + offset, step.order, first)
+            at = _Place(step.node, count, count + offset, step.order, first)
             found.plies.append(
                 _ply(search, at, position, moves, move, variant, depth, movetime, since, quiet)
             )
@@ -458,6 +459,7 @@ def analyse_game(
 class _Place:
     node: Node
     ply: int
+    counted: int  # the ply as move numbers count it (from the first mover's first move)
     order: int
     first: Color
 
@@ -477,7 +479,7 @@ def _ply(
     valued, reached = _valued(search, position, moves, depth, movetime, since, quiet)
     best = max(valued, key=lambda v: v.value)  # the first of the best, in the legal order
     played = next(v for v in valued if v.move == move)
-    number = (at.ply - 1) // 2 + 1
+    number = (at.counted - 1) // 2 + 1
     return PlyAnalysis(
         ply=at.ply,
         order=at.order,

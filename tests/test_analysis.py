@@ -286,3 +286,40 @@ def test_the_viewer_draws_the_values_of_an_analysed_game(tmp_path: Path) -> None
     assert code == 0 and '"evaluation"' in (tmp_path / "v.html").read_text(encoding="utf-8")
     code, out = run("view", str(path), "--depth", "2")
     assert code == 2 and "--analyse" in out
+
+
+def test_with_kings_the_positions_before_count_for_draws() -> None:
+    # White, a king up, shuffles; so does Black, who at ply 4 draws by going back to the
+    # position of the start (the search scores a position met again as a draw): each value
+    # is minimax's with the positions since the last man move or capture, and the run of
+    # king moves, as the game reached them. Ply 1 is the record's first move ("1...").
+    fen = "W:WK14,K30:BK3"
+    texts = ["14-18", "3-7", "18-14", "7-3", "14-18", "3-7"]
+    game, found = analysed(f'[FEN "{fen}"] 1... ' + " ".join(texts) + " *", depth=3)
+    assert found.plies[0].number == "1..." and found.plies[0].ply == 1
+    assert found.plies[1].number == "2."
+    rules = search_for(ENGLISH)
+    position = Position.from_fen(fen, ENGLISH)
+    since: list[Position] = []
+    quiet = 0
+    by_ply = {ply.ply: ply for ply in found.plies}
+    for number, text in enumerate(texts, 1):
+        moves = position.legal_moves(merge_duplicates=True)
+        move = moves[move_texts(moves, ENGLISH).index(text)]
+        expected = minimax(
+            position,
+            3,
+            repetition=rules.repetition,
+            quiet_plies=rules.quiet_plies,
+            history=since,
+            quiet=quiet,
+        )
+        assert by_ply[number].before == expected, number
+        reversible = move.king and not move.captures
+        since = [*since, position] if reversible else []
+        quiet = quiet + 1 if reversible else 0
+        position = position.play(move)
+    # Black's 7-3 back to the start is a draw, which the moves before make it.
+    assert by_ply[4].before == by_ply[4].after == 0
+    assert minimax(Position.from_fen(by_ply[4].fen, ENGLISH), 3) < -100  # without them, lost
+    assert len(game.mainline_moves()) == len(texts)

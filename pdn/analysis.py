@@ -55,6 +55,7 @@ from .gametype import first_colour
 from .hub import search_for
 from .model import Comment, Game, Node
 from .notation import move_texts
+from .problems import Problem
 from .replays import Replays, replay_of
 from .validation import Report
 from .writer import write_game
@@ -219,7 +220,8 @@ class GameAnalysis:
     """A game analysed: where it is (``file``, ``index``, ``line``), its ``tags``, the rules
     it was replayed under (``variant``, ``None`` when it could not be), the ``depth`` or
     ``movetime`` asked, its analysed ``plies`` and whether they reach the end of its mainline
-    (``complete``: not when an illegal move stops the replay)."""
+    (``complete``: not when an illegal move stops the replay, nor when the game could not be
+    replayed at all)."""
 
     file: str
     index: int
@@ -230,6 +232,8 @@ class GameAnalysis:
     movetime: float | None
     plies: list[PlyAnalysis] = field(default_factory=list)
     complete: bool = True
+    #: The input was not PDN at all (its one game says so): nothing to analyse or write.
+    not_pdn: Problem | None = None
 
     def summary(self) -> Summary:
         """The verdicts counted per side, and the turning point."""
@@ -505,8 +509,11 @@ def annotate_with_analysis(game: Game, analysis: GameAnalysis) -> Game:
     (unless the move is judged already), a comment with the verdicts, the value of the move,
     the best move and its value (``{blunder: -1.10; best: 15x24 +0.20}``), and the engine's
     line as a variation; a comment at each only move; an ``Annotator`` tag (when the game has none)
-    and a summary comment before the first move. Everything of ``game`` is kept."""
+    and a summary comment before the first move. Everything of ``game`` is kept; a game
+    that could not be replayed (no rules for it) is copied as it is."""
     copied = copy.deepcopy(game)
+    if analysis.variant is None:
+        return copied
     nodes = [node for node, _ in copied.walk()]
     for ply in analysis.plies:
         if ply.order >= len(nodes) or nodes[ply.order].move != ply.played:
@@ -568,6 +575,12 @@ def analysed(
     """One game of ``file`` analysed, replayed as ``pdn validate`` replays it
     (:func:`pdn.replays.replay_of`), with the PDN text of the game annotated with it when
     ``pdn`` (else ``""``): what a worker of :func:`analyse_files` sends back."""
+    unreadable = next((p for p in game.errors if p.code == "not-pdn"), None)
+    if unreadable is not None:
+        tags = game.tags.items()
+        lost = GameAnalysis(file, game.index, game.line, tags, None, depth, movetime)
+        lost.complete, lost.not_pdn = False, unreadable
+        return lost, ""
     report = replay_of(game, file, variant)
     found = analyse_game(game, report, depth=depth, movetime=movetime, file=file)
     text = write_game(annotate_with_analysis(game, found)) if pdn else ""

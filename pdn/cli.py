@@ -1011,26 +1011,30 @@ def analyse(
         raise click.UsageError("give --depth or --movetime, not both")
     sources = _sources(files)
     jobs = default_jobs(sources) if jobs is None else (jobs or usable_cores())
+    not_pdn = _NotPdn()
     with _progress(files, per_game=True) as progress, open_output(output, files) as out:
         if fmt == "json":
             out.write(f'{{"schema": "{SCHEMA}", "type": "analysis", "games": [\n')
-        for count, (found, text) in enumerate(
-            analyse_files(
-                progress.sources(sources),
-                depth=depth,
-                movetime=movetime,
-                variant=variant,
-                pdn=fmt == "pdn",
-                jobs=jobs,
-                encoding=_encoding(),
-            )
+        count = 0
+        for found, text in analyse_files(
+            progress.sources(sources),
+            depth=depth,
+            movetime=movetime,
+            variant=variant,
+            pdn=fmt == "pdn",
+            jobs=jobs,
+            encoding=_encoding(),
         ):
             progress.tick()
+            if found.not_pdn is not None:
+                not_pdn(found.file, found.not_pdn)
+                continue
             if fmt == "json":
                 data = json.dumps(found.to_dict(), ensure_ascii=False)
                 out.write(("" if not count else ",\n") + data)
             else:
                 out.write(("\n" if count else "") + text)
+            count += 1  # inputs not PDN at all are not counted
         if fmt == "json":
             out.write("\n]}\n")
 

@@ -323,3 +323,21 @@ def test_with_kings_the_positions_before_count_for_draws() -> None:
     assert by_ply[4].before == by_ply[4].after == 0
     assert minimax(Position.from_fen(by_ply[4].fen, ENGLISH), 3) < -100  # without them, lost
     assert len(game.mainline_moves()) == len(texts)
+
+
+def test_a_game_without_rules_is_written_as_it_was() -> None:
+    game = pdn.parse_game('[GameType "0"]\n1. e4 e5 *')  # chess: no draughts rules for it
+    found = analyse_game(game, pdn.validate(game), depth=2)
+    assert found.variant is None and not found.complete and not found.plies
+    assert write_game(annotate_with_analysis(game, found)) == write_game(game)
+
+
+def test_cli_says_an_input_that_is_not_pdn(tmp_path: Path) -> None:
+    binary = tmp_path / "binary.pdn"
+    binary.write_bytes(bytes(range(256)) * 4)
+    good = tmp_path / "good.pdn"
+    good.write_text("1. 11-15 23-19 *\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["analyse", str(binary), str(good), "--depth", "2"])
+    assert result.exit_code == 1
+    assert f"{binary}:1:1: not-pdn:" in result.output
+    assert result.output.count("[Annotator") == 1  # the good file's game only

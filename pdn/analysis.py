@@ -448,15 +448,25 @@ def analyse_game(
         count += 1
         position, move = step.before, step.move
         moves = position.legal_moves(merge_duplicates=True)
-        if len(moves) > 1 and move in moves:
+        if len(moves) > 1:
             at = _Place(step.node, count, count + offset, step.order, first)
+            chosen = _among(position, moves, move)
             found.plies.append(
-                _ply(search, at, position, moves, move, variant, depth, movetime, since, quiet)
+                _ply(search, at, position, moves, chosen, variant, depth, movetime, since, quiet)
             )
         reversible = move.king and not move.captures
         since = [*since, position] if reversible else []
         quiet = quiet + 1 if reversible else 0
     return found
+
+
+def _among(position: Position, moves: list[Move], move: Move) -> Move:
+    """The move of ``moves`` (one per position reached) that stands for ``move``: another
+    path to the same position (a king's capture taken the other way round) is the same."""
+    if move in moves:
+        return move
+    reached = position.play(move).key()
+    return next(m for m in moves if position.play(m).key() == reached)
 
 
 @dataclass(slots=True)

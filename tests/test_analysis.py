@@ -341,3 +341,14 @@ def test_cli_says_an_input_that_is_not_pdn(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert f"{binary}:1:1: not-pdn:" in result.output
     assert result.output.count("[Annotator") == 1  # the good file's game only
+
+
+def test_a_capture_written_by_another_path_to_the_same_position() -> None:
+    # The king's capture 4x43 goes round two ways; the engine keeps one move per position
+    # reached, so the way written is valued as the one it keeps (found by a random scan).
+    fen = "W:WK4,24,39,44,45,46,48,49,50:B1,6,7,8,9,12,14,18,21,22,38"
+    game = pdn.parse_game(f'[GameType "20"] [FEN "{fen}"] 1. 4x13x2x16x32x43 *')
+    report = pdn.validate(game)
+    assert report.steps[0].move not in report.steps[0].before.legal_moves(merge_duplicates=True)
+    (ply,) = analyse_game(game, report, depth=2).plies
+    assert ply.played == "4x13x2x16x32x43" and ply.loss == 0

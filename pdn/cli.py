@@ -997,9 +997,10 @@ def analyse(
 
     A move that loses about a man (0.90) or more against the best is a blunder ($4), 0.40 or
     more a mistake ($2); a missed shot is a forced gain of a man not played; an only move the
-    one move that does not lose a man. PDN output is the game as it was read with, at each
-    blunder and mistake, its NAG, a comment with the values and the engine's line as a
-    variation, and a summary; JSON gives the figures of every ply.
+    one move that does not lose a man. PDN output is each game as it was read, with at each
+    blunder and mistake its NAG, a comment with the values and the engine's line as a
+    variation, and a summary; JSON gives the figures of every ply. The progress bar counts
+    the games (-q: none).
     """
     import json
 

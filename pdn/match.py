@@ -155,7 +155,7 @@ def play_game(
         position = position.play(move)
         said = watch.update(move, position, len(played)) if watch is not None else ()
         if said:
-            outcome, termination = Outcome.DRAW, said[0]
+            outcome, termination = Outcome.DRAW, f"adjudicated a draw: {said[0]}"
             break
     return Played(tuple(played[len(ballot.moves) :]), outcome, termination)
 

@@ -116,7 +116,8 @@ def test_a_draw_rule_ends_the_game() -> None:
         two.set_variant(ENGLISH)
         played = play_game(ballot, Engine("a", one), Engine("b", two), max_plies=200)
     assert played.outcome is Outcome.DRAW
-    assert "adjudicated" not in played.termination  # a rule, not the ply limit
+    assert played.termination.startswith("adjudicated a draw: ")
+    assert "after 200 plies" not in played.termination  # a rule, not the ply limit
 
 
 def test_engine_commands() -> None:

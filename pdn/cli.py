@@ -944,6 +944,85 @@ def openings(
                 out.write(chunk)
 
 
+@main.command()
+@click.argument("engine_a")
+@click.argument("engine_b")
+@click.option(
+    "--ballots",
+    "deck",
+    type=click.Choice(["english-3move", "english-11man", "start"]),
+    default="english-3move",
+    show_default=True,
+    help="The openings: ACF three-move ballots, 11-man ballots, or the start position.",
+)
+@click.option("--games", type=click.IntRange(1), default=2, show_default=True)
+@click.option(
+    "--depth",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Plies a move for both (default: each engine's own level).",
+)
+@click.option(
+    "--movetime", type=click.FloatRange(0.01), default=None, help="Seconds a move for both."
+)
+@click.option(
+    "--variant",
+    type=click.Choice(VARIANT_NAMES, case_sensitive=False),
+    default=None,
+    help="The rules, for --ballots start (default English).",
+)
+@click.option("--max-plies", type=click.IntRange(1), default=300, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True, help="Order of the ballots.")
+@_output_option
+def match(
+    engine_a: str,
+    engine_b: str,
+    deck: str,
+    games: int,
+    depth: int | None,
+    movetime: float | None,
+    variant: str | None,
+    max_plies: int,
+    seed: int,
+    output: str,
+) -> None:
+    """Play ENGINE_A against ENGINE_B, two programs speaking the Hub protocol (for pdn's own,
+    "pdn engine --hub --depth 4"), over opening ballots, each ballot with both colours.
+
+    The games are written as PDN (to -o, else standard output) with their ballot, engines,
+    result and termination; the standings follow on standard output (standard error when the
+    games go there). A game ends with no move left, a draw rule of the variant, an illegal
+    move from an engine (it loses), or --max-plies (a draw).
+    """
+    from .hub import HubError
+    from .match import ballots_of, engine_command, play_match
+    from .report import build_reports, games_to_records, render_text
+    from .writer import write_game
+
+    if variant is not None and deck != "start":
+        raise click.UsageError("--variant goes with --ballots start (the other decks are English)")
+    ballots = ballots_of(deck, engine.get_variant(variant or "english"))
+    played: list[Game] = []
+    try:
+        with open_output(output, ()) as out:
+            for game in play_match(
+                [engine_command(engine_a), engine_command(engine_b)],
+                ballots,
+                games,
+                depth=depth,
+                movetime=movetime,
+                max_plies=max_plies,
+                seed=seed,
+                labels=[engine_a, engine_b],
+            ):
+                out.write(("\n" if played else "") + write_game(game))
+                played.append(game)
+    except HubError as exc:
+        raise click.ClickException(str(exc)) from exc
+    table = render_text(build_reports(games_to_records(played)))
+    click.echo(table, err=output == "-", nl=False)
+
+
 @main.command("engine")
 @click.option("--hub", is_flag=True, help="Speak the Hub protocol on standard input and output.")
 @click.option(

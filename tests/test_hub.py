@@ -141,6 +141,7 @@ def test_pydraughts_plays_a_whole_international_game_with_it(engine_program: Pat
             ours = ours.play(move)
             plies += 1
         assert board.is_over(), f"no end after {plies} plies"
+        assert plies > 20  # a game, not a few moves
         assert ours.fen() == Position.from_fen(board.fen, INTERNATIONAL).fen()
     finally:
         client.quit()

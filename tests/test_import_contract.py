@@ -53,7 +53,7 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
             "explorer_render",
         },
     ),
-    ("engines", {"hub", "analysis"}),
+    ("engines", {"hub", "match", "analysis"}),
     ("presentation", {"viewer"}),
     ("commands", {"cli", "__main__", "__init__"}),
 ]

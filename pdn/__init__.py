@@ -9,7 +9,7 @@ Reading: :func:`read_games` (a path or an open file), :func:`read_game` (one gam
 file), :func:`parse_games` / :func:`parse_game` (PDN in a string), :func:`read_headers` (tags
 only).  Writing: :func:`write_game`, :func:`write_games`.  Checking: :func:`validate` (its
 report is :class:`Report`).  The rules engine is :mod:`pdn.engine`; every walk over a game is a
-:class:`GameVisitor`.
+:class:`GameVisitor`. The engine's analysis of games is :mod:`pdn.analysis`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from pdn import engine, explorer, novelty
+    from pdn import analysis, engine, explorer, novelty
     from pdn.builder import GameBuilder
     from pdn.cutting import RawGame
     from pdn.model import Comment, Game, Node, Tags
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 # Imported on first use (PEP 562), so that ``pdn --help`` or one small file does not pay for
 # the grammar, the engine and every writer: each public name and the module that defines it.
 _HOMES = {
+    "analysis": "pdn.analysis",
     "engine": "pdn.engine",
     "explorer": "pdn.explorer",
     "novelty": "pdn.novelty",
@@ -72,8 +73,9 @@ _HOMES = {
 }
 
 
-#: The modules among the public names (``pdn.engine``, ``pdn.explorer``, ``pdn.novelty``).
-_MODULES = {"engine", "explorer", "novelty"}
+#: The modules among the public names (``pdn.analysis``, ``pdn.engine``, ``pdn.explorer``,
+#: ``pdn.novelty``).
+_MODULES = {"analysis", "engine", "explorer", "novelty"}
 
 
 def __getattr__(name: str) -> Any:
@@ -114,6 +116,7 @@ __all__ = [
     "Tags",
     "__version__",
     "accept_raw",
+    "analysis",
     "engine",
     "explorer",
     "novelty",

@@ -258,6 +258,14 @@ def _watch_parent(watched: int, interval: float = 1.0) -> None:
     os._exit(1)
 
 
+def process_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes that end when this process dies, however it dies (the
+    pool :func:`map_games` runs its batches on)."""
+    return ProcessPoolExecutor(
+        max_workers=workers, initializer=_die_with_parent, initargs=(os.getpid(),)
+    )
+
+
 def map_games(
     func: Callable[[Game, str], T],
     sources: Iterable[Input],
@@ -287,9 +295,7 @@ def map_games(
             yield from _run_batch(func, name, batch)
         return
     try:
-        with ProcessPoolExecutor(
-            max_workers=workers, initializer=_die_with_parent, initargs=(os.getpid(),)
-        ) as pool:
+        with process_pool(workers) as pool:
             pending: deque[Future[list[T]]] = deque()
             limit = workers * 3
             for name, batch in chain(ahead, batches):

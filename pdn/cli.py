@@ -495,14 +495,18 @@ def validate(
     sys.exit(EXIT_PROBLEMS if summary.with_errors else EXIT_CLEAN)
 
 
-def _progress(files: tuple[str, ...], *, slow: bool = True) -> Progress:
+def _progress(files: tuple[str, ...], *, slow: bool = True, per_game: bool = False) -> Progress:
     """The progress bar of this command over FILES (silenced by its ``--quiet``, and when the
-    work is not ``slow``: a pass that only cuts games and reads tags is over in a moment)."""
-    from .progress import Progress
+    work is not ``slow``: a pass that only cuts games and reads tags is over in a moment);
+    ``per_game`` for work slow on each game (an analysis): shown whatever the input's size,
+    the games done counted one by one."""
+    from .progress import LARGE, Progress
 
     context = click.get_current_context(silent=True)
     quiet = bool(context is not None and context.meta.get("pdn.quiet"))
-    return Progress(files, quiet=quiet or not slow)
+    if per_game:
+        return Progress(files, quiet=quiet, large=0, every=1)
+    return Progress(files, quiet=quiet or not slow, large=LARGE)
 
 
 def _reported(
@@ -939,6 +943,181 @@ def openings(
             )
             for chunk in render_openings_chunks(rows, fmt):
                 out.write(chunk)
+
+
+@main.command()
+@click.argument("engine_a")
+@click.argument("engine_b")
+@click.option(
+    "--ballots",
+    "deck",
+    type=click.Choice(["english-3move", "english-11man", "start"]),
+    default="english-3move",
+    show_default=True,
+    help="The openings: ACF three-move ballots, 11-man ballots, or the start position.",
+)
+@click.option("--games", type=click.IntRange(1), default=2, show_default=True)
+@click.option(
+    "--depth",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Plies a move for both (default: each engine's own level).",
+)
+@click.option(
+    "--movetime", type=click.FloatRange(0.01), default=None, help="Seconds a move for both."
+)
+@click.option(
+    "--variant",
+    type=click.Choice(VARIANT_NAMES, case_sensitive=False),
+    default=None,
+    help="The rules, for --ballots start (default English).",
+)
+@click.option("--max-plies", type=click.IntRange(1), default=300, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True, help="Order of the ballots.")
+@_output_option
+def match(
+    engine_a: str,
+    engine_b: str,
+    deck: str,
+    games: int,
+    depth: int | None,
+    movetime: float | None,
+    variant: str | None,
+    max_plies: int,
+    seed: int,
+    output: str,
+) -> None:
+    """Play ENGINE_A against ENGINE_B, two programs speaking the Hub protocol (for pdn's own,
+    "pdn engine --hub --depth 4"), over opening ballots, each ballot with both colours.
+
+    The games are written as PDN (to -o, else standard output) with their ballot, engines,
+    result and termination; the standings follow on standard output (standard error when the
+    games go there). A game ends with no move left, a draw rule of the variant, an illegal
+    move from an engine (it loses), or --max-plies (a draw).
+    """
+    from .hub import HubError
+    from .match import ballots_of, engine_command, play_match
+    from .report import build_reports, games_to_records, render_text
+    from .writer import write_game
+
+    if variant is not None and deck != "start":
+        raise click.UsageError("--variant goes with --ballots start (the other decks are English)")
+    ballots = ballots_of(deck, engine.get_variant(variant or "english"))
+    played: list[Game] = []
+    try:
+        with open_output(output, ()) as out:
+            for game in play_match(
+                [engine_command(engine_a), engine_command(engine_b)],
+                ballots,
+                games,
+                depth=depth,
+                movetime=movetime,
+                max_plies=max_plies,
+                seed=seed,
+                labels=[engine_a, engine_b],
+            ):
+                out.write(("\n" if played else "") + write_game(game))
+                played.append(game)
+    except HubError as exc:
+        raise click.ClickException(str(exc)) from exc
+    table = render_text(build_reports(games_to_records(played)))
+    click.echo(table, err=output == "-", nl=False)
+
+
+@main.command("engine")
+@click.option("--hub", is_flag=True, help="Speak the Hub protocol on standard input and output.")
+@click.option(
+    "--depth", type=click.IntRange(1, 64), default=None, help="Search this many plies a move."
+)
+@click.option("--movetime", type=click.FloatRange(0.01), default=None, help="Seconds per move.")
+def engine_command(hub: bool, depth: int | None, movetime: float | None) -> None:
+    """pdn's own engine for other programs: with --hub it reads Hub commands (Scan's
+    protocol, as pydraughts' HubEngine and draughts GUIs speak it) on standard input and
+    answers on standard output. The depth or time given here is its level until the
+    program sends a level command; without either it searches 6 plies."""
+    from .hub import HubEngine
+
+    if not hub:
+        raise click.UsageError("say which protocol: --hub")
+    import pdn
+
+    server = HubEngine(sys.stdout, depth=depth, movetime=movetime, version=pdn.__version__)
+    server.serve(sys.stdin)
+
+
+@main.command()
+@_files_argument
+@click.option(
+    "--depth",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Search every move this many plies (default 8).",
+)
+@click.option(
+    "--movetime",
+    type=click.FloatRange(0.01),
+    default=None,
+    help="Seconds a move instead of a depth: the deepest depth done in time.",
+)
+@_format_option("pdn", "json")
+@_variant_option
+@_jobs_option
+@_quiet_option
+@_output_option
+def analyse(
+    files: tuple[str, ...],
+    depth: int | None,
+    movetime: float | None,
+    fmt: str,
+    variant: str | None,
+    jobs: int | None,
+    output: str,
+) -> None:
+    """Analyse every game of FILES with pdn's engine: each mainline move against the best.
+
+    A move that loses about a man (0.90) or more against the best is a blunder ($4), 0.40 or
+    more a mistake ($2); a missed shot is a forced gain of a man not played; an only move the
+    one move that does not lose a man. PDN output is each game as it was read, with at each
+    blunder and mistake its NAG, a comment with the values and the engine's line as a
+    variation, and a summary; JSON gives the figures of every ply. The progress bar counts
+    the games (-q: none).
+    """
+    import json
+
+    from .analysis import analyse_files
+    from .batch import default_jobs, usable_cores
+    from .jsonio import SCHEMA
+
+    if depth is not None and movetime is not None:
+        raise click.UsageError("give --depth or --movetime, not both")
+    sources = _sources(files)
+    jobs = default_jobs(sources) if jobs is None else (jobs or usable_cores())
+    not_pdn = _NotPdn()
+    with _progress(files, per_game=True) as progress, open_output(output, files) as out:
+        if fmt == "json":
+            out.write(f'{{"schema": "{SCHEMA}", "type": "analysis", "games": [\n')
+        count = 0
+        for found, text in analyse_files(
+            progress.sources(sources),
+            depth=depth,
+            movetime=movetime,
+            variant=variant,
+            pdn=fmt == "pdn",
+            jobs=jobs,
+            encoding=_encoding(),
+        ):
+            progress.tick()
+            if found.not_pdn is not None:
+                not_pdn(found.file, found.not_pdn)
+                continue
+            if fmt == "json":
+                data = json.dumps(found.to_dict(), ensure_ascii=False)
+                out.write(("" if not count else ",\n") + data)
+            else:
+                out.write(("\n" if count else "") + text)
+            count += 1  # inputs not PDN at all are not counted
+        if fmt == "json":
+            out.write("\n]}\n")
 
 
 @main.command()
@@ -2102,6 +2281,19 @@ def split(files: tuple[str, ...], grouping: str, folder: str) -> None:
     show_default=True,
     help="The panel's plies of each game (0: whole games).",
 )
+@click.option(
+    "--analyse",
+    "analyse",
+    is_flag=True,
+    help="Analyse each game with pdn's engine (as pdn analyse) and draw its values in a "
+    "graph under the board.",
+)
+@click.option(
+    "--depth",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="With --analyse: search every move this many plies (default 8).",
+)
 @_quiet_option
 @_output_option
 def view(
@@ -2112,6 +2304,8 @@ def view(
     explorer: bool,
     archives: tuple[str, ...],
     explorer_depth: int,
+    analyse: bool,
+    depth: int | None,
     output: str,
 ) -> None:
     """Write one self-contained HTML page to browse the games of FILES: a game list with a
@@ -2130,6 +2324,12 @@ def view(
     from .batch import display_name
     from .viewer import view_files
 
+    if depth is not None and not analyse:
+        raise click.UsageError("--depth is for --analyse")
+    if analyse and depth is None:
+        from .analysis import DEPTH
+
+        depth = DEPTH
     sources = _sources(files)
     name = title or ", ".join(display_name(s) for s in sources)
     workers = jobs or os.cpu_count() or 1
@@ -2161,6 +2361,7 @@ def view(
             encoding=_encoding(),
             on_problem=_NotPdn(),
             explorer=panel,
+            analyse=depth,
         )
     if output != "-":
         click.echo(f"{count} games written to {output}", err=True)

@@ -65,6 +65,7 @@ class Progress:
         quiet: bool = False,
         stream: IO[str] | None = None,
         large: int = LARGE,
+        every: int = 200,
     ) -> None:
         self.stream = sys.stderr if stream is None else stream
         sizes = [os.path.getsize(f) for f in files if f != "-" and os.path.isfile(f)]
@@ -72,6 +73,8 @@ class Progress:
         self.total = sum(sizes)
         self.enabled = not quiet and 0 < self.total >= large and _is_terminal(self.stream)
         self.games = 0
+        #: Games between two updates of the games counter (1 for work slow per game).
+        self.every = every
         self._bar: tqdm[Any] | None = None
 
     def __enter__(self) -> Progress:
@@ -122,10 +125,13 @@ class Progress:
             self.close()
 
     def tick(self) -> None:
-        """One more game done (shown beside the bytes every few hundred games)."""
+        """One more game done (shown beside the bytes every ``every`` games: every few hundred
+        by default, drawn with the next bytes read; at once when each game is slow, since
+        the reader may be done with the bytes long before the games are)."""
         self.games += 1
-        if self.enabled and self.games % 200 == 0:
-            self._the_bar().set_postfix_str(f"{self.games:,} games", refresh=False)
+        if self.enabled and self.games % self.every == 0:
+            text = f"{self.games:,} games"
+            self._the_bar().set_postfix_str(text, refresh=self.every == 1)
 
     def close(self) -> None:
         """Close the bar, erasing it."""

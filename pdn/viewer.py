@@ -59,6 +59,7 @@ from .validation import Report
 
 __all__ = [
     "COLUMNS",
+    "GRAPH_RANGE",
     "ViewedGame",
     "asset",
     "board_geometry",
@@ -303,8 +304,16 @@ def _variant_of(game: Game, report: Report) -> Variant:
         return ENGLISH  # rules unknown: an empty 8x8 board, the moves listed unplayed
 
 
-def view_game(game: Game, file: str, variant: str | None = None) -> ViewedGame:
-    """Validate one game and keep what the viewer shows of it."""
+#: The value an evaluation graph reaches at its top (White) or bottom (Black): 4 men.
+GRAPH_RANGE = 400
+
+
+def view_game(
+    game: Game, file: str, variant: str | None = None, analyse: int | None = None
+) -> ViewedGame:
+    """Validate one game and keep what the viewer shows of it; with ``analyse`` (a depth),
+    also analyse it (:func:`pdn.analysis.analyse_game`) for the graph of its values drawn
+    under the board."""
     from .openings import classify
 
     unreadable = next((p for p in game.errors if p.code == "not-pdn"), None)
@@ -339,7 +348,23 @@ def view_game(game: Game, file: str, variant: str | None = None) -> ViewedGame:
         "moves": _moves(game, report, per_node),
         "terminator": one_line(game.terminator or ""),
     }
+    if analyse is not None:
+        record["evaluation"] = _evaluation(game, report, analyse)
     return ViewedGame(row, board_variant.name, record)
+
+
+def _evaluation(game: Game, report: Report, depth: int) -> JsonDict:
+    """The values of the mainline for the graph: each analysed ply with its value after the
+    move for White (held within :data:`GRAPH_RANGE`) and the NAG of its verdict."""
+    from .analysis import analyse_game  # the engine's search: only for a page that asks
+
+    found = analyse_game(game, report, depth=depth)
+    plies = []
+    for ply in found.plies:
+        value = max(-GRAPH_RANGE, min(GRAPH_RANGE, ply.white_after))
+        mark = _NAGS.get(ply.nag, "") if ply.nag is not None else ""
+        plies.append([ply.ply, value, mark, one_line(f"{ply.number} {ply.played}")])
+    return {"level": found.level, "range": GRAPH_RANGE, "plies": plies}
 
 
 def asset(name: str) -> str:
@@ -438,14 +463,16 @@ def view_files(
     encoding: str | None = None,
     on_problem: Callable[[str, Problem], None] | None = None,
     explorer: JsonDict | None = None,
+    analyse: int | None = None,
 ) -> int:
     """Validate every game of ``sources`` (on ``jobs`` processes, in order) and write the
     viewer page to ``out``; returns the number of games. ``encoding`` forces the codec of PDN
     bytes (else it is detected). An input that is not PDN at all is no game of the page:
     ``on_problem(file, problem)`` is told of it. ``explorer``: the explorer's panel, as
-    :func:`write_page` takes it."""
+    :func:`write_page` takes it; ``analyse`` (a depth) adds each game's evaluation graph
+    (:func:`view_game`)."""
     viewed: Iterator[ViewedGame] = map_games(
-        partial(view_game, variant=variant), sources, jobs=jobs, encoding=encoding
+        partial(view_game, variant=variant, analyse=analyse), sources, jobs=jobs, encoding=encoding
     )
 
     def shown() -> Iterator[ViewedGame]:

@@ -63,6 +63,7 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
             "novelty",
         },
     ),
+    ("engines", {"hub", "match", "analysis"}),
     ("presentation", {"viewer", "explorer_page"}),
     ("commands", {"cli", "__main__", "__init__"}),
 ]
@@ -75,7 +76,7 @@ ENGINE_LAYERS: list[tuple[str, set[str]]] = [
     ("boards", {"board", "fen"}),
     ("moves", {"movegen"}),
     ("positions", {"position", "native"}),
-    ("uses of positions", {"diagnose", "picture", "perft"}),
+    ("uses of positions", {"diagnose", "picture", "perft", "search"}),
     ("lookup", {"lookup"}),
     ("package", {"__init__"}),
 ]

@@ -233,3 +233,34 @@ def test_variations_nested_thousands_deep_open(driver: Any, tmp_path: Path) -> N
     assert driver.get_log("browser") == []
     driver.execute_script("arguments[0].click()", moves[-2])  # the deepest line's 9-13
     assert driver.find_element(By.CSS_SELECTOR, ".pdnv-move.pdnv-current").text == "9-13"
+
+
+def test_the_evaluation_graph_of_an_analysed_game(driver: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    game = pdn.parse_game(
+        '[FEN "B:W17,22,25,27,28,29,30:B1,3,4,5,8,9,15"] 1. 8-11 17-13 2. 15-18 13x6 *'
+    )
+    target = tmp_path / "analysed.html"
+    target.write_text(render_html([view_game(game, "blunder.pdn", analyse=4)]), encoding="utf-8")
+    driver.get(target.as_uri())  # one game: opened at once, no list
+    points = driver.find_element(By.CSS_SELECTOR, ".pdnv-graph polyline").get_attribute("points")
+    assert points is not None and len(points.split()) == 4  # the four moves, each with a choice
+    marks = driver.find_elements(By.CSS_SELECTOR, ".pdnv-graph .pdnv-graph-mark")
+    assert [m.find_element(By.TAG_NAME, "title").get_attribute("textContent") for m in marks] == [
+        "2. 15-18??"
+    ]
+    assert not driver.find_elements(By.CSS_SELECTOR, ".pdnv-graph .pdnv-graph-now")  # the start
+    body = driver.find_element(By.TAG_NAME, "body")
+    body.click()
+    body.send_keys(Keys.ARROW_RIGHT)
+    assert driver.find_elements(By.CSS_SELECTOR, ".pdnv-graph .pdnv-graph-now")
+    # A click at the right end goes to the last ply.
+    graph = driver.find_element(By.CSS_SELECTOR, ".pdnv-graph svg")
+    width = graph.size["width"]
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(driver).move_to_element_with_offset(graph, width // 2 - 2, 0).click().perform()
+    current = driver.find_element(By.CSS_SELECTOR, ".pdnv-moves .pdnv-current").text
+    assert current == "13x6"

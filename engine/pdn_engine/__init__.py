@@ -1,4 +1,5 @@
-"""Rules engine for draughts and checkers: variants, positions, legal moves, perft, diagnosis.
+"""Rules engine for draughts and checkers: variants, positions, legal moves, perft, diagnosis,
+search.
 
 ``pdn_engine`` knows nothing of PDN text; the ``pdn`` package builds on it, and names it
 ``pdn.engine`` for its users.
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from .pickling import pickle_by_fields
     from .picture import changes, letters, svg_diagram, xml_text
     from .position import Piece, Position, parse_fen
+    from .search import Found, Search, Weights, evaluate, minimax, search, weights_for
     from .variants import (
         BRAZILIAN,
         CANADIAN,
@@ -60,10 +62,13 @@ _HOMES = {
     "pickle_by_fields": ".pickling",
     **dict.fromkeys(("changes", "letters", "svg_diagram", "xml_text"), ".picture"),
     **dict.fromkeys(("Piece", "Position", "parse_fen"), ".position"),
+    **dict.fromkeys(
+        ("Found", "Search", "Weights", "evaluate", "minimax", "search", "weights_for"), ".search"
+    ),
 }
 
 #: The public functions named as the module that defines them.
-_SAME_NAMES = frozenset(("diagnose", "perft"))
+_SAME_NAMES = frozenset(("diagnose", "perft", "search"))
 
 
 def __getattr__(name: str) -> Any:
@@ -119,23 +124,30 @@ __all__ = [
     "Diagnosis",
     "Fault",
     "FenError",
+    "Found",
     "Move",
     "MoveLookup",
     "Piece",
     "Played",
     "Position",
+    "Search",
     "Variant",
+    "Weights",
     "Written",
     "board_for",
     "changes",
     "diagnose",
+    "evaluate",
     "get_variant",
     "letters",
+    "minimax",
     "parse_fen",
     "perft",
     "pickle_by_fields",
     "same_board",
+    "search",
     "svg_diagram",
     "variant_for_game_type",
+    "weights_for",
     "xml_text",
 ]

@@ -89,7 +89,9 @@ var PdnViewer = (function () {
     controls.appendChild(jump);
     this.message = el("div", "pdnv-message");
     this.moveList = el("div", "pdnv-moves");
+    this.graphBox = el("div", "pdnv-graph");
     left.appendChild(this.boardBox);
+    left.appendChild(this.graphBox);
     left.appendChild(controls);
     left.appendChild(this.message);
     if (this.explorer) {
@@ -309,6 +311,7 @@ var PdnViewer = (function () {
       }
     }
     this.draw();
+    this.drawGraph();
     this.explain();
     this.panel();
   };
@@ -445,6 +448,50 @@ var PdnViewer = (function () {
       illegal: errors.length > 0, paths: paths });
     this.boardBox.textContent = "";
     this.boardBox.appendChild(svg);
+  };
+
+  // ---------------------------------------------------------------- the evaluation graph
+
+  // The engine's value after each analysed move, for White (up) against Black (down), under the
+  // board; a click on it goes to that ply of the mainline.
+  Viewer.prototype.drawGraph = function () {
+    var box = this.graphBox, data = this.game.evaluation, self = this;
+    box.textContent = "";
+    if (!data || !data.plies.length) return;
+    var w = 360, h = 80, top = 4, range = data.range;
+    var last = data.plies[data.plies.length - 1][0];
+    function x(ply) { return (ply / Math.max(last, 1)) * w; }
+    function y(value) { return top + (h / 2) * (1 - value / range); }
+    var svg = sv("svg", { "class": "pdnv-graph-svg", viewBox: "0 0 " + w + " " + (h + 2 * top),
+      width: w, height: h + 2 * top });
+    var title = sv("title", {});
+    title.textContent = "Evaluation for White, " + data.level + " (click: go to the ply)";
+    svg.appendChild(title);
+    svg.appendChild(sv("rect", { x: 0, y: top, width: w, height: h / 2, fill: "#f7f7f2" }));
+    svg.appendChild(sv("rect", { x: 0, y: top + h / 2, width: w, height: h / 2, fill: "#e4e1d8" }));
+    svg.appendChild(sv("line", { x1: 0, y1: y(0), x2: w, y2: y(0), stroke: "#999", "stroke-width": 1 }));
+    var points = data.plies.map(function (p) { return x(p[0]) + "," + y(p[1]); });
+    svg.appendChild(sv("polyline", { "class": "pdnv-graph-line", points: points.join(" "),
+      fill: "none", stroke: "#1d5fd0", "stroke-width": 1.5 }));
+    data.plies.forEach(function (p) {
+      if (!p[2]) return;
+      var dot = sv("circle", { "class": "pdnv-graph-mark", cx: x(p[0]), cy: y(p[1]), r: 3.5,
+        fill: p[2] === "??" ? "#d0281a" : "#e89a1c" });
+      var tip = sv("title", {});
+      tip.textContent = p[3] + p[2];
+      dot.appendChild(tip);
+      svg.appendChild(dot);
+    });
+    var node = this.node;
+    if (node && node.ply && node.mainline !== false) {
+      svg.appendChild(sv("line", { "class": "pdnv-graph-now", x1: x(node.ply), y1: top,
+        x2: x(node.ply), y2: top + h, stroke: "#f2a200", "stroke-width": 2 }));
+    }
+    svg.addEventListener("click", function (ev) {
+      var r = svg.getBoundingClientRect();
+      self.jump(Math.round(((ev.clientX - r.left) / r.width) * Math.max(last, 1)));
+    });
+    box.appendChild(svg);
   };
 
   return {

@@ -1,0 +1,654 @@
+"""A game analysed by pdn's own engine: each mainline move valued against the best one.
+
+For every legal move of the mainline, every legal move of the position before it is valued by
+the engine (:mod:`pdn.engine`'s search, with the draw rules of the game's federation:
+:func:`pdn.hub.search_for`), as ``-search(child, depth - 1)``, one search kept across the game
+so that its table serves the next ply. The best value is the value of the position, exactly
+as a search of ``depth`` plies would give it, and the move played is valued from the same
+list: the verdicts do not depend on the order the moves were searched in, nor on the table.
+
+Values are in hundredths of a man, from the side to move's view (a man is 100; a forced win
+found in ``n`` plies is ``1_000_000 - n``, a loss the opposite). ``loss`` is the best value
+less the value of the move played. The verdicts:
+
+* ``blunder`` (NAG ``$4``, ``??``): the move loses :data:`BLUNDER` (90, about a man) or more;
+* ``mistake`` (``$2``, ``?``): it loses :data:`MISTAKE` (40) or more, less than a blunder;
+* ``missed shot``: no capture was pending, the best move wins at least :data:`SHOT` (90)
+  over the position's static value (a man won by force, seen in the search), and the move
+  played loses at least :data:`MISTAKE` against it;
+* ``only move``: the move played is the one move that does not lose :data:`ONLY` (90) or
+  more against the best, among two or more legal moves.
+
+A move that is the only legal one is not judged (there was no choice). The turning point of a
+game is its ply of the largest loss (the largest swing against the side that moved).
+
+>>> import pdn
+>>> game = pdn.parse_game('[FEN "B:W19,20,21,23,27,28,29,30,32:B2,3,4,6,7,8,11,12,14"] 1. 14-18 *')
+>>> report = pdn.validate(game)
+>>> ply = analyse_game(game, report, depth=3).plies[0]
+>>> ply.best, ply.verdicts
+('11-16', ('blunder', 'missed shot'))
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from functools import partial
+
+from pdn.engine import Color, Found, Move, Position, Search, Variant, evaluate, minimax
+
+from .batch import (
+    Input,
+    WorkerDiedError,
+    map_games,
+    named_games,
+    process_pool,
+    usable_cores,
+)
+from .gametype import first_colour
+from .hub import search_for
+from .model import Comment, Game, Node
+from .notation import move_texts
+from .problems import Problem
+from .replays import Replays, replay_of
+from .validation import Report
+from .writer import write_game
+
+__all__ = [
+    "BLUNDER",
+    "DEPTH",
+    "MISTAKE",
+    "ONLY",
+    "SHOT",
+    "GameAnalysis",
+    "PlyAnalysis",
+    "Summary",
+    "analyse_files",
+    "analyse_game",
+    "annotate_with_analysis",
+    "value_text",
+]
+
+#: A move that loses this much (hundredths of a man) against the best is a blunder ...
+BLUNDER = 90
+#: ... and one that loses this much, less than a blunder, a mistake.
+MISTAKE = 40
+#: The gain over the static value that makes the best move a shot (about a man).
+SHOT = 90
+#: What every other move must lose against the best for it to be the only move.
+ONLY = 90
+#: The depth used when none is given: a 60-ply English game in about 20 s, pure build (depth
+#: 9 takes twice as long).
+DEPTH = 8
+
+#: The NAG of each verdict that has one.
+NAGS = {"blunder": 4, "mistake": 2}
+#: NAGs that already judge a move (good, poor, very good, very poor, speculative, dubious).
+_JUDGED = frozenset(range(1, 7))
+
+
+def value_text(value: int) -> str:
+    """A value as the analysis writes it: men with a sign, or a forced end in plies.
+
+    >>> value_text(120), value_text(-5), value_text(0), value_text(999_993), value_text(-999_996)
+    ('+1.20', '-0.05', '0.00', 'win in 7', 'loss in 4')
+    """
+    end = _end(value)
+    if end is not None:
+        return f"win in {end}" if end > 0 else f"loss in {-end}"
+    if value == 0:
+        return "0.00"
+    return f"{value / 100:+.2f}"
+
+
+def _end(value: int) -> int | None:
+    """Plies to a forced end for a value (positive: a win), or ``None``."""
+    return Found(value, None, (), 0, 0, 0.0).win_in
+
+
+@dataclass(slots=True)
+class PlyAnalysis:
+    """One mainline move analysed: ``ply`` (1 for the first move of the game), ``order`` its
+    node's place in written order (as :meth:`pdn.model.Game.walk` counts), ``number`` the move
+    number a variation at it is written with (``"12."``, ``"12..."``), ``side`` (``"Black"``,
+    ``"White"``), ``played`` the move as written, ``best`` the engine's best move and ``line``
+    its expected line (written in the variant's notation), ``before`` the value of the
+    position (the best move's), ``after`` the value of the move played, both for the side
+    that moved, ``legal`` the number of legal moves, ``depth`` the depth searched, ``fen`` the
+    position before the move, and ``verdicts`` (see the module)."""
+
+    ply: int
+    order: int
+    number: str
+    side: str
+    played: str
+    best: str
+    line: tuple[str, ...]
+    before: int
+    after: int
+    legal: int
+    depth: int
+    fen: str
+    verdicts: tuple[str, ...] = ()
+
+    @property
+    def loss(self) -> int:
+        """What the move played loses against the best (0 when it is one of the best)."""
+        return self.before - self.after
+
+    @property
+    def nag(self) -> int | None:
+        """The NAG of the verdict (``$4`` a blunder, ``$2`` a mistake), or ``None``."""
+        return next((NAGS[v] for v in self.verdicts if v in NAGS), None)
+
+    @property
+    def white_after(self) -> int:
+        """The value after the move from White's view (what a graph of the game draws)."""
+        return self.after if self.side == "White" else -self.after
+
+    def to_dict(self) -> dict[str, object]:
+        """The figures as JSON takes them (``pdn-json/1``, ``docs/json.md``)."""
+        return {
+            "ply": self.ply,
+            "number": self.number,
+            "side": self.side,
+            "played": self.played,
+            "best": self.best,
+            "line": list(self.line),
+            "before": self.before,
+            "after": self.after,
+            "loss": self.loss,
+            "white_after": self.white_after,
+            "legal": self.legal,
+            "depth": self.depth,
+            "fen": self.fen,
+            "verdicts": list(self.verdicts),
+        }
+
+
+@dataclass(slots=True)
+class Summary:
+    """The verdicts of a game counted per side (``{"Black": n, "White": n}``), and its turning
+    point: the ply of the largest loss, ``None`` when no move lost anything."""
+
+    blunders: dict[str, int]
+    mistakes: dict[str, int]
+    missed_shots: dict[str, int]
+    only_moves: dict[str, int]
+    turning_point: PlyAnalysis | None
+
+    def to_dict(self) -> dict[str, object]:
+        """The summary as JSON takes it (the turning point as its ply)."""
+        turning = self.turning_point
+        return {
+            "blunders": dict(self.blunders),
+            "mistakes": dict(self.mistakes),
+            "missed_shots": dict(self.missed_shots),
+            "only_moves": dict(self.only_moves),
+            "turning_point": None if turning is None else turning.ply,
+        }
+
+    def text(self) -> str:
+        """One line: the counts per side and the turning point."""
+        parts = []
+        for side in ("Black", "White"):
+            counts = [
+                _counted(self.blunders[side], "blunder"),
+                _counted(self.mistakes[side], "mistake"),
+            ]
+            if self.missed_shots[side]:
+                counts.append(_counted(self.missed_shots[side], "missed shot"))
+            parts.append(f"{side} {', '.join(counts)}")
+        turning = self.turning_point
+        if turning is not None:
+            parts.append(f"turning point {turning.number} {turning.played}")
+        return "; ".join(parts)
+
+
+def _counted(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+@dataclass(slots=True)
+class GameAnalysis:
+    """A game analysed: where it is (``file``, ``index``, ``line``), its ``tags``, the rules
+    it was replayed under (``variant``, ``None`` when it could not be), the ``depth`` or
+    ``movetime`` asked, its analysed ``plies`` and whether they reach the end of its mainline
+    (``complete``: not when an illegal move stops the replay, nor when the game could not be
+    replayed at all)."""
+
+    file: str
+    index: int
+    line: int
+    tags: list[tuple[str, str]]
+    variant: str | None
+    depth: int | None
+    movetime: float | None
+    plies: list[PlyAnalysis] = field(default_factory=list)
+    complete: bool = True
+    #: The input was not PDN at all (its one game says so): nothing to analyse or write.
+    not_pdn: Problem | None = None
+
+    def summary(self) -> Summary:
+        """The verdicts counted per side, and the turning point."""
+        counts: dict[str, dict[str, int]] = {
+            name: {"Black": 0, "White": 0}
+            for name in ("blunder", "mistake", "missed shot", "only move")
+        }
+        turning: PlyAnalysis | None = None
+        for ply in self.plies:
+            for verdict in ply.verdicts:
+                counts[verdict][ply.side] += 1
+            if ply.loss > 0 and (turning is None or ply.loss > turning.loss):
+                turning = ply
+        return Summary(
+            counts["blunder"],
+            counts["mistake"],
+            counts["missed shot"],
+            counts["only move"],
+            turning,
+        )
+
+    @property
+    def level(self) -> str:
+        """The search asked, in words (``"depth 8"``, ``"0.5 s a move"``)."""
+        if self.movetime is not None:
+            return f"{self.movetime:g} s a move"
+        return f"depth {self.depth}"
+
+    def to_dict(self) -> dict[str, object]:
+        """The analysis as JSON takes it (``pdn-json/1``, ``docs/json.md``)."""
+        return {
+            "file": self.file,
+            "index": self.index,
+            "line": self.line,
+            "tags": [list(pair) for pair in self.tags],
+            "variant": self.variant,
+            "depth": self.depth,
+            "movetime": self.movetime,
+            "complete": self.complete,
+            "summary": self.summary().to_dict(),
+            "plies": [ply.to_dict() for ply in self.plies],
+        }
+
+
+# ----------------------------------------------------------------------------- valuing moves
+
+
+@dataclass(slots=True)
+class _Valued:
+    move: Move
+    value: int
+    line: tuple[Move, ...]
+
+
+class _OutOfTime(Exception):
+    """A deeper iteration did not finish within the time given."""
+
+
+def _child_value(
+    search: Search,
+    position: Position,
+    move: Move,
+    depth: int,
+    since: list[Position],
+    quiet: int,
+    deadline: float,
+) -> _Valued:
+    """``move``'s value for the side playing it: ``-search(child, depth - 1)``, with the draws
+    by rule a search from ``position`` would see at the child."""
+    child = position.play(move)
+    reversible = move.king and not move.captures
+    history = [*since, position] if reversible else []
+    quiet_run = quiet + 1 if reversible else 0
+    # The search does not look at its root's draws: they are the parent's to see.
+    if reversible and search.repetition and child.kings and child.key() in _keys(since):
+        return _Valued(move, 0, (move,))
+    if reversible and search.quiet_plies and quiet_run >= search.quiet_plies:
+        return _Valued(move, 0, (move,))
+    line: tuple[Move, ...]
+    if depth <= 1:
+        found = minimax(
+            child,
+            0,
+            repetition=search.repetition,
+            quiet_plies=search.quiet_plies,
+            history=history,
+            quiet=quiet_run,
+            weights=search.weights,
+        )
+        value, line = -found, (move,)
+    else:
+        left = None
+        if deadline:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise _OutOfTime
+        result = search.run(child, depth=depth - 1, movetime=left, history=history, quiet=quiet_run)
+        value, line = -result.value, (move, *result.line)
+    if _end(value) is not None:
+        value += -1 if value > 0 else 1  # an end seen from the child is a ply further
+    return _Valued(move, value, line)
+
+
+def _keys(positions: list[Position]) -> set[tuple[int, int, int, int]]:
+    return {p.key() for p in positions}
+
+
+def _valued(
+    search: Search,
+    position: Position,
+    moves: list[Move],
+    depth: int | None,
+    movetime: float | None,
+    since: list[Position],
+    quiet: int,
+) -> tuple[list[_Valued], int]:
+    """Every move valued at ``depth``, or at the deepest depth done within ``movetime``
+    seconds (at least 1); with the depth reached."""
+    if depth is not None:
+        return [_child_value(search, position, m, depth, since, quiet, 0.0) for m in moves], depth
+    assert movetime is not None
+    deadline = time.monotonic() + movetime
+    done: list[_Valued] = []
+    reached = 0
+    for level in range(1, 65):
+        try:
+            found = [
+                _child_value(search, position, m, level, since, quiet, deadline) for m in moves
+            ]
+        except _OutOfTime:
+            break
+        if reached and time.monotonic() >= deadline:
+            break  # a search may have stopped short of the depth: not this level's values
+        done, reached = found, level
+    return done, reached
+
+
+def _verdicts(position: Position, valued: list[_Valued], played: _Valued) -> tuple[str, ...]:
+    best = max(v.value for v in valued)
+    loss = best - played.value
+    verdicts: list[str] = []
+    if loss >= BLUNDER:
+        verdicts.append("blunder")
+    elif loss >= MISTAKE:
+        verdicts.append("mistake")
+    capture = valued[0].move.is_capture
+    if not capture and loss >= MISTAKE and best - evaluate(position, None) >= SHOT:
+        verdicts.append("missed shot")
+    holding = [v for v in valued if v.value > best - ONLY]
+    if len(holding) == 1 and holding[0] is played:
+        verdicts.append("only move")
+    return tuple(verdicts)
+
+
+def _texts(position: Position, line: Iterable[Move], variant: Variant) -> tuple[str, ...]:
+    """A line of moves from ``position`` written in ``variant``'s notation."""
+    texts: list[str] = []
+    for move in line:
+        legal = position.legal_moves(merge_duplicates=True)
+        if move not in legal:
+            break  # a table's line may go past a position it no longer fits
+        texts.append(move_texts(legal, variant)[legal.index(move)])
+        position = position.play(move)
+    return tuple(texts)
+
+
+def analyse_game(
+    game: Game,
+    report: Report,
+    *,
+    depth: int | None = None,
+    movetime: float | None = None,
+    file: str = "",
+) -> GameAnalysis:
+    """Analyse the mainline of ``game`` as replayed in ``report`` (the one replay:
+    :meth:`pdn.replays.Replays.of`), each legal move against the best at ``depth`` plies
+    (default :data:`DEPTH`), or at the deepest depth done in ``movetime`` seconds a move.
+    ``file`` is only recorded. The analysis stops at the first illegal move."""
+    if depth is not None and movetime is not None:
+        raise ValueError("give a depth or a time, not both")
+    if depth is None and movetime is None:
+        depth = DEPTH
+    if depth is not None and depth < 1:
+        raise ValueError("the depth must be at least 1")
+    variant = report.variant
+    found = GameAnalysis(
+        file=file,
+        index=game.index,
+        line=game.line,
+        tags=game.tags.items(),
+        variant=variant.name if variant is not None else None,
+        depth=depth,
+        movetime=movetime,
+    )
+    if variant is None or report.start is None:
+        found.complete = False
+        return found
+    first = first_colour(variant, game.game_type)
+    # A game set up with the second mover to move numbers its first move "1...".
+    offset = 0 if report.start.turn is first else 1
+    search = search_for(variant)
+    since: list[Position] = []
+    quiet = 0
+    count = 0  # mainline plies so far
+    for step in report.mainline_steps():
+        if step.node.move is None:  # a setup command: the game goes on from its position
+            since, quiet = [], 0
+            continue
+        if step.move is None:
+            found.complete = False
+            break
+        count += 1
+        position, move = step.before, step.move
+        moves = position.legal_moves(merge_duplicates=True)
+        if len(moves) > 1:
+            at = _Place(step.node, count, count + offset, step.order, first)
+            chosen = _among(position, moves, move)
+            found.plies.append(
+                _ply(search, at, position, moves, chosen, variant, depth, movetime, since, quiet)
+            )
+        reversible = move.king and not move.captures
+        since = [*since, position] if reversible else []
+        quiet = quiet + 1 if reversible else 0
+    return found
+
+
+def _among(position: Position, moves: list[Move], move: Move) -> Move:
+    """The move of ``moves`` (one per position reached) that stands for ``move``: another
+    path to the same position (a king's capture taken the other way round) is the same."""
+    if move in moves:
+        return move
+    reached = position.play(move).key()
+    return next(m for m in moves if position.play(m).key() == reached)
+
+
+@dataclass(slots=True)
+class _Place:
+    node: Node
+    ply: int
+    counted: int  # the ply as move numbers count it (from the first mover's first move)
+    order: int
+    first: Color
+
+
+def _ply(
+    search: Search,
+    at: _Place,
+    position: Position,
+    moves: list[Move],
+    move: Move,
+    variant: Variant,
+    depth: int | None,
+    movetime: float | None,
+    since: list[Position],
+    quiet: int,
+) -> PlyAnalysis:
+    valued, reached = _valued(search, position, moves, depth, movetime, since, quiet)
+    best = max(valued, key=lambda v: v.value)  # the first of the best, in the legal order
+    played = next(v for v in valued if v.move == move)
+    number = (at.counted - 1) // 2 + 1
+    return PlyAnalysis(
+        ply=at.ply,
+        order=at.order,
+        number=f"{number}." if position.turn is at.first else f"{number}...",
+        side=position.turn.label,
+        played=at.node.move or "",
+        best=_texts(position, (best.move,), variant)[0],
+        line=_texts(position, best.line, variant),
+        before=best.value,
+        after=played.value,
+        legal=len(moves),
+        depth=reached,
+        fen=position.fen(),
+        verdicts=_verdicts(position, valued, played),
+    )
+
+
+# ----------------------------------------------------------------------------- the record
+
+
+def annotate_with_analysis(game: Game, analysis: GameAnalysis) -> Game:
+    """A copy of ``game`` with its analysis written in: at each blunder or mistake its NAG
+    (unless the move is judged already), a comment with the verdicts, the value of the move,
+    the best move and its value (``{blunder: -1.10; best: 15x24 +0.20}``), and the engine's
+    line as a variation; a comment at each only move; an ``Annotator`` tag (when the game has none)
+    and a summary comment before the first move. Everything of ``game`` is kept; a game
+    that could not be replayed (no rules for it) is copied as it is."""
+    copied = copy.deepcopy(game)
+    if analysis.variant is None:
+        return copied
+    nodes = [node for node, _ in copied.walk()]
+    for ply in analysis.plies:
+        if ply.order >= len(nodes) or nodes[ply.order].move != ply.played:
+            raise ValueError("the analysis is of another game")
+        node = nodes[ply.order]
+        judged = [v for v in ply.verdicts if v != "only move"]
+        if judged:
+            nag = ply.nag
+            if nag is not None and node.strength is None and not _JUDGED & set(node.nags):
+                node.nags.append(nag)
+            said = f"{', '.join(judged)}: {value_text(ply.after)}"
+            node.comments_after.append(
+                Comment(f"{said}; best: {ply.best} {value_text(ply.before)}")
+            )
+            _add_line(node, ply)
+        elif "only move" in ply.verdicts:
+            node.comments_after.append(Comment(f"only move: {value_text(ply.after)}"))
+    level = f"pdn analyse, {analysis.level}"
+    if "Annotator" not in copied.tags:
+        copied.tags.add("Annotator", level)
+    copied.root.comments_after.append(Comment(f"{level}: {analysis.summary().text()}"))
+    return copied
+
+
+def _add_line(node: Node, ply: PlyAnalysis) -> None:
+    """The engine's line, an alternative to ``node``, its move numbers written as the
+    game's first mover counts them."""
+    parent = node.parent
+    assert parent is not None
+    full, _, mark = ply.number.partition(".")
+    number = int(full)
+    first_moves = not mark  # the first mover plays the line's first move
+    at = parent
+    for index, text in enumerate(ply.line):
+        by_first = first_moves == (index % 2 == 0)
+        if by_first:
+            written = f"{number}."
+        elif index == 0:
+            written = f"{number}..."
+        else:
+            written = None
+        at = at.add_variation(text, number=written)
+        if not by_first:
+            number += 1
+
+
+# ----------------------------------------------------------------------------- files
+
+
+def analysed(
+    game: Game,
+    file: str,
+    *,
+    depth: int | None = None,
+    movetime: float | None = None,
+    variant: str | None = None,
+    pdn: bool = False,
+) -> tuple[GameAnalysis, str]:
+    """One game of ``file`` analysed, replayed as ``pdn validate`` replays it
+    (:func:`pdn.replays.replay_of`), with the PDN text of the game annotated with it when
+    ``pdn`` (else ``""``): what a worker of :func:`analyse_files` sends back."""
+    unreadable = next((p for p in game.errors if p.code == "not-pdn"), None)
+    if unreadable is not None:
+        tags = game.tags.items()
+        lost = GameAnalysis(file, game.index, game.line, tags, None, depth, movetime)
+        lost.complete, lost.not_pdn = False, unreadable
+        return lost, ""
+    report = replay_of(game, file, variant)
+    found = analyse_game(game, report, depth=depth, movetime=movetime, file=file)
+    text = write_game(annotate_with_analysis(game, found)) if pdn else ""
+    return found, text
+
+
+def analyse_files(
+    sources: Iterable[Input],
+    *,
+    depth: int | None = None,
+    movetime: float | None = None,
+    variant: str | None = None,
+    pdn: bool = False,
+    jobs: int = 1,
+    encoding: str | None = None,
+) -> Iterator[tuple[GameAnalysis, str]]:
+    """:func:`analysed` for every game of every source, in order, on ``jobs`` processes.
+
+    On one, through :func:`pdn.batch.map_games`. On several, game by game rather than in
+    map_games' batches of 200 (an analysis takes seconds a game: a tournament's file is worth
+    spreading): this process replays each game (:class:`pdn.replays.Replays`, the rules
+    ``pdn validate`` chooses, which take the earlier games of the file into account) and a
+    worker replays it again under those rules, the same steps, and analyses it."""
+    work = partial(analysed, depth=depth, movetime=movetime, variant=variant, pdn=pdn)
+    if jobs <= 1:
+        return map_games(work, sources, jobs=1, encoding=encoding)
+    return _spread(sources, jobs, variant, encoding, partial(_under, work))
+
+
+def _under(
+    work: Callable[..., tuple[GameAnalysis, str]], game: Game, file: str, rules: str | None
+) -> tuple[GameAnalysis, str]:
+    """``work`` for a game whose rules are known (``None``: as replay chooses them)."""
+    return work(game, file, variant=rules) if rules is not None else work(game, file)
+
+
+def _spread(
+    sources: Iterable[Input],
+    jobs: int,
+    variant: str | None,
+    encoding: str | None,
+    work: Callable[[Game, str, str | None], tuple[GameAnalysis, str]],
+) -> Iterator[tuple[GameAnalysis, str]]:
+    replays = Replays(variant)
+    workers = min(jobs, usable_cores())
+    try:
+        with process_pool(workers) as pool:
+            pending: deque[Future[tuple[GameAnalysis, str]]] = deque()
+            for name, game in named_games(sources, encoding=encoding):
+                chosen = replays.of(game, name).variant
+                rules = chosen.name if chosen is not None else variant
+                pending.append(pool.submit(work, game, name, rules))
+                while len(pending) >= 2 * workers:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+    except BrokenProcessPool as exc:
+        raise WorkerDiedError(
+            "a worker process died (killed by the system, out of memory?); "
+            "run again with fewer --jobs, or -j 1"
+        ) from exc

@@ -1,0 +1,442 @@
+"""The Hub protocol: the text protocol Scan defined for draughts engines, both ways.
+
+A program (a GUI, pydraughts' ``HubEngine``, ``pdn match``) talks to an engine through its
+standard streams, one command per line: ``hub`` (the engine answers ``id``, ``param`` lines
+and ``wait``), ``init`` (``ready``), ``new-game``, ``set-param name=variant value=V``,
+``pos pos=POSITION moves="M1 M2 ..."``, ``level depth=N`` / ``move-time=S`` / ``nodes=N`` /
+``time=T inc=I``, ``go think`` (the engine sends ``info`` lines, then ``done move=M
+ponder=P``), ``ping`` (``pong``), ``stop`` and ``quit``.
+
+A position is the side to move (``W`` or ``B``) followed by one letter per square in numeric
+order (``w``/``b`` a man, ``W``/``B`` a king, ``e`` empty); a move is ``32-28``, and a capture
+its first and last squares then the captured squares in ascending order, ``28x19x23``.
+Scores are in men, a win in n plies being ``100 - n/100``.
+
+:class:`HubEngine` answers as an engine with pdn's own search (``pdn engine --hub``);
+:class:`HubClient` drives any Hub engine (``pdn match``).
+"""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from pdn.engine import (
+    INTERNATIONAL,
+    VARIANTS,
+    Color,
+    Found,
+    Move,
+    Position,
+    Search,
+    Variant,
+    board_for,
+    get_variant,
+)
+
+from .draws import draw_rules
+
+__all__ = [
+    "HUB_VARIANTS",
+    "HubClient",
+    "HubEngine",
+    "HubError",
+    "hub_move",
+    "hub_position",
+    "parse_hub_move",
+    "parse_hub_position",
+    "search_for",
+]
+
+#: The ``variant`` values this engine takes: Scan's names for the variants it shares with pdn
+#: (``normal`` is International draughts), then pdn's own names for the others.
+HUB_VARIANTS: dict[str, Variant] = {
+    "normal": INTERNATIONAL,
+    **{name: variant for name, variant in sorted(VARIANTS.items()) if name != "international"},
+}
+
+
+class HubError(ValueError):
+    """A line of the Hub protocol that cannot be read, or an engine that breaks it."""
+
+
+# ----------------------------------------------------------------------------- positions, moves
+
+
+def hub_position(position: Position) -> str:
+    """``position`` as the Hub protocol writes it.
+
+    >>> from pdn.engine import ENGLISH
+    >>> hub_position(Position.start(ENGLISH))
+    'Bbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww'
+    """
+    pieces = position.pieces()
+    letters = [position.turn.letter]
+    for square in range(1, board_for(position.variant).squares + 1):
+        piece = pieces.get(square)
+        if piece is None:
+            letters.append("e")
+        else:
+            letter = "b" if piece.color is Color.BLACK else "w"
+            letters.append(letter.upper() if piece.king else letter)
+    return "".join(letters)
+
+
+def parse_hub_position(text: str, variant: Variant) -> Position:
+    """A Hub position string of ``variant``'s board (``HubError`` if it is not one).
+
+    >>> from pdn.engine import ENGLISH
+    >>> parse_hub_position(hub_position(Position.start(ENGLISH)), ENGLISH).fen()[:2]
+    'B:'
+    """
+    squares = board_for(variant).squares
+    if len(text) != squares + 1 or text[0] not in "WB":
+        raise HubError(f"{text!r} is not a {variant.name} position ({squares} squares)")
+    black: list[str] = []
+    white: list[str] = []
+    for square, letter in enumerate(text[1:], 1):
+        if letter in "bB":
+            black.append(("K" if letter == "B" else "") + str(square))
+        elif letter in "wW":
+            white.append(("K" if letter == "W" else "") + str(square))
+        elif letter != "e":
+            raise HubError(f"{letter!r} at square {square} of {text!r} is not w, b, W, B or e")
+    return Position.from_fen(f"{text[0]}:W{','.join(white)}:B{','.join(black)}", variant)
+
+
+def hub_move(move: Move) -> str:
+    """A legal move as the Hub protocol writes it.
+
+    >>> from pdn.engine import ENGLISH
+    >>> [hub_move(m) for m in Position.from_fen("W:W27:B23,15", ENGLISH).legal_moves()]
+    ['27x11x15x23']
+    """
+    if not move.captures:
+        return f"{move.start}-{move.end}"
+    return "x".join(str(s) for s in (move.start, move.end, *sorted(move.captures)))
+
+
+def parse_hub_move(text: str, position: Position) -> Move:
+    """The legal move of ``position`` that a Hub move names (``HubError`` when none does)."""
+    separator = "x" if "x" in text else "-"
+    try:
+        squares = [int(part) for part in text.split(separator)]
+    except ValueError:
+        raise HubError(f"{text!r} is not a Hub move") from None
+    if len(squares) < 2:
+        raise HubError(f"{text!r} is not a Hub move")
+    start, end, taken = squares[0], squares[1], sorted(squares[2:])
+    for move in position.legal_moves(merge_duplicates=True):
+        if (
+            move.start == start
+            and move.end == end
+            and (not taken or sorted(move.captures) == taken)
+        ):
+            return move
+    raise HubError(f"{text} is not a legal move in {position.fen()}")
+
+
+def search_for(variant: Variant) -> Search:
+    """A search that draws by the federation's rules of ``variant`` as pdn knows them
+    (:func:`pdn.draws.draw_rules`): a repeated position, and the quiet-move count."""
+    rules = draw_rules(variant)
+    if rules is None:
+        return Search()
+    return Search(repetition=rules.repetition > 0, quiet_plies=2 * rules.quiet_moves)
+
+
+def _score(found: Found) -> str:
+    if found.win_in is not None:
+        plies = abs(found.win_in)
+        return f"{(100 - plies / 100) * (1 if found.win_in > 0 else -1):.2f}"
+    return f"{found.value / 100:.2f}"
+
+
+def _arguments(text: str) -> dict[str, str]:
+    """``name=value`` pairs, values possibly quoted (``moves="32-28 19-23"``)."""
+    try:
+        parts = shlex.split(text)
+    except ValueError as exc:
+        raise HubError(f"{text!r}: {exc}") from None
+    out: dict[str, str] = {}
+    for part in parts:
+        name, _, value = part.partition("=")
+        out[name] = value
+    return out
+
+
+# ----------------------------------------------------------------------------- the engine
+
+
+@dataclass(slots=True)
+class HubEngine:
+    """pdn's search behind the Hub protocol: feed it lines with :meth:`handle` (or run
+    :meth:`serve` on streams); it writes its answers to ``out``. ``depth``, ``movetime`` and
+    ``nodes`` are its level until a ``level`` command sets another; ``version`` is said in its
+    ``id``.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> engine = HubEngine(out, depth=2)
+    >>> for line in ("hub", "init", "pos pos=" + "W" + "b" * 20 + "e" * 10 + "w" * 20, "go think"):
+    ...     _ = engine.handle(line)
+    >>> out.getvalue().splitlines()[-1].startswith("done move=")
+    True
+    """
+
+    out: TextIO
+    depth: int | None = None
+    version: str = ""
+    movetime: float | None = None
+    nodes: int | None = None
+    variant: Variant = INTERNATIONAL
+    position: Position | None = None
+    history: list[Position] = field(default_factory=list)
+    quiet: int = 0
+    level: dict[str, float] = field(default_factory=dict)
+    _search: Search | None = None
+
+    def say(self, line: str) -> None:
+        """Write one line of the protocol."""
+        self.out.write(line + "\n")
+        self.out.flush()
+
+    def serve(self, lines: Iterable[str]) -> None:
+        """Answer every line until ``quit`` or the end of the input."""
+        for line in lines:
+            if not self.handle(line):
+                break
+
+    def handle(self, line: str) -> bool:
+        """Answer one line; ``False`` after ``quit``. A line it cannot read is answered with
+        an ``error`` line, and the engine goes on."""
+        command, _, rest = line.strip().partition(" ")
+        try:
+            return self._handle(command, rest)
+        except (HubError, ValueError) as exc:
+            text = str(exc).replace('"', "'")
+            self.say(f'error message="{text}"')
+            return True
+
+    def _handle(self, command: str, rest: str) -> bool:
+        if command == "hub":
+            version = f" version={self.version}" if self.version else ""
+            self.say(f'id name=pdn{version} author="the pdn authors"')
+            values = " ".join(HUB_VARIANTS)
+            self.say(f'param name=variant value=normal type=enum values="{values}"')
+            self.say("wait")
+        elif command == "init":
+            self._search = search_for(self.variant)
+            self.say("ready")
+        elif command == "new-game":
+            self._search = search_for(self.variant)
+        elif command == "set-param":
+            args = _arguments(rest)
+            if args.get("name") == "variant":
+                value = args.get("value", "")
+                if value not in HUB_VARIANTS:
+                    raise HubError(f"variant {value!r} is not one of {' '.join(HUB_VARIANTS)}")
+                self.variant = HUB_VARIANTS[value]
+                self._search = search_for(self.variant)
+        elif command == "pos":
+            self._set_position(_arguments(rest))
+        elif command == "level":
+            self.level = {
+                name: float(value) for name, value in _arguments(rest).items() if value != ""
+            }
+        elif command == "go":
+            self._go()
+        elif command == "ping":
+            self.say("pong")
+        elif command == "quit":
+            return False
+        elif command in ("stop", "ponder-hit", ""):
+            pass  # the search answers before reading the next line: nothing runs to stop
+        else:
+            raise HubError(f"unknown command {command!r}")
+        return True
+
+    def _set_position(self, args: dict[str, str]) -> None:
+        text = args.get("pos")
+        position = (
+            Position.start(self.variant)
+            if text in (None, "", "start")
+            else parse_hub_position(text or "", self.variant)
+        )
+        history: list[Position] = []
+        quiet = 0
+        for written in args.get("moves", "").split():
+            move = parse_hub_move(written, position)
+            reversible = move.king and not move.captures
+            history = [*history, position] if reversible else []
+            quiet = quiet + 1 if reversible else 0
+            position = position.play(move)
+        self.position, self.history, self.quiet = position, history, quiet
+
+    def _limits(self) -> tuple[int | None, float | None, int | None]:
+        level = self.level
+        if "depth" in level:
+            return int(level["depth"]), None, None
+        if "move-time" in level:
+            return None, level["move-time"], None
+        if "nodes" in level:
+            return None, None, int(level["nodes"])
+        if "time" in level:
+            # Of the time left (the increment is added first, as Hub engines do): a share
+            # for the moves still to play, or for about 30 more.
+            left = level["time"] + level.get("inc", 0.0)
+            moves = level.get("moves") or 30
+            return None, max(0.05, left / moves * 0.9), None
+        if self.depth is None and self.movetime is None and self.nodes is None:
+            return 6, None, None
+        return self.depth, self.movetime, self.nodes
+
+    def _go(self) -> None:
+        if self.position is None:
+            raise HubError("go before pos")
+        if self._search is None:
+            self._search = search_for(self.variant)
+        depth, movetime, nodes = self._limits()
+        started = time.monotonic()
+
+        def info(found: Found) -> None:
+            spent = max(time.monotonic() - started, 1e-6)
+            line = " ".join(hub_move(m) for m in found.line)
+            self.say(
+                f"info depth={found.depth} score={_score(found)} nodes={found.nodes} "
+                f'time={spent:.2f} nps={found.nodes / spent:.0f} pv="{line}"'
+            )
+
+        found = self._search.run(
+            self.position,
+            depth=depth,
+            movetime=movetime,
+            nodes=nodes,
+            history=self.history,
+            quiet=self.quiet,
+            info=info,
+        )
+        if found.best is None:
+            self.say("done")  # no legal move: the game is over
+            return
+        ponder = f" ponder={hub_move(found.line[1])}" if len(found.line) > 1 else ""
+        self.say(f"done move={hub_move(found.best)}{ponder}")
+
+
+# ----------------------------------------------------------------------------- a client
+
+
+@dataclass(slots=True)
+class HubClient:
+    """A Hub engine run as a program (``command``: its arguments, or one string split as a
+    shell would), driven line by line. A context manager: the program ends on leaving.
+    """
+
+    command: Sequence[str] | str
+    name: str = ""
+    variants: tuple[str, ...] = ()
+    _process: subprocess.Popen[str] | None = None
+
+    def __enter__(self) -> HubClient:
+        args = shlex.split(self.command) if isinstance(self.command, str) else list(self.command)
+        try:
+            self._process = subprocess.Popen(
+                args,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+                bufsize=1,
+            )
+        except OSError as exc:
+            raise HubError(f"cannot start {args[0]!r}: {exc.strerror or exc}") from None
+        self._send("hub")
+        for command, rest in self._until("wait"):
+            args_seen = _arguments(rest)
+            if command == "id":
+                self.name = args_seen.get("name", "") + (
+                    f" {args_seen['version']}" if "version" in args_seen else ""
+                )
+            elif command == "param" and args_seen.get("name") == "variant":
+                self.variants = tuple(args_seen.get("values", "").split())
+        self._send("init")
+        for _ in self._until("ready"):
+            pass
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        process = self._process
+        if process is None:
+            return
+        try:
+            self._send("quit")
+            process.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired, HubError):
+            process.kill()
+            process.wait()
+
+    def _send(self, line: str) -> None:
+        process = self._process
+        if process is None or process.stdin is None:
+            raise HubError("the engine is not running")
+        try:
+            process.stdin.write(line + "\n")
+            process.stdin.flush()
+        except OSError:
+            raise HubError(f"the engine {self.name or self.command!r} stopped") from None
+
+    def _until(self, last: str) -> Iterable[tuple[str, str]]:
+        process = self._process
+        assert process is not None and process.stdout is not None
+        while True:
+            line = process.stdout.readline()
+            if not line:
+                raise HubError(f"the engine {self.name or self.command!r} stopped")
+            command, _, rest = line.strip().partition(" ")
+            if command == last:
+                yield command, rest
+                return
+            if command == "error":
+                raise HubError(f"the engine {self.name!r} said: {rest}")
+            yield command, rest
+
+    def set_variant(self, variant: Variant) -> None:
+        """Ask for ``variant``'s rules (by Scan's name where it has one)."""
+        name = next((key for key, value in HUB_VARIANTS.items() if value is variant), "")
+        if name not in self.variants:
+            raise HubError(f"the engine {self.name!r} does not play {variant.name}")
+        self._send(f"set-param name=variant value={name}")
+
+    def new_game(self) -> None:
+        """Tell the engine a new game begins."""
+        self._send("new-game")
+
+    def go(
+        self,
+        start: Position,
+        moves: Sequence[Move],
+        *,
+        depth: int | None = None,
+        movetime: float | None = None,
+    ) -> str:
+        """The engine's move (as the Hub writes it; empty when it has none) in the position
+        after ``moves`` from ``start``."""
+        played = " ".join(hub_move(m) for m in moves)
+        self._send(f'pos pos={hub_position(start)} moves="{played}"')
+        if depth is not None:
+            self._send(f"level depth={depth}")
+        elif movetime is not None:
+            self._send(f"level move-time={movetime}")
+        self._send("go think")
+        for command, rest in self._until("done"):
+            if command == "done":
+                return _arguments(rest).get("move", "")
+        return ""
+
+
+def variant_named(name: str) -> Variant:
+    """A variant by a Hub name or one of pdn's names."""
+    return HUB_VARIANTS.get(name) or get_variant(name)

@@ -1,0 +1,160 @@
+"""The Hub protocol (issue 24): pdn's engine answers as Scan's protocol says, and pydraughts'
+HubEngine, an independent client, plays a whole International game with it."""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+from pdn.engine import INTERNATIONAL, VARIANTS, Position
+from pdn.hub import (
+    HubClient,
+    HubEngine,
+    HubError,
+    hub_move,
+    hub_position,
+    parse_hub_move,
+    parse_hub_position,
+)
+
+START = "W" + "b" * 20 + "e" * 10 + "w" * 20
+
+
+def answers(*lines: str, **level: object) -> list[str]:
+    out = io.StringIO()
+    engine = HubEngine(out, **level)  # type: ignore[arg-type]
+    for line in lines:
+        engine.handle(line)
+    return out.getvalue().splitlines()
+
+
+def test_the_handshake_names_the_engine_and_its_variants() -> None:
+    said = answers("hub", "init", "ping")
+    assert said[0].startswith("id name=pdn ")
+    assert said[1].startswith('param name=variant value=normal type=enum values="normal ')
+    assert said[2:] == ["wait", "ready", "pong"]
+
+
+def test_go_answers_a_legal_move_with_info() -> None:
+    said = answers("init", f"pos pos={START}", "level depth=3", "go think")
+    infos = [line for line in said if line.startswith("info ")]
+    assert [line.split()[1] for line in infos] == ["depth=1", "depth=2", "depth=3"]
+    done = said[-1]
+    assert done.startswith("done move=")
+    move = done.split()[1].removeprefix("move=")
+    start = Position.start(INTERNATIONAL)
+    assert parse_hub_move(move, start) in start.legal_moves()
+
+
+def test_positions_after_moves_and_other_variants() -> None:
+    english = VARIANTS["english"]
+    start = Position.start(english)
+    said = answers(
+        "init",
+        "set-param name=variant value=english",
+        f'pos pos={hub_position(start)} moves="11-15 23-19"',
+        "level depth=2",
+        "go think",
+    )
+    move = said[-1].split()[1].removeprefix("move=")
+    after = start.play(parse_hub_move("11-15", start))
+    after = after.play(parse_hub_move("23-19", after))
+    assert parse_hub_move(move, after) in after.legal_moves()
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "pos pos=Wxyz",
+        "pos pos=" + START + ' moves="32-22"',
+        "set-param name=variant value=chess",
+        "go think",
+        "frobnicate",
+    ],
+)
+def test_a_bad_line_is_answered_with_an_error_and_the_engine_goes_on(line: str) -> None:
+    said = answers(line, "ping")
+    assert said[0].startswith('error message="') and said[1] == "pong"
+
+
+def test_a_game_with_no_move_left_is_done_without_a_move() -> None:
+    lost = hub_position(Position.from_fen("W:W:B1", INTERNATIONAL))
+    assert answers(f"pos pos={lost}", "level depth=2", "go think")[-1] == "done"
+
+
+def test_positions_and_moves_round_trip_in_every_variant() -> None:
+    rng = random.Random(24)
+    for variant in VARIANTS.values():
+        position = Position.start(variant)
+        for _ in range(40):
+            assert (
+                parse_hub_position(hub_position(position), variant)
+                == position.with_turn(position.turn)
+                or parse_hub_position(hub_position(position), variant).fen() == position.fen()
+            )
+            moves = position.legal_moves(merge_duplicates=True)
+            if not moves:
+                break
+            for move in moves:
+                assert parse_hub_move(hub_move(move), position).captures == move.captures
+            position = position.play(rng.choice(moves))
+    with pytest.raises(HubError):
+        parse_hub_move("32-99", Position.start(INTERNATIONAL))
+
+
+@pytest.fixture()
+def engine_program(tmp_path: Path) -> Path:
+    # pydraughts resolves the program's path (symbolic links too) and runs it through a shell:
+    # a script of its own keeps this interpreter and its packages.
+    script = tmp_path / "pdn-hub"
+    script.write_text(
+        f'#!/bin/sh\nexec "{sys.executable}" -m pdn engine --hub "$@"\n', encoding="utf-8"
+    )
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    return script
+
+
+def test_pydraughts_plays_a_whole_international_game_with_it(engine_program: Path) -> None:
+    draughts = pytest.importorskip("draughts")
+    from draughts.engine import Limit
+    from draughts.engines.hub import HubEngine as PeerClient
+
+    client = PeerClient([str(engine_program)], cwd=str(engine_program.parent))
+    try:
+        client.init()
+        board = draughts.Board("standard")
+        ours = Position.start(INTERNATIONAL)
+        plies = 0
+        while not board.is_over() and plies < 400:
+            result = client.play(board, Limit(depth=2), ponder=False)
+            peer_legal = {m.hub_move for m in board.legal_moves()}
+            assert result.move.hub_move in peer_legal
+            move = parse_hub_move(result.move.hub_move, ours)
+            assert move in ours.legal_moves()
+            board.push(result.move)
+            ours = ours.play(move)
+            plies += 1
+        assert board.is_over(), f"no end after {plies} plies"
+        assert plies > 20  # a game, not a few moves
+        assert ours.fen() == Position.from_fen(board.fen, INTERNATIONAL).fen()
+    finally:
+        client.quit()
+        client.kill_process()
+
+
+def test_our_client_plays_our_engine() -> None:
+    command = [sys.executable, "-m", "pdn", "engine", "--hub", "--depth", "2"]
+    env_ok = os.environ.get("PATH")  # (the engine inherits this process's environment)
+    assert env_ok is not None
+    with HubClient(command) as client:
+        assert client.name.startswith("pdn") and "english" in client.variants
+        client.set_variant(VARIANTS["english"])
+        start = Position.start(VARIANTS["english"])
+        reply = client.go(start, [], depth=2)
+        assert parse_hub_move(reply, start) in start.legal_moves()

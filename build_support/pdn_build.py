@@ -27,6 +27,7 @@ COMPILED = (
     "pdn_engine.build",
     "pdn_engine.native",
     "pdn_engine.perft",
+    "pdn_engine.search",
     "pdn_engine.diagnose",
     "pdn_engine.lookup",
     "pdn_engine.fen",

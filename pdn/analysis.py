@@ -234,6 +234,8 @@ class GameAnalysis:
     complete: bool = True
     #: The input was not PDN at all (its one game says so): nothing to analyse or write.
     not_pdn: Problem | None = None
+    #: The game's reading errors (the game is analysed as far as it was read and is legal).
+    errors: tuple[Problem, ...] = ()
 
     def summary(self) -> Summary:
         """The verdicts counted per side, and the turning point."""
@@ -427,6 +429,7 @@ def analyse_game(
         variant=variant.name if variant is not None else None,
         depth=depth,
         movetime=movetime,
+        errors=tuple(p for p in game.errors if p.severity == "error" and p.code != "not-pdn"),
     )
     if variant is None or report.start is None:
         found.complete = False

@@ -1093,6 +1093,7 @@ def analyse(
     sources = _sources(files)
     jobs = default_jobs(sources) if jobs is None else (jobs or usable_cores())
     not_pdn = _NotPdn()
+    reading_errors = _ReadingErrors()
     with _progress(files, per_game=True) as progress, open_output(output, files) as out:
         if fmt == "json":
             out.write(f'{{"schema": "{SCHEMA}", "type": "analysis", "games": [\n')
@@ -1110,6 +1111,8 @@ def analyse(
             if found.not_pdn is not None:
                 not_pdn(found.file, found.not_pdn)
                 continue
+            if found.errors:
+                reading_errors(found.file, found.errors)
             if fmt == "json":
                 data = json.dumps(found.to_dict(), ensure_ascii=False)
                 out.write(("" if not count else ",\n") + data)

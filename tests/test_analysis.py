@@ -352,3 +352,12 @@ def test_a_capture_written_by_another_path_to_the_same_position() -> None:
     assert report.steps[0].move not in report.steps[0].before.legal_moves(merge_duplicates=True)
     (ply,) = analyse_game(game, report, depth=2).plies
     assert ply.played == "4x13x2x16x32x43" and ply.loss == 0
+
+
+def test_analyse_says_reading_errors_and_goes_on(tmp_path: Path) -> None:
+    path = tmp_path / "bad.pdn"
+    path.write_text('[Event "a"]\n1. 11-15 {unclosed 23-19 *\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["analyse", str(path), "--depth", "2", "--format", "json"])
+    assert result.exit_code == 0
+    assert f"{path}:2:10: unclosed-comment:" in result.stderr
+    assert json.loads(result.stdout)["games"][0]["tags"][0] == ["Event", "a"]

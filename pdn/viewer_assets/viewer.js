@@ -455,7 +455,7 @@ var PdnViewer = (function () {
   // The engine's value after each analysed move, for White (up) against Black (down), under the
   // board; a click on it goes to that ply of the mainline.
   Viewer.prototype.drawGraph = function () {
-    var box = this.graphBox, data = this.game.evaluation, self = this;
+    var box = this.graphBox, data = this.game.evaluation, self = this, sv = PdnBoard.svg;
     box.textContent = "";
     if (!data || !data.plies.length) return;
     var w = 360, h = 80, top = 4, range = data.range;

@@ -28,7 +28,6 @@ from typing import TextIO
 from pdn.engine import (
     INTERNATIONAL,
     VARIANTS,
-    Color,
     Found,
     Move,
     Position,
@@ -36,6 +35,7 @@ from pdn.engine import (
     Variant,
     board_for,
     get_variant,
+    letters,
 )
 
 from .draws import draw_rules
@@ -74,16 +74,8 @@ def hub_position(position: Position) -> str:
     >>> hub_position(Position.start(ENGLISH))
     'Bbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww'
     """
-    pieces = position.pieces()
-    letters = [position.turn.letter]
-    for square in range(1, board_for(position.variant).squares + 1):
-        piece = pieces.get(square)
-        if piece is None:
-            letters.append("e")
-        else:
-            letter = "b" if piece.color is Color.BLACK else "w"
-            letters.append(letter.upper() if piece.king else letter)
-    return "".join(letters)
+    # The engine's letters per square, with the Hub's "e" for an empty one.
+    return position.turn.letter + letters(position).replace(".", "e")
 
 
 def parse_hub_position(text: str, variant: Variant) -> Position:

@@ -132,10 +132,11 @@ def test_forced_utf16_without_bom_is_damage_not_a_crash(tmp_path: Path) -> None:
 def test_encoding_is_defined_once() -> None:
     source = (ROOT / "pdn" / "cli.py").read_text(encoding="utf-8")
     assert source.count('"--encoding"') == 1
+    # The commands that read no PDN: a move-generator count, an engine and a match of engines.
+    reads_no_pdn = {"perft", "engine", "match"}
     for name, command in main.commands.items():
         names = {opt for param in command.params for opt in getattr(param, "opts", [])}
-        if name != "perft":
-            assert "--encoding" in names, name
+        assert ("--encoding" in names) == (name not in reads_no_pdn), name
 
 
 # ------------------------------------------------------------- 10. extras from a clone

@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 from test_viewer_browser import _board, driver  # noqa: F401  (the same chromium, same skip)
+from viewer_page import opening
 
 import pdn
 from pdn.engine import VARIANTS, Position, letters
 from pdn.explorer import Tree, build
 from pdn.explorer_page import explorer_data, explorer_html, panel_data, panel_tree
-from pdn.notation import move_texts
 from pdn.viewer import view_game, write_page
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -136,23 +136,11 @@ def _path_to_left_out(data: dict[str, Any]) -> tuple[list[str], str]:
     raise AssertionError("the page left nothing out")
 
 
-def _opening(variant: str, plies: int = 2) -> tuple[pdn.Game, list[Position]]:
-    rules = VARIANTS[variant]
-    position = Position.start(rules)
-    texts, positions = [], [position]
-    for _ in range(plies):
-        legal = position.legal_moves()
-        texts.append(move_texts(legal, rules)[0])
-        position = position.play(legal[0])
-        positions.append(position)
-    return pdn.parse_game(" ".join(texts) + " *"), positions
-
-
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_every_variant_draws(driver: Any, tmp_path: Path, variant: str) -> None:  # noqa: F811
     from selenium.webdriver.common.by import By
 
-    game, positions = _opening(variant)
+    game, positions = opening(variant, 2)
     tree = Tree()
     tree.add_game(game, variant)
     target = tmp_path / f"{variant}.html"

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from viewer_page import apply
+from viewer_page import apply, opening
 
 import pdn
 from pdn.cli import main
@@ -131,21 +131,9 @@ def test_values_from_files_are_escaped() -> None:
     assert page.count("<script") == 2 and page.count("</script>") == 2
 
 
-def _opening(variant: str, plies: int = 3) -> tuple[pdn.Game, list[Position]]:
-    rules = VARIANTS[variant]
-    position = Position.start(rules)
-    texts, positions = [], [position]
-    for _ in range(plies):
-        legal = position.legal_moves()
-        texts.append(move_texts(legal, rules)[0])
-        position = position.play(legal[0])
-        positions.append(position)
-    return pdn.parse_game(" ".join(texts) + " *"), positions
-
-
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_every_variant_has_its_board(variant: str) -> None:
-    game, positions = _opening(variant)
+    game, positions = opening(variant, 3)
     tree = Tree()
     tree.add_game(game, variant)
     data = explorer_data(tree, positions[0])

@@ -9,7 +9,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import pdn
+from pdn.engine import VARIANTS, Position
 from pdn.jsonio import loads
+from pdn.notation import move_texts
 from pdn.validation import validate
 from pdn_engine.picture import letters
 
@@ -75,3 +77,17 @@ def engine_boards(game: pdn.Game) -> list[str | None]:
         step = steps.get(id(node))
         out.append(letters(step.after) if step is not None and step.after is not None else None)
     return out
+
+
+def opening(variant: str, plies: int) -> tuple[pdn.Game, list[Position]]:
+    """A game of ``variant`` of its first legal move ``plies`` times, and its positions from
+    the start (for a page of every variant's board)."""
+    rules = VARIANTS[variant]
+    position = Position.start(rules)
+    texts, positions = [], [position]
+    for _ in range(plies):
+        legal = position.legal_moves()
+        texts.append(move_texts(legal, rules)[0])
+        position = position.play(legal[0])
+        positions.append(position)
+    return pdn.parse_game(" ".join(texts) + " *"), positions

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from pdn.engine import VARIANTS, Color, Position, Variant, get_variant
 from pdn.engine import board_for as _board_for
 
+from .detection import source_sentence
 from .explorer_store import (
     DRAW,
     FIRST,
@@ -289,8 +290,9 @@ class Line:
     """What one game adds to a tree: its variant, the keys of the positions its mainline
     reached legally within the depth (the start first; each once, in the order first
     reached), the moves between them as pairs of indices into ``keys``, its result as the
-    colours see it, its date and players, and why it stopped before the depth, if it did
-    (``"illegal"``: a move that is not legal; ``"setup"``: a setup command)."""
+    colours see it, its date and players, why it stopped before the depth, if it did
+    (``"illegal"``: a move that is not legal; ``"setup"``: a setup command), and where its
+    rules came from (the replay's ``rules_source``: a GameType, or a guess)."""
 
     variant: str
     keys: tuple[int, ...]
@@ -299,6 +301,7 @@ class Line:
     date: int
     players: tuple[str, str]
     stopped: str | None = None
+    rules: str = "gametype"
 
 
 def _result_of(game: Game, variant: Variant) -> int:
@@ -379,6 +382,7 @@ def line_of(report: Report, depth: int = DEFAULT_DEPTH, game: Game | None = None
         _date_number(tags.get("Date")),
         players,
         reached.stopped,
+        report.rules_source,
     )
 
 
@@ -402,6 +406,7 @@ def _column(result: int, turn: int) -> int:
 class _Summary:
     games: Counter[str] = field(default_factory=Counter)  # per variant
     stopped: Counter[tuple[str, str]] = field(default_factory=Counter)  # (variant, why)
+    rules: Counter[tuple[str, str]] = field(default_factory=Counter)  # (variant, source)
     unplayable: int = 0  # games whose start could not be set up
 
 
@@ -464,6 +469,7 @@ class Tree:
         summary.games[line.variant] += 1
         if line.stopped is not None:
             summary.stopped[(line.variant, line.stopped)] += 1
+        summary.rules[(line.variant, line.rules)] += 1
         result, date, keys = line.result, line.date, line.keys
         moves: Iterable[tuple[int, int]] = line.moves
         counted: Iterable[int] = range(len(keys))
@@ -531,6 +537,7 @@ class Tree:
             self._players.setdefault(key, Counter()).update(names)
         self._summary.games.update(other._summary.games)
         self._summary.stopped.update(other._summary.stopped)
+        self._summary.rules.update(other._summary.rules)
         self._summary.unplayable += other._summary.unplayable
 
     def _send_to_disk(self) -> None:
@@ -607,6 +614,16 @@ class Tree:
         for (name, why), n in self._summary.stopped.items():
             if variant is None or name == variant:
                 out[why] += n
+        return out
+
+    def rules(self, variant: str | None = None) -> Counter[str]:
+        """Games by where their rules came from (``"gametype"``, ``"squares"``...: the
+        replay's ``rules_source``, :func:`pdn.detection.source_sentence` says it), of one
+        variant or all."""
+        out: Counter[str] = Counter()
+        for (name, source), n in self._summary.rules.items():
+            if variant is None or name == variant:
+                out[source] += n
         return out
 
     @property
@@ -712,6 +729,11 @@ class Tree:
         parts = [f"{count} {name} game{'' if count == 1 else 's'}".replace("  ", " ")]
         deep = f"the first {self.depth} plies" if self.depth else "whole games"
         parts[0] += f", {deep}"
+        # Where the rules came from, a guess said as one.
+        sources = self.rules(name)
+        if sources:
+            said = ", ".join(f"{source_sentence(s)} {n}" for s, n in sorted(sources.items()))
+            parts.append(f"rules: {said}")
         stopped = self.stopped(name)
         if stopped["illegal"]:
             parts.append(f"{stopped['illegal']} counted up to their last legal ply")

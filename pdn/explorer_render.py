@@ -64,7 +64,7 @@ def render_text(tree: Tree, node: Node, *, min_games: int = 1) -> str:
     -----  -----  ---  ----  ----  -------  -------  -----  -------  ----
     11-15      1    1     0     0        0    100.0               1
     <BLANKLINE>
-    1 english game, the first 30 plies
+    1 english game, the first 30 plies; rules: a guess from the squares the moves use 1
     """
 
     position, figures = node.position, node.figures
@@ -137,6 +137,7 @@ def to_json(tree: Tree, node: Node, *, min_games: int = 1) -> dict[str, Any]:
         "games": tree.variants()[variant.name],
         "stopped_illegal": stopped["illegal"],
         "stopped_setup": stopped["setup"],
+        "rules": dict(sorted(tree.rules(variant.name).items())),
         "other_rules": {n: c for n, c in sorted(tree.variants().items()) if n != variant.name},
         "unplayable": tree.unplayable,
         "min_games": min_games,

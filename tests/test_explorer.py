@@ -210,6 +210,15 @@ def test_games_under_other_rules_are_kept_apart_and_said() -> None:
     assert tree.node().figures.games == 2
 
 
+def test_the_rules_of_the_games_are_said_a_guess_as_one() -> None:
+    tree = Tree()
+    tree.add_game(pdn.parse_game("1. 11-15 23-19 *"))
+    tree.add_game(pdn.parse_game('[GameType "21"]\n1. 11-15 23-19 *'))
+    assert tree.rules("english") == Counter({"squares": 1, "gametype": 1})
+    assert "rules: the GameType tag 1, a guess from the squares the moves use 1" in tree.summary()
+    assert to_json(tree, tree.node())["summary"]["rules"] == {"gametype": 1, "squares": 1}
+
+
 def test_keys_name_positions_of_every_variant() -> None:
     rng = random.Random(23)
     for variant in pdn.engine.VARIANTS.values():

@@ -4,8 +4,9 @@
     python benchmarks/command_outputs.py OUT.json --compare BEFORE.json
 
 Each PDN file under the folders (default: the shared corpus and ``tests/fixtures``) goes
-through the commands of :data:`COMMANDS` (validate as text and JSON, convert to PDN, JSON and
-CSV, annotate with FENs and problems, openings, report, select --clean, view), run in this
+through the commands of :data:`COMMANDS` (validate as text and JSON; convert to PDN, JSON and
+CSV, normalised and stripped; annotate with FENs and problems; openings and report in every
+format; explore; select --clean; view), run in this
 process through click's test runner; each output and exit status is hashed. ``--checkout``
 imports pdn from another clone (an earlier commit's worktree), so that a change meant to keep
 every output (a refactoring of the replay, say) can be shown to: ``--compare`` prints each
@@ -36,6 +37,32 @@ COMMANDS: dict[str, list[str]] = {
     "annotate": ["annotate", "-q", "--fen", "--problems"],
     "openings": ["openings", "-q"],
     "report": ["report", "-q", "--format", "json"],
+    "report-text": ["report", "-q", "--width", "72"],
+    "report-markdown": ["report", "-q", "--format", "markdown"],
+    "report-html": ["report", "-q", "--format", "html"],
+    "report-csv-standings": ["report", "-q", "--format", "csv"],
+    "report-csv-crosstable": ["report", "-q", "--format", "csv", "--table", "crosstable"],
+    "report-csv-games": ["report", "-q", "--format", "csv", "--table", "games"],
+    "report-csv-openings": ["report", "-q", "--format", "csv", "--table", "openings"],
+    "openings-csv": ["openings", "-q", "--format", "csv"],
+    "openings-json": ["openings", "-q", "--format", "json"],
+    "openings-markdown": ["openings", "-q", "--format", "markdown"],
+    "openings-stats": ["openings", "-q", "--stats"],
+    "openings-stats-csv": ["openings", "-q", "--stats", "--format", "csv"],
+    "openings-stats-json": ["openings", "-q", "--stats", "--format", "json"],
+    "openings-stats-markdown": [
+        "openings",
+        "-q",
+        "--stats",
+        "--format",
+        "markdown",
+        "--sort",
+        "games",
+    ],
+    "explore": ["explore", "-q", "--depth", "12"],
+    "explore-json": ["explore", "-q", "--depth", "12", "--format", "json"],
+    "convert-stripped": ["convert", "-q", "--no-comments", "--no-variations", "--no-nags"],
+    "convert-normalize": ["convert", "-q", "--normalize"],
     "select-clean": ["select", "--clean"],
     "view": ["view", "-q"],
 }

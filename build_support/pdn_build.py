@@ -14,7 +14,8 @@ from setuptools import build_meta as _setuptools
 from setuptools.build_meta import *  # noqa: F403  (the backend's other hooks, unchanged)
 
 #: The modules compiled: the reader and the model it builds, the replay and what it calls on
-#: each ply, and the writers of PDN and JSON. The classes users derive from (the visitors, the
+#: each ply, and the writers of PDN and JSON (``json_text``: the JSON text of every record the
+#: schema's reader and writer handle). The classes users derive from (the visitors, the
 #: model's) are marked ``mypyc_attr(allow_interpreted_subclasses=True)``. The reports, the CLI
 #: and the package's entry points stay Python: compiling report, duplicates and openings saved
 #: 11% of ``pdn report`` and nothing of ``openings``, and raised their peak memory on OCA 2.0
@@ -44,6 +45,7 @@ COMPILED = (
     "pdn.notation",
     "pdn.rewriting",
     "pdn.writer",
+    "pdn.json_text",
     "pdn.jsonio",
     "pdn.annotate",
 )

@@ -9,7 +9,8 @@ from typing import Any
 
 from .explorer import Figures, Node, Reply, Tree
 from .openings import compact_fen
-from .tables import Column, one_line, text_table
+from .safe_text import one_line
+from .tables import Column, Table
 
 __all__ = ["render_text", "shown_replies", "to_json"]
 
@@ -80,7 +81,7 @@ def render_text(tree: Tree, node: Node, *, min_games: int = 1) -> str:
         head.append(("Dates", _dates(figures)))
     if node.players:
         head.append(("Players", ", ".join(f"{name} {n}" for name, n in node.players)))
-    lines = [f"{label:<10} {one_line(value)}" for label, value in head]
+    lines = [f"{label:<10} {one_line(value, squeeze=True)}" for label, value in head]
     replies = shown_replies(node, min_games)
     out = "\n".join(lines) + "\n\n"
     if replies:
@@ -89,20 +90,20 @@ def render_text(tree: Tree, node: Node, *, min_games: int = 1) -> str:
             f = reply.figures
             note = f"transposition: {reply.reached.games - f.games} more by other orders"
             rows.append(
-                {
-                    "move": reply.move,
-                    "games": str(f.games),
-                    "win": str(f.win),
-                    "draw": str(f.draw),
-                    "loss": str(f.loss),
-                    "unknown": str(f.unknown),
-                    "score": "" if f.score is None else f"{f.score:.1f}",
-                    "dates": _dates(f),
-                    "reached": str(reply.reached.games),
-                    "note": note if reply.transposition else "",
-                }
+                [
+                    reply.move,
+                    str(f.games),
+                    str(f.win),
+                    str(f.draw),
+                    str(f.loss),
+                    str(f.unknown),
+                    "" if f.score is None else f"{f.score:.1f}",
+                    _dates(f),
+                    str(reply.reached.games),
+                    note if reply.transposition else "",
+                ]
             )
-        out += text_table(_REPLY_COLUMNS, rows) + "\n"
+        out += Table(_REPLY_COLUMNS, rows, squeeze=True).text() + "\n"
     elif figures.games:
         out += "No game went on from here within the depth.\n\n"
     else:

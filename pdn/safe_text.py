@@ -24,17 +24,13 @@ guarded too: ``Ann;=cmd()`` is written ``Ann;'=cmd()``.
 
 from __future__ import annotations
 
-import csv
-import io
 import re
-from collections.abc import Iterable, Iterator, Sequence
 
 __all__ = [
     "CELL_SPLITS",
     "FORMULA_STARTS",
     "UNSAFE",
     "csv_cell",
-    "csv_chunks",
     "one_line",
     "printable",
 ]
@@ -69,9 +65,21 @@ def printable(text: str, *, layout: bool = False) -> str:
     return UNSAFE.sub(_escape, text)
 
 
-def one_line(text: str) -> str:
+def one_line(text: str, *, squeeze: bool = False) -> str:
     """``text`` for a single line or table cell: runs of whitespace that hold a line break or
-    tab become one space (other spacing is kept), then :func:`printable`."""
+    tab become one space (other spacing is kept), then :func:`printable`.
+
+    With ``squeeze``, every run of white space becomes one space and the ends go. The two are
+    one guard with two spacings because both are needed: a report keeps a name's own spacing
+    (``"Kok,  K."`` and ``"Kok, K."`` are two players, and its notes say they look alike, so
+    the page must tell them apart), while the openings and explorer tables, whose cells are
+    moves and names laid out for reading, have always squeezed it.
+
+    >>> one_line("Kok,  K. (NED) "), one_line("Kok,  K. (NED) ", squeeze=True)
+    ('Kok,  K. (NED) ', 'Kok, K. (NED)')
+    """
+    if squeeze:
+        return printable(" ".join(text.split()))
     if text.isprintable():  # the common case: no line break, tab or control in it
         return text
     if _BREAKS.search(text):
@@ -124,23 +132,3 @@ def csv_cell(value: object) -> object:
     if text.startswith(FORMULA_STARTS) and not _SAFE_SIGNED.fullmatch(text):
         return "'" + text
     return text
-
-
-def csv_chunks(header: Sequence[str], rows: Iterable[Sequence[object]]) -> Iterator[str]:
-    """CSV text (``\n`` line ends) in pieces of about 64 kB: ``header`` as it is (it is
-    ours), then each row with every cell through :func:`csv_cell`, written as ``rows`` come,
-    so a table of any length is written in constant memory.
-
-    >>> "".join(csv_chunks(["name", "score"], [["=cmd()", -1], ["Ann", 2]]))
-    "name,score\\n'=cmd(),-1\\nAnn,2\\n"
-    """
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(header)
-    for row in rows:
-        writer.writerow([csv_cell(cell) for cell in row])
-        if buffer.tell() > 1 << 16:
-            yield buffer.getvalue()
-            buffer.seek(0)
-            buffer.truncate()
-    yield buffer.getvalue()

@@ -12,15 +12,16 @@ import pytest
 import pdn
 import pdn_engine
 
-# Every module of both packages (pdn.engine among pdn's), but the accelerated build's runtime
-# library, which is no module of ours.
+# Every module of both packages (pdn.engine among pdn's) and of their subpackages (pdn.report:
+# a package's examples are those of its own docstrings, not its submodules'), but the
+# accelerated build's runtime library, which is no module of ours.
 MODULES = sorted(
     {"pdn_engine"}
     | {
-        f"{package.__name__}.{info.name}"
+        info.name
         for package in (pdn, pdn_engine)
-        for info in pkgutil.iter_modules(package.__path__)
-        if info.name not in {"__main__", "cli"} and not info.name.endswith("__mypyc")
+        for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}.")
+        if info.name.split(".")[1] not in {"__main__", "cli"} and "__mypyc" not in info.name
     }
 )
 

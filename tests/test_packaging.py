@@ -35,6 +35,10 @@ def test_only_pdn_and_its_own_packages_are_installed(installed: Path) -> None:
     assert (installed / "pdn_grammars" / "pdn.lark").is_file()
     for package in ("pdn", "pdn_engine"):
         assert (installed / package / "py.typed").is_file()
+    # Subpackages too (pdn.report): every module of the checkout is in the wheel.
+    modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "pdn").rglob("*.py")}
+    wheel = {p.relative_to(installed).as_posix() for p in (installed / "pdn").rglob("*.py")}
+    assert modules <= wheel, sorted(modules - wheel)
 
 
 def test_a_checkout_imports_as_the_wheel_installs(installed: Path) -> None:

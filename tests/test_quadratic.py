@@ -187,7 +187,7 @@ def test_openings_aligned_table_memory_does_not_grow_with_the_rows(fmt: str) -> 
 
 @pytest.mark.parametrize("fmt", ["text", "markdown"])
 def test_openings_spooled_table_is_the_table_laid_out_in_memory(fmt: str) -> None:
-    from pdn.openings import _OPENING_COLUMNS, _opening_cells
+    from pdn.openings_render import _OPENING_COLUMNS, _opening_cells
     from pdn.tables import markdown_table, text_table
 
     rows = list(_opening_rows(50))

@@ -91,7 +91,9 @@ def test_the_store_gives_each_event_its_records_in_order(
 
 def _in_memory(games: list[GameRecord]) -> list[EventReport]:
     # What build_reports did before the store: a dict of lists.
-    from pdn.report import DEFAULT_POINTS, _build_event, _points_scheme
+    from pdn.report import DEFAULT_POINTS
+    from pdn.report.records import _points_scheme
+    from pdn.report.standings import _build_event
 
     events: dict[str, list[GameRecord]] = {}
     for record in games:
@@ -182,7 +184,7 @@ JSON_VALUES = st.recursive(
 @settings(max_examples=80)
 @given(st.text(), st.lists(JSON_VALUES, max_size=6))
 def test_a_listing_in_pieces_is_the_whole_document(key: str, items: list[object]) -> None:
-    from pdn.jsonio import dumps_listing
+    from pdn.json_text import dumps_listing
 
     whole = json.dumps({key: items}, indent=2, ensure_ascii=False)
     assert "".join(dumps_listing(key, iter(items))) == whole

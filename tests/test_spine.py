@@ -232,7 +232,7 @@ def test_deep_variations_are_walked_without_recursion() -> None:
 
 
 def test_json_of_variations_nested_thousands_deep() -> None:
-    from pdn.jsonio import _dumps_deep, _loads_deep, dumps, loads
+    from pdn.json_text import _dumps_deep, _loads_deep, dumps, loads
 
     depth = 3 * sys.getrecursionlimit()
     text = "1. 11-15 23-19 " + "(9-13 24-20 " * depth + ")" * depth + " *"

@@ -19,15 +19,12 @@ the same peak memory (at most 60 MB) at 1x and 10x the input.
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 
-OCA = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus" / "mzuluaga__checkers"
+from _support import OCA, baseline, installed_pdn, machine_load, measured, require
 
 #: name -> arguments after ``pdn`` (the input file is appended; ``{out}`` is a scratch file).
 COMMANDS: dict[str, list[str]] = {
@@ -42,40 +39,9 @@ COMMANDS: dict[str, list[str]] = {
 }
 
 
-def measured(command: list[str], site: Path | None = None) -> tuple[float, float, int]:
-    """(CPU seconds, wall seconds, peak resident kB) of one run of ``command``, importing pdn
-    from ``site`` when given (``PYTHONPATH``)."""
-    env = dict(os.environ)
-    if site is not None:
-        env["PYTHONPATH"] = str(site)
-    start = time.perf_counter()
-    process = subprocess.Popen(
-        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env
-    )
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - start
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode not in (0, 1):  # 1: the input has illegal games; that is fine here
-        sys.exit(f"{' '.join(command)} exited with {process.returncode}")
-    return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss
-
-
-#: The baseline, run as a process of its own like the commands (this process stays small: a
-#: child's peak memory counts the parent's pages it was forked from).
-BASELINE = (
-    "import re, sys; print(len(re.findall(rb'\\d+(?:[-x]\\d+)+', open(sys.argv[1], 'rb').read())))"
-)
-
-
-def baseline(path: Path) -> float:
-    """CPU seconds of the regex baseline over ``path`` (start-up included, as for pdn)."""
-    cpu, _, _ = measured([sys.executable, "-c", BASELINE, str(path)])
-    return cpu
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("file", nargs="?", default=str(OCA / "OCA_2.0.pdn"))
+    parser.add_argument("file", nargs="?", default=str(OCA))
     parser.add_argument("--scale", type=int, default=1, help="also run on N copies of the file")
     parser.add_argument("--only", nargs="*", choices=sorted(COMMANDS), default=None)
     parser.add_argument(
@@ -86,16 +52,11 @@ def main() -> None:
     )
     args = parser.parse_args()
     source = Path(args.file)
-    if not source.exists():
-        sys.exit(f"{source} not found (the shared corpus is needed)")
-    pdn = shutil.which("pdn")
-    if pdn is None:
-        sys.exit("the pdn command is not installed (pip install -e .)")
+    require(source)
+    pdn = installed_pdn()
     names = args.only or list(COMMANDS)
     version = subprocess.run([pdn, "--version"], capture_output=True, text=True, check=True)
-    print(
-        f"load average {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores); {version.stdout.strip()}"
-    )
+    print(f"{machine_load()}; {version.stdout.strip()}")
     with tempfile.TemporaryDirectory() as folder:
         inputs = [(1, source)]
         if args.scale > 1:

@@ -17,14 +17,13 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from pathlib import Path
 
-OCA = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus" / "mzuluaga__checkers"
+from _support import OCA, machine_load
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("files", nargs="*", default=[str(OCA / "OCA_2.0.pdn")])
+    parser.add_argument("files", nargs="*", default=[str(OCA)])
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--piece-mb", type=float, default=4)
     args = parser.parse_args()
@@ -35,7 +34,7 @@ def main() -> None:
     from pdn.batch import validate_files
 
     piece_bytes = int(args.piece_mb * (1 << 20))
-    print(f"load average {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores)")
+    print(machine_load())
     start = time.process_time()
     alone = [v.to_dict() for v in validate_files(args.files)]
     cpu = time.process_time() - start

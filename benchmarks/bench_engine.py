@@ -19,6 +19,8 @@ import sys
 import time
 from collections.abc import Callable
 
+from _support import best_of
+
 # pdn as installed (PYTHONPATH=DIR measures the build in DIR, such as the accelerated one).
 from pdn.engine import ENGLISH, INTERNATIONAL, RUSSIAN, Position, Variant, diagnose, perft
 
@@ -29,15 +31,9 @@ PUBLISHED = {
 }
 
 
-def timed(fn: Callable[[], int]) -> tuple[int, float]:
-    start = time.perf_counter()
-    result = fn()
-    return result, time.perf_counter() - start
-
-
 def ours(variant: Variant, depth: int) -> tuple[int, float]:
     pos = Position.start(variant)
-    nodes, seconds = timed(lambda: perft(pos, depth))
+    seconds, nodes = best_of(1, lambda: perft(pos, depth))
     expected = PUBLISHED[variant.name][depth - 1]
     status = "ok" if nodes == expected else f"WRONG (published {expected})"
     rate = nodes / seconds if seconds else float("inf")
@@ -67,7 +63,7 @@ def pydraughts_perft(depth: int) -> tuple[int, float] | None:
         return total
 
     board = Board(variant="english")
-    nodes, seconds = timed(lambda: walk(board, depth))
+    seconds, nodes = best_of(1, lambda: walk(board, depth))
     rate = nodes / seconds
     expected = PUBLISHED["english"][depth - 1]
     status = "ok" if nodes == expected else f"WRONG (published {expected})"

@@ -7,9 +7,9 @@ Run from the repository root (``pip install -e ".[dask,bench]"``)::
     python benchmarks/bench_explore.py --scales 1 10 --repeat 1 --no-dask
 
 Part one, OCA 2.0 to depth 30: each command in a process of its own, measured by the kernel
-(``bench_commands.measured``: user + system CPU, peak resident memory), the least CPU of
+(``_support.measured``: user + system CPU, peak resident memory), the least CPU of
 ``--repeat`` runs, beside ``pdn validate`` of the same file and the regex baseline of
-``bench_commands`` over the same bytes; and, for scale, what a plain explorer on pydraughts
+``_support`` over the same bytes; and, for scale, what a plain explorer on pydraughts
 (replay, a dictionary of FENs) costs per game on a sample. Part two: random legal games
 (``tests/explorer_inputs.py``), about as many distinct positions per "1x" as OCA 2.0 has to
 depth 30, cached in a temporary folder; copies of one file would add no position. At each
@@ -21,20 +21,18 @@ entries), then ``pdn.dask.explorer_tree`` on the same files in a process of its 
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
 import sys
 import tempfile
 import time
 from itertools import islice
 from pathlib import Path
 
-from bench_commands import OCA, baseline, measured
+from _support import OCA, ROOT, baseline, installed_pdn, machine_load, measured, require
 
-ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from explorer_inputs import random_file  # noqa: E402  (tests/explorer_inputs.py, shared helper)
+# tests/explorer_inputs.py, shared with the tests
+from explorer_inputs import random_file
 
 #: Random games per file: about OCA 2.0's 241,000 distinct positions to depth 30 per file.
 CHUNK = 9_600
@@ -88,7 +86,7 @@ def peer_seconds_per_game(path: Path, games: int, depth: int) -> float | None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("file", nargs="?", default=str(OCA / "OCA_2.0.pdn"))
+    parser.add_argument("file", nargs="?", default=str(OCA))
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--scales", type=int, nargs="*", default=[1, 2, 5, 10])
     parser.add_argument("--scheduler", default="processes", help="dask's (processes, sync...)")
@@ -96,12 +94,11 @@ def main() -> None:
     parser.add_argument("--peer-games", type=int, default=100)
     args = parser.parse_args()
     source = Path(args.file)
-    pdn = shutil.which("pdn")
-    if not source.exists() or pdn is None:
-        sys.exit(f"needs {source} (the shared corpus) and the pdn command (pip install -e .)")
+    require(source)
+    pdn = installed_pdn()
     from pdn.explorer import SPILL
 
-    print(f"load average {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores); SPILL {SPILL:,}")
+    print(f"{machine_load()}; SPILL {SPILL:,}")
     print(f"\n{source.name}, depth 30, least CPU of {args.repeat}")
     base = min(baseline(source) for _ in range(args.repeat))
     print(f"  {'regex baseline':30s} {base:7.2f} s CPU", flush=True)

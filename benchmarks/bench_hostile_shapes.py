@@ -32,27 +32,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import resource
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-# The shared corpus beside the checkout (or beside the folder of work trees).
-OCA = (
-    next(
-        (
-            path
-            for path in (ROOT / "../shared/corpus", ROOT / "../../shared/corpus")
-            if path.is_dir()
-        ),
-        ROOT / "../shared/corpus",
-    )
-    / "mzuluaga__checkers/OCA_2.0.pdn"
-)
+from _support import OCA, own_peak_kb, site_env
+
 DEFAULT = [
     "view:10000",
     "view:20000",
@@ -128,7 +115,7 @@ def _child(arguments: list[str]) -> None:
         print(json.dumps({"error": f"{type(exc).__name__}: {exc}"[:200]}))
         return
     seconds = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    peak = own_peak_kb() / 1024
     print(json.dumps({"seconds": seconds, "peak_mb": peak, "code": code}))
 
 
@@ -143,9 +130,7 @@ def main() -> None:
     if args.child is not None:
         _child(args.child)
         return
-    env = dict(os.environ)
-    if args.tree is not None:
-        env["PYTHONPATH"] = str(args.tree.resolve())
+    env = site_env(None if args.tree is None else args.tree.resolve())
     print(f"{'case':<16} {'seconds':>9} {'peak MB':>8}  note")
     for case in args.case or DEFAULT:
         with tempfile.TemporaryDirectory(prefix="bench-hostile-") as scratch:

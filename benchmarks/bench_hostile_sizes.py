@@ -6,20 +6,21 @@ Writes, in a temporary folder: one line of junk words of ``--mb`` megabytes (a f
 once cut into games of a megabyte, each with 10,000 junk problems: still running after 10
 minutes at 846 MB), one line of ``--games`` games (a machine export, once read as one game),
 and a game with a comment of ``--mb`` megabytes between two short games.  Each is given to
-``pdn COMMAND`` in a fresh process; the wall time and the process's peak resident memory are
-printed, with the games and problems it reports.  The memory must not grow with ``--mb``.
+``pdn COMMAND`` in a fresh process; the wall time and the peak resident memory the kernel
+reports for it (``_support.run_measured``) are printed, with the games and problems it
+reports.  The memory must not grow with ``--mb``.
 """
 
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO
+
+from _support import run_measured
 
 CHUNK = 1 << 20
 
@@ -52,29 +53,13 @@ def long_comment(out: IO[str], size: int) -> None:
     out.write('} 23-19 *\n\n[Event "after"]\n1. 9-13 22-18 *\n')
 
 
-# Runs the CLI as ``python -m pdn`` does, then says the process's own peak resident memory.
-_CHILD = """
-import resource, sys
-from pdn.cli import main
-try:
-    main(sys.argv[1:])
-finally:
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    sys.stderr.write(f"\\nPEAK_RSS_KB={peak}\\n")
-"""
-
-
 def run(command: str, path: Path) -> None:
-    start = time.perf_counter()
-    proc = subprocess.run(
-        [sys.executable, "-c", _CHILD, command, str(path)],
-        capture_output=True,
-        check=False,
+    # Run beside the input, not in the checkout: ``-m`` would import ./pdn before PYTHONPATH's.
+    proc = run_measured(
+        [sys.executable, "-m", "pdn", command, str(path)], capture=True, cwd=path.parent
     )
-    elapsed = time.perf_counter() - start
+    elapsed, peak = proc.wall, proc.peak_kb
     err = proc.stderr.decode("utf-8", "replace")
-    peaks = [line for line in err.splitlines() if line.startswith("PEAK_RSS_KB=")]
-    peak = int(peaks[-1].split("=")[1]) if peaks else 0
     summary = [
         line
         for line in proc.stdout.decode("utf-8", "replace").splitlines()

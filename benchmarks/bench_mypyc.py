@@ -23,11 +23,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "build_support"))
-from pdn_build import COMPILED  # noqa: E402
+from _support import OCA, ROOT
 
-OCA = ROOT / ".." / "shared" / "corpus" / "mzuluaga__checkers" / "OCA_2.0.pdn"
+sys.path.insert(0, str(ROOT / "build_support"))
+from pdn_build import COMPILED
 
 TIMING = """
 import json, sys, time

@@ -15,26 +15,23 @@ last, ``convert`` reading + the last.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
+from _support import OCA, build_name, require
+
 import pdn
-from pdn.engine import COMPILED
 from pdn.jsonio import dumps, game_to_dict
 from pdn.validation import validate
 from pdn.writer import write_game
 
-OCA = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus" / "mzuluaga__checkers"
-
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("file", nargs="?", default=str(OCA / "OCA_2.0.pdn"))
+    parser.add_argument("file", nargs="?", default=str(OCA))
     args = parser.parse_args()
     path = Path(args.file)
-    if not path.exists():
-        sys.exit(f"{path} not found (the shared corpus is needed)")
+    require(path)
     clock = time.process_time
     spent = dict.fromkeys(("read", "replay", "json record", "json text", "pdn text"), 0.0)
     games = plies = size = 0
@@ -60,8 +57,9 @@ def main() -> None:
         spent["pdn text"] += written - dumped
         games += 1
         plies += len(report.steps)
-    build = "compiled" if COMPILED else "pure Python"
-    print(f"{games:,} games, {plies:,} replayed plies, {size / 1e6:.0f} MB of JSON ({build})")
+    print(
+        f"{games:,} games, {plies:,} replayed plies, {size / 1e6:.0f} MB of JSON ({build_name()})"
+    )
     for phase, seconds in spent.items():
         print(f"  {phase:12s} {seconds:6.2f} s CPU  {seconds / max(plies, 1) * 1e6:5.2f} us/ply")
 

@@ -23,15 +23,12 @@ import argparse
 import re
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
+from _support import OCA, best_of, build_name
+
 from pdn import parse_games, read_games
-from pdn.engine import COMPILED
 
-ROOT = Path(__file__).resolve().parents[1]
-
-DEFAULT = ROOT / ".." / "shared" / "corpus" / "mzuluaga__checkers" / "OCA_2.0.pdn"
 #: The least ratio reader / baseline that issue 12 asks for.
 TARGET = 0.35
 
@@ -71,17 +68,6 @@ def reader(path: Path) -> dict[str, int]:
     return {"games": games, "moves": moves, "problems": problems}
 
 
-def best_of(repeat: int, function: Callable[[], dict[str, int]]) -> tuple[float, dict[str, int]]:
-    """The shortest wall time of ``repeat`` calls, and the last result."""
-    best = float("inf")
-    result: dict[str, int] = {}
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = function()
-        best = min(best, time.perf_counter() - start)
-    return best, result
-
-
 def pydraughts_slice(data: bytes, games: int) -> tuple[float, int] | None:
     """Time pydraughts' PDNReader on the first ``games`` games, if pydraughts is installed."""
     try:
@@ -101,7 +87,7 @@ def pydraughts_slice(data: bytes, games: int) -> tuple[float, int] | None:
 def main() -> int:
     """Run the benchmark and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("file", nargs="?", type=Path, default=DEFAULT)
+    parser.add_argument("file", nargs="?", type=Path, default=OCA)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--pydraughts", type=int, default=0, metavar="GAMES")
     args = parser.parse_args()
@@ -115,8 +101,7 @@ def main() -> int:
 
     base_time, counts = best_of(args.repeat, lambda: baseline(data))
     read_time, figures = best_of(args.repeat, lambda: reader(path))
-    build = "compiled" if COMPILED else "pure Python"
-    print(f"file: {path.name}, {megabytes:.2f} MB ({build} build)")
+    print(f"file: {path.name}, {megabytes:.2f} MB ({build_name()} build)")
     print(
         f"baseline regex tokenizer: {base_time:6.2f} s  {megabytes / base_time:6.2f} MB/s  "
         f"({sum(counts.values())} tokens: {counts})"

@@ -19,19 +19,18 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 import time
 from itertools import islice
 from pathlib import Path
 
+from _support import MOVES, OCA, build_name, require
+
 # pdn as installed (not the checkout's folders), so that PYTHONPATH=DIR measures the build in
 # DIR, such as the accelerated one.
 import pdn
-from pdn.engine import COMPILED
 from pdn.validation import Report, validate
 
-OCA = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus" / "mzuluaga__checkers"
-MOVE = re.compile(r"\d+(?:[-x]\d+)+")
+MOVE = re.compile(MOVES)
 
 
 def squares_of(fen: str) -> tuple[str, frozenset[str], frozenset[str]]:
@@ -63,21 +62,17 @@ def peer_replay(moves: list[str]) -> str | None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("file", nargs="?", default=str(OCA / "OCA_2.0.pdn"))
+    parser.add_argument("file", nargs="?", default=str(OCA))
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--peer-games", type=int, default=100)
     args = parser.parse_args()
     path = Path(args.file)
-    if not path.exists():
-        sys.exit(f"{path} not found (the shared corpus is needed)")
+    require(path)
 
     games = list(islice(pdn.read_games(path), args.games))
     plies = sum(len(g.mainline_moves()) for g in games)
     texts = [pdn.write_game(g) for g in games]
-    print(
-        f"{len(games):,} games, {plies:,} plies from {path.name}"
-        f" ({'compiled' if COMPILED else 'pure Python'} build)"
-    )
+    print(f"{len(games):,} games, {plies:,} plies from {path.name} ({build_name()} build)")
 
     start = time.perf_counter()
     found = sum(len(MOVE.findall(t.split("\n\n", 1)[-1])) for t in texts)

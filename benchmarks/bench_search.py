@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import subprocess
 import sys
 import time
+
+from _support import site_env
 
 VARIANTS = ("english", "international", "russian", "italian", "turkish", "frisian")
 
@@ -61,12 +62,9 @@ print(json.dumps({"compiled": COMPILED, "rows": rows}))
 
 def measure(pythonpath: str | None, depth: int, count: int, perft_depth: int) -> dict[str, object]:
     """Run the measurement in a process of its own (``pythonpath``: the build to measure)."""
-    env = dict(os.environ)
-    if pythonpath is not None:
-        env["PYTHONPATH"] = pythonpath
     done = subprocess.run(
         [sys.executable, "-c", _MEASURE, str(depth), str(count), str(perft_depth), *VARIANTS],
-        env=env,
+        env=site_env(pythonpath),
         capture_output=True,
         text=True,
         check=True,

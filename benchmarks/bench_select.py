@@ -27,17 +27,15 @@ import subprocess
 import sys
 import time
 import tracemalloc
-from collections.abc import Callable
 from pathlib import Path
+
+from _support import OCA, best_of, require
 
 import pdn
 from pdn.duplicates import LEVELS, Deduper, Place, dedupe_games
 from pdn.engine import ENGLISH, Position
 from pdn.selection import Selection, select_games
 
-ROOT = Path(__file__).resolve().parents[1]
-
-DEFAULT = ROOT / ".." / "shared" / "corpus" / "mzuluaga__checkers" / "OCA_2.0.pdn"
 LINE = "11-15 23-19 8-11 22-17"
 
 
@@ -47,16 +45,6 @@ def target_fen() -> str:
     for text in LINE.split():
         position = position.play(next(m for m in position.legal_moves() if m.notation() == text))
     return position.fen()
-
-
-def best(repeat: int, work: Callable[[], int]) -> tuple[float, int]:
-    """(best seconds, what the work returned)."""
-    times, value = [], 0
-    for _ in range(repeat):
-        start = time.perf_counter()
-        value = work()
-        times.append(time.perf_counter() - start)
-    return min(times), value
 
 
 def bytes_per_key(games: int = 20000) -> float:
@@ -97,24 +85,23 @@ def full_validation_count(path: Path, fen: str) -> int:
 def main() -> None:
     """Run the measurements and print them."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("file", nargs="?", type=Path, default=DEFAULT)
+    parser.add_argument("file", nargs="?", type=Path, default=OCA)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args()
     path: Path = args.file
-    if not path.exists():
-        sys.exit(f"{path}: not found (the shared corpus is needed)")
+    require(path)
     source = str(path)
     fen = target_fen()
     print(f"file: {path.name}, {path.stat().st_size:,} bytes")
 
-    seconds, games = best(args.repeat, lambda: sum(1 for _ in pdn.split_games(source)))
+    seconds, games = best_of(args.repeat, lambda: sum(1 for _ in pdn.split_games(source)))
     print(f"cut into games (split_games):     {seconds:6.2f} s  {games:,} games")
-    seconds, _ = best(1, lambda: sum(1 for _ in pdn.read_games(source)))
+    seconds, _ = best_of(1, lambda: sum(1 for _ in pdn.read_games(source)))
     print(f"parse every game (read_games):    {seconds:6.2f} s")
 
     by_fen = Selection(fen=fen)
-    seconds, found = best(args.repeat, lambda: sum(1 for _ in select_games([source], by_fen)))
+    seconds, found = best_of(args.repeat, lambda: sum(1 for _ in select_games([source], by_fen)))
     print(f"select --fen (after {LINE}):")
     print(f"  {fen}")
     print(f"                                  {seconds:6.2f} s  {found:,} games")
@@ -124,11 +111,11 @@ def main() -> None:
     )
     print(f"  of which {other:,} reach it by another move order")
     tinsley = Selection(player=re.compile("tinsley", re.IGNORECASE))
-    seconds, found = best(args.repeat, lambda: sum(1 for _ in select_games([source], tinsley)))
+    seconds, found = best_of(args.repeat, lambda: sum(1 for _ in select_games([source], tinsley)))
     print(f"select --player Tinsley:          {seconds:6.2f} s  {found:,} games")
 
     for level in LEVELS:
-        seconds, found = best(
+        seconds, found = best_of(
             1, lambda lv=level: sum(s.repeats is not None for s in dedupe_games([source], lv))
         )
         print(f"dedupe --by {level:<9}             {seconds:6.2f} s  {found:,} repeats")

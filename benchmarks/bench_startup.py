@@ -15,14 +15,13 @@ issue 12 is 150 ms for both commands. ``--importtime`` also lists the slowest im
 from __future__ import annotations
 
 import argparse
-import os
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from _support import machine_load, run_measured
 
 SMALL = '[Event "start-up"]\n[Result "*"]\n1. 11-15 23-19 2. 8-11 22-17 *\n'
 
@@ -34,17 +33,10 @@ def timed(command: list[str], runs: int, cwd: str) -> tuple[list[float], list[fl
     """
     walls, cpus = [], []
     for _ in range(runs):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
         # Run elsewhere than the checkout: ``python -m pdn`` would import ./pdn, not the install.
-        subprocess.run(
-            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, cwd=cwd
-        )
-        walls.append(time.perf_counter() - start)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpus.append(
-            after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime,
-        )
+        run = run_measured(command, cwd=cwd)
+        walls.append(run.wall)
+        cpus.append(run.cpu)
     return walls, cpus
 
 
@@ -71,7 +63,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--importtime", action="store_true")
     args = parser.parse_args()
-    print(f"load average {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores)")
+    print(machine_load())
     with tempfile.TemporaryDirectory() as folder:
         small = Path(folder) / "small.pdn"
         small.write_text(SMALL, encoding="utf-8")

@@ -18,13 +18,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from _support import CORPUS, OCA
+
 from pdn.viewer import view_files
 
-ROOT = Path(__file__).resolve().parents[1]
-
-CORPUS = ROOT / "../shared/corpus"
 DEFAULT = [
-    CORPUS / "mzuluaga__checkers/OCA_2.0.pdn",
+    OCA,
     CORPUS / "bas080__dammen/t/all.pdn",
 ]
 FLAGS = (

@@ -1,8 +1,8 @@
 """Random damage to real PDN text, and the faithful round trip it must survive.
 
 Shared by ``tests/test_reader_mutations.py`` (a few hundred mutants of the vendored fixtures)
-and ``benchmarks/mutation_game_count.py`` (thousands over the shared corpus). pytest puts this
-folder on ``sys.path``, so the tests import it as ``from mutations import ...``.
+and ``benchmarks/corpus/mutation_game_count.py`` (thousands over the shared corpus). pytest
+puts this folder on ``sys.path``, so the tests import it as ``from mutations import ...``.
 """
 
 from __future__ import annotations

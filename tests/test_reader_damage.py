@@ -247,8 +247,8 @@ def fixture_texts() -> list[str]:
 
 
 def test_mutants_of_real_files_keep_their_games_through_convert() -> None:
-    # A few hundred mutants here; benchmarks/mutation_game_count.py runs thousands over the
-    # shared corpus.
+    # A few hundred mutants here; benchmarks/corpus/mutation_game_count.py runs thousands over
+    # the shared corpus.
     rng = random.Random(2204)
     texts = fixture_texts()
     assert len(texts) > 20

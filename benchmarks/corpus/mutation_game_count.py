@@ -8,7 +8,7 @@ back. A mutant *changes its game count* when the text read back holds another nu
 games; it *changes a game* when some game reads back to another faithful text. Both must
 be 0: a damaged file is written back as it was read, junk and all (issue 22, item 4).
 
-    python benchmarks/mutation_game_count.py [--mutants 2200] [--seed 22] [FOLDER ...]
+    python benchmarks/corpus/mutation_game_count.py [--mutants 2200] [--seed 22] [FOLDER ...]
 
 Prints the counts and the first few mutants that fail (file, edits, counts). The tests run
 the same check on a few hundred mutants of the vendored fixtures
@@ -22,12 +22,14 @@ import random
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/, for _support
+from _support import CORPUS, ROOT
+
 sys.path.insert(0, str(ROOT / "tests"))
+# tests/mutations.py, shared with the tests
+from mutations import mutate, round_trip
 
-from mutations import mutate, round_trip  # noqa: E402  (tests/mutations.py, shared helper)
-
-DEFAULTS = [ROOT / ".." / "shared" / "corpus"]
+DEFAULTS = [CORPUS]
 #: Characters of each window of a file that a mutant keeps.
 WINDOW = 8_000
 

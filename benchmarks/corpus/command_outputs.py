@@ -1,7 +1,7 @@
 """A fingerprint of what every command prints for each file of the corpus, to compare builds.
 
-    python benchmarks/command_outputs.py OUT.json [--checkout DIR] [FOLDER ...]
-    python benchmarks/command_outputs.py OUT.json --compare BEFORE.json
+    python benchmarks/corpus/command_outputs.py OUT.json [--checkout DIR] [FOLDER ...]
+    python benchmarks/corpus/command_outputs.py OUT.json --compare BEFORE.json
 
 Each PDN file under the folders (default: the shared corpus and ``tests/fixtures``) goes
 through the commands of :data:`COMMANDS` (validate as text and JSON; convert to PDN, JSON and
@@ -24,8 +24,10 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-DEFAULTS = [ROOT / ".." / "shared" / "corpus", ROOT / "tests" / "fixtures"]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/, for _support
+from _support import CORPUS, ROOT
+
+DEFAULTS = [CORPUS, ROOT / "tests" / "fixtures"]
 
 #: Each command's arguments before the file, by the name its results are kept under.
 COMMANDS: dict[str, list[str]] = {

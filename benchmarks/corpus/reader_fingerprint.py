@@ -1,7 +1,7 @@
 """A fingerprint of everything the reader builds from each file of the corpus, to compare.
 
-    python benchmarks/reader_fingerprint.py OUT.json [CORPUS_FOLDER ...]
-    python benchmarks/reader_fingerprint.py OUT.json --compare BEFORE.json
+    python benchmarks/corpus/reader_fingerprint.py OUT.json [CORPUS_FOLDER ...]
+    python benchmarks/corpus/reader_fingerprint.py OUT.json --compare BEFORE.json
 
 For every PDN file under the folders (default: the shared corpus and ``tests/fixtures``) each
 game is read four ways (``read_games`` on the path, ``parse_games`` on its bytes and on its
@@ -21,17 +21,19 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import sys
 from collections.abc import Iterable
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/, for _support
+from _support import CORPUS, ROOT
 
 import pdn
 from pdn.jsonio import game_to_dict
 from pdn.model import Game, Node
 from pdn.validation import validate
 
-ROOT = Path(__file__).resolve().parents[1]
-
-DEFAULTS = [ROOT / ".." / "shared" / "corpus", ROOT / "tests" / "fixtures"]
+DEFAULTS = [CORPUS, ROOT / "tests" / "fixtures"]
 #: Files larger than this are not read again game by game through ``read_game``.
 READ_GAME_LIMIT = 2_000_000
 

@@ -5,7 +5,7 @@ read -> write normalised gives the same text and the same number of moves; read 
 gives an equal game.  Prints the counts (a long measurement, hence here and not in the tests;
 ``tests/test_reader_corpus.py`` asserts the same per file when the corpus is present).
 
-    python benchmarks/corpus_round_trip.py [CORPUS_FOLDER]
+    python benchmarks/corpus/corpus_round_trip.py [CORPUS_FOLDER]
 """
 
 from __future__ import annotations
@@ -14,16 +14,17 @@ import argparse
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/, for _support
+from _support import CORPUS
+
 import pdn
 from pdn.jsonio import dumps, game_from_dict, game_to_dict, loads
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def main() -> int:
     """Count the games of the corpus that survive each round trip."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("corpus", nargs="?", type=Path, default=ROOT / ".." / "shared" / "corpus")
+    parser.add_argument("corpus", nargs="?", type=Path, default=CORPUS)
     folder: Path = parser.parse_args().corpus.resolve()
     files = sorted(folder.rglob("*.pdn"))
     if not files:

@@ -1,7 +1,7 @@
 """Verdicts over the shared corpus: per file, how many games are clean, broken or unchecked,
 and under which rules (from which source) they were replayed.
 
-    python benchmarks/corpus_verdicts.py [CORPUS_DIR] [--only NAME_PART]
+    python benchmarks/corpus/corpus_verdicts.py [CORPUS_DIR] [--only NAME_PART]
 
 Prints one line per file that has a game not clean or not decided by its GameType tag, then
 the totals. It is a measurement for notes and reviews, not a test.
@@ -14,14 +14,16 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/, for _support
+from _support import CORPUS
+
 from pdn.batch import Summary, validate_files
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run over every ``*.pdn`` file under the corpus folder."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    root = Path(__file__).resolve().parent.parent
-    parser.add_argument("corpus", nargs="?", default=str(root.parent / "shared" / "corpus"))
+    parser.add_argument("corpus", nargs="?", default=str(CORPUS))
     parser.add_argument("--only", default="", help="only files whose path contains this")
     args = parser.parse_args(argv)
     files = sorted(p for p in Path(args.corpus).rglob("*.pdn") if args.only in str(p))

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Every command on every shared-corpus file under 1 MB: no traceback may reach stderr, and no
 # exit status above 2 (0 clean, 1 problems found, 2 usage). A check for reviews, not a test:
-#     bash benchmarks/command_sweep.sh [CORPUS_DIR]
+#     bash benchmarks/corpus/command_sweep.sh [CORPUS_DIR]
 set -u
-corpus="${1:-$(dirname "$0")/../../shared/corpus}"
+corpus="${1:-$(dirname "$0")/../../../shared/corpus}"
 out="$(mktemp -d)"
 runs=0
 bad=0

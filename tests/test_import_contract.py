@@ -23,7 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCES = {"pdn": ROOT / "pdn", "pdn_engine": ROOT / "engine" / "pdn_engine"}
 
 #: The layers of ``pdn``, lowest first (module names without ``pdn.``; ``__init__`` is the
-#: package). The engine is below them all, reached through ``pdn.engine``.
+#: package, a subpackage is its name, ``cli``, and its modules are ``cli.options``...). The
+#: engine is below them all, reached through ``pdn.engine``.
 PDN_LAYERS: list[tuple[str, set[str]]] = [
     ("engine", {"engine"}),
     (
@@ -65,7 +66,21 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
     ),
     ("engines", {"hub", "match", "analysis"}),
     ("presentation", {"viewer", "explorer_page"}),
-    ("commands", {"cli", "__main__", "__init__"}),
+    # The command line's plumbing, then its commands, each module loaded by ``pdn.cli`` only
+    # when one of its commands runs (so none imports another, nor the package's group).
+    ("command plumbing", {"cli.streams", "cli.options", "cli.inputs"}),
+    (
+        "commands",
+        {
+            "cli.checking",
+            "cli.converting",
+            "cli.selecting",
+            "cli.studying",
+            "cli.viewing",
+            "cli.engines",
+        },
+    ),
+    ("entry points", {"cli", "__main__", "__init__"}),
 ]
 
 #: The layers of ``pdn_engine``, lowest first. ``native`` and ``position`` import each other:
@@ -89,6 +104,7 @@ ALLOWED_UPWARD: dict[tuple[str, str, str], str] = {
     ("pdn_engine.position", "pdn_engine.picture", "Position._repr_svg_"): (
         "display hook: the diagram in Jupyter"
     ),
+    ("pdn.cli.engines", "pdn", "engine_command"): "the engine tells its programs pdn.__version__",
 }
 
 
@@ -106,7 +122,19 @@ class Import:
 
 
 def _module_name(package: str, path: Path) -> str:
-    return package if path.stem == "__init__" else f"{package}.{path.stem}"
+    """``pdn.cli.options`` for pdn/cli/options.py, ``pdn.cli`` for pdn/cli/__init__.py (a file
+    elsewhere stands for a module of the package itself)."""
+    folder = SOURCES[package]
+    parts = path.relative_to(folder).with_suffix("").parts if path.is_relative_to(folder) else ()
+    parts = parts or (path.stem,)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join([package, *parts])
+
+
+def _layer_name(package: str, path: Path) -> str:
+    """The name a module has in the layers: without the package, ``__init__`` for it."""
+    return _module_name(package, path).removeprefix(package).removeprefix(".") or "__init__"
 
 
 def _resolve(module: str, is_package: bool, node: ast.ImportFrom) -> str:
@@ -162,7 +190,7 @@ def all_imports() -> list[Import]:
     return [
         found
         for package, folder in SOURCES.items()
-        for path in sorted(folder.glob("*.py"))
+        for path in sorted(folder.rglob("*.py"))
         for found in imports_of(package, path)
     ]
 
@@ -174,10 +202,14 @@ def _ours(target: str) -> str | None:
 
 
 def layer_of(module: str) -> tuple[int, str]:
-    """The rank and the name of a module's layer."""
+    """The rank and the name of a module's layer (a module of a subpackage: its own, else the
+    subpackage's)."""
     package, _, name = module.partition(".")
     layers = PDN_LAYERS if package == "pdn" else ENGINE_LAYERS
-    name = name.partition(".")[0] or "__init__"
+    name = name or "__init__"
+    named = {member for _, members in layers for member in members}
+    while name not in named and "." in name:
+        name = name.rpartition(".")[0]
     for rank, (layer, members) in enumerate(layers):
         if name in members:
             return rank, layer
@@ -185,10 +217,12 @@ def layer_of(module: str) -> tuple[int, str]:
 
 
 def _target_module(found: Import) -> str:
-    """The module an import loads (``from pdn import engine`` loads ``pdn.engine``)."""
-    if found.target in ("pdn", "pdn_engine") and found.names:
-        folder = SOURCES[found.target]
-        modules = [n for n in found.names if (folder / f"{n}.py").exists()]
+    """The module an import loads (``from pdn import engine`` loads ``pdn.engine``, ``from pdn
+    import cli`` the package ``pdn.cli``)."""
+    package, _, inner = found.target.partition(".")
+    if package in SOURCES and found.names:
+        folder = SOURCES[package].joinpath(*inner.split(".")) if inner else SOURCES[package]
+        modules = [n for n in found.names if (folder / f"{n}.py").exists() or (folder / n).is_dir()]
         if modules:
             return f"{found.target}.{modules[0]}"
     return found.target
@@ -202,7 +236,7 @@ def test_every_module_is_in_a_layer_once() -> None:
     for package, layers in (("pdn", PDN_LAYERS), ("pdn_engine", ENGINE_LAYERS)):
         named = [name for _, members in layers for name in members]
         assert len(named) == len(set(named)), f"a module of {package} is in two layers"
-        files = {path.stem for path in SOURCES[package].glob("*.py")}
+        files = {_layer_name(package, path) for path in SOURCES[package].rglob("*.py")}
         assert set(named) == files, f"{package}: layers {set(named) ^ files} do not match"
 
 

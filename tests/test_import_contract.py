@@ -336,3 +336,26 @@ def test_an_upward_import_is_named_with_its_layers(tmp_path: Path) -> None:
     assert found.line == 5 and found.function == "parse"
     assert layer_of(found.module) < layer_of(_target_module(found))
     assert (found.module, found.target, found.function) not in ALLOWED_UPWARD
+
+
+def test_the_modules_of_a_subpackage_have_layers_of_their_own(tmp_path: Path) -> None:
+    cli = SOURCES["pdn"] / "cli"
+    assert _module_name("pdn", cli / "__init__.py") == "pdn.cli"
+    assert _module_name("pdn", cli / "options.py") == "pdn.cli.options"
+    assert layer_of("pdn.cli.options")[1] == "command plumbing"
+    assert layer_of("pdn.cli.options") < layer_of("pdn.cli.checking") < layer_of("pdn.cli")
+
+    def resolved(module: str, is_package: bool, text: str) -> str:
+        node = ast.parse(text).body[0]
+        assert isinstance(node, ast.ImportFrom)
+        return _resolve(module, is_package, node)
+
+    assert resolved("pdn.cli.checking", False, "from ..safe_text import x") == "pdn.safe_text"
+    assert resolved("pdn.cli", True, "from .inputs import x") == "pdn.cli.inputs"
+    probe = tmp_path / "probe.py"
+    for target, names, module in [
+        ("pdn.cli", ("options",), "pdn.cli.options"),
+        ("pdn", ("cli",), "pdn.cli"),
+        ("pdn", ("parse_game",), "pdn"),
+    ]:
+        assert _target_module(Import("pdn.cli.probe", target, names, 1, "", probe)) == module

@@ -72,7 +72,21 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
     ),
     ("engines", {"hub", "match", "analysis"}),
     ("presentation", {"viewer", "explorer_page"}),
-    ("commands", {"cli", "__main__", "__init__"}),
+    # The command line's plumbing, then its commands, each module loaded by ``pdn.cli`` only
+    # when one of its commands runs (so none imports another, nor the package's group).
+    ("command plumbing", {"cli.streams", "cli.options", "cli.inputs"}),
+    (
+        "commands",
+        {
+            "cli.checking",
+            "cli.converting",
+            "cli.selecting",
+            "cli.studying",
+            "cli.viewing",
+            "cli.engines",
+        },
+    ),
+    ("entry points", {"cli", "__main__", "__init__"}),
 ]
 
 #: The layers of ``pdn_engine``, lowest first. ``native`` and ``position`` import each other:
@@ -96,6 +110,7 @@ ALLOWED_UPWARD: dict[tuple[str, str, str], str] = {
     ("pdn_engine.position", "pdn_engine.picture", "Position._repr_svg_"): (
         "display hook: the diagram in Jupyter"
     ),
+    ("pdn.cli.engines", "pdn", "engine_command"): "the engine tells its programs pdn.__version__",
 }
 
 
@@ -202,7 +217,8 @@ def _ours(target: str) -> str | None:
 
 
 def layer_of(module: str) -> tuple[int, str]:
-    """The rank and the name of a module's layer."""
+    """The rank and the name of a module's layer (a module of a subpackage: its own, else the
+    subpackage's)."""
     package, _, name = module.partition(".")
     layers = PDN_LAYERS if package == "pdn" else ENGINE_LAYERS
     name = name or "__init__"
@@ -217,9 +233,11 @@ def layer_of(module: str) -> tuple[int, str]:
 
 
 def _target_module(found: Import) -> str:
-    """The module an import loads (``from pdn import engine`` loads ``pdn.engine``)."""
-    if found.target in ("pdn", "pdn_engine") and found.names:
-        folder = SOURCES[found.target]
+    """The module an import loads (``from pdn import engine`` loads ``pdn.engine``, ``from pdn
+    import cli`` the package ``pdn.cli``)."""
+    package, _, inner = found.target.partition(".")
+    if package in SOURCES and found.names:
+        folder = SOURCES[package].joinpath(*inner.split(".")) if inner else SOURCES[package]
         modules = [n for n in found.names if (folder / f"{n}.py").exists() or (folder / n).is_dir()]
         if modules:
             return f"{found.target}.{modules[0]}"
@@ -338,3 +356,26 @@ def test_an_upward_import_is_named_with_its_layers(tmp_path: Path) -> None:
     assert found.line == 5 and found.function == "parse"
     assert layer_of(found.module) < layer_of(_target_module(found))
     assert (found.module, found.target, found.function) not in ALLOWED_UPWARD
+
+
+def test_the_modules_of_a_subpackage_have_layers_of_their_own(tmp_path: Path) -> None:
+    cli = SOURCES["pdn"] / "cli"
+    assert _module_name("pdn", cli / "__init__.py") == "pdn.cli"
+    assert _module_name("pdn", cli / "options.py") == "pdn.cli.options"
+    assert layer_of("pdn.cli.options")[1] == "command plumbing"
+    assert layer_of("pdn.cli.options") < layer_of("pdn.cli.checking") < layer_of("pdn.cli")
+
+    def resolved(module: str, is_package: bool, text: str) -> str:
+        node = ast.parse(text).body[0]
+        assert isinstance(node, ast.ImportFrom)
+        return _resolve(module, is_package, node)
+
+    assert resolved("pdn.cli.checking", False, "from ..safe_text import x") == "pdn.safe_text"
+    assert resolved("pdn.cli", True, "from .inputs import x") == "pdn.cli.inputs"
+    probe = tmp_path / "probe.py"
+    for target, names, module in [
+        ("pdn.cli", ("options",), "pdn.cli.options"),
+        ("pdn", ("cli",), "pdn.cli"),
+        ("pdn", ("parse_game",), "pdn"),
+    ]:
+        assert _target_module(Import("pdn.cli.probe", target, names, 1, "", probe)) == module

@@ -33,6 +33,7 @@ def test_only_pdn_and_its_own_packages_are_installed(installed: Path) -> None:
     assert [name for name in top if name not in info] == ["pdn", "pdn_engine", "pdn_grammars"]
     assert (installed / "pdn_engine" / "data" / "square_map_8x8.csv").is_file()
     assert (installed / "pdn_grammars" / "pdn.lark").is_file()
+    assert (installed / "pdn" / "cli" / "__init__.py").is_file()  # a subpackage: pdn.* found
     for package in ("pdn", "pdn_engine"):
         assert (installed / package / "py.typed").is_file()
     # Subpackages too (pdn.report): every module of the checkout is in the wheel.

@@ -10,6 +10,7 @@ import io
 from collections.abc import Iterator
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -130,11 +131,14 @@ def test_forced_utf16_without_bom_is_damage_not_a_crash(tmp_path: Path) -> None:
 
 
 def test_encoding_is_defined_once() -> None:
-    source = (ROOT / "pdn" / "cli.py").read_text(encoding="utf-8")
+    source = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "pdn" / "cli").glob("*.py"))
     assert source.count('"--encoding"') == 1
     # The commands that read no PDN: a move-generator count, an engine and a match of engines.
     reads_no_pdn = {"perft", "engine", "match"}
-    for name, command in main.commands.items():
+    context = click.Context(main)
+    for name in main.list_commands(context):
+        command = main.get_command(context, name)
+        assert command is not None
         names = {opt for param in command.params for opt in getattr(param, "opts", [])}
         assert ("--encoding" in names) == (name not in reads_no_pdn), name
 

@@ -1,0 +1,399 @@
+"""The commands that write the games back, changed as asked: ``convert`` (to other formats and
+forms), ``annotate`` (tags and comments added) and ``fix`` (tags repaired)."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, TextIO
+
+import click
+
+from ..safe_text import printable
+from .inputs import (
+    ReadingErrors,
+    archive_files,
+    games_of,
+    not_pdn_said,
+    progress_bar,
+    reported,
+    sources_of,
+)
+from .options import (
+    encoding,
+    files_argument,
+    in_place_option,
+    names_option,
+    output_option,
+    quiet_option,
+    variant_option,
+)
+from .streams import open_output, write_outputs
+
+if TYPE_CHECKING:
+    from ..model import Tags
+    from ..names import Aliases
+    from ..novelty import Novelty
+
+
+@click.command()
+@files_argument()
+@click.option(
+    "--to",
+    "fmt",
+    type=click.Choice(["pdn", "json", "ndjson", "csv", "csv-games", "fen"]),
+    default="pdn",
+    show_default=True,
+    help="Output format (csv: one row per ply; csv-games: one row per game).",
+)
+@click.option(
+    "--squares",
+    type=click.Choice(["numeric", "algebraic"]),
+    default=None,
+    help="Rewrite squares as numbers or as algebraic names (default: as written).",
+)
+@click.option(
+    "--captures",
+    type=click.Choice(["short", "full"]),
+    default=None,
+    help="Rewrite captures short (full path kept where short is ambiguous) or as full paths.",
+)
+@click.option(
+    "--separator",
+    type=click.Choice(["x", ":"]),
+    default=None,
+    help="Capture separator of rewritten moves (default: the variant's PDN 3.0 form, "
+    "':' for Russian, 'x' elsewhere).",
+)
+@click.option(
+    "--normalize",
+    is_flag=True,
+    help="PDN 3.0 writing form (tag order, numbering, legal moves and FEN in canonical form).",
+)
+@click.option("--no-comments", is_flag=True, help="Leave out every comment.")
+@click.option("--no-variations", is_flag=True, help="Leave out every variation (side line).")
+@click.option("--no-nags", is_flag=True, help="Leave out NAGs ($n) and strength marks (! ?).")
+@click.option(
+    "--tags",
+    "keep_tags",
+    default=None,
+    metavar="LIST",
+    help="Keep only these tags (comma-separated; FEN and GameType are always kept). "
+    "With csv-games: the tag columns.",
+)
+@click.option(
+    "--drop-tags", default="", metavar="LIST", help="Leave out these tags (comma-separated)."
+)
+@click.option(
+    "--max-plies",
+    type=click.IntRange(0),
+    default=None,
+    metavar="N",
+    help="Cut every line after ply N (variations too); the result is kept.",
+)
+@click.option(
+    "--split-variations",
+    is_flag=True,
+    help="Write the mainline, then each variation as a game of its own (the moves leading "
+    "to it, the tags, a Variation tag saying where it comes from, result *).",
+)
+@click.option(
+    "--width",
+    type=click.IntRange(1),
+    default=80,
+    show_default=True,
+    metavar="N",
+    help="PDN: fill movetext lines up to N columns.",
+)
+@click.option("--no-move-numbers", is_flag=True, help="PDN: write no move numbers.")
+@variant_option()
+@in_place_option()
+@quiet_option()
+@output_option()
+def convert(
+    files: tuple[str, ...],
+    fmt: str,
+    squares: str | None,
+    captures: str | None,
+    separator: str | None,
+    normalize: bool,
+    no_comments: bool,
+    no_variations: bool,
+    no_nags: bool,
+    keep_tags: str | None,
+    drop_tags: str,
+    max_plies: int | None,
+    split_variations: bool,
+    width: int,
+    no_move_numbers: bool,
+    variant: str | None,
+    in_place: bool,
+    output: str,
+) -> None:
+    """Convert the games of FILES to PDN, JSON, NDJSON, CSV (one row per ply, or with
+    csv-games one row per game: tags, result, plies, ballot, status) or FEN lists.
+
+    JSON is lossless (tags, the move tree with comments, NAGs and variations, and the FEN after
+    every ply) and reads back with pdn.jsonio.game_from_dict. Nothing is left out unless
+    --no-comments, --no-variations, --no-nags, --tags or --drop-tags asks.
+    """
+    from ..convert import ConvertOptions, convert_games
+    from ..stripping import StripOptions, tag_list
+
+    try:
+        strip = StripOptions(
+            comments=not no_comments,
+            variations=not no_variations,
+            nags=not no_nags,
+            keep_tags=None if keep_tags is None else tag_list(keep_tags),
+            drop_tags=tag_list(drop_tags),
+        )
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--drop-tags") from exc
+    options = ConvertOptions(
+        fmt=fmt,
+        squares=squares,
+        captures=captures,
+        separator=separator,
+        normalize=normalize,
+        variant=variant,
+        strip=strip,
+        max_plies=max_plies,
+        split_variations=split_variations,
+        columns=width,
+        move_numbers=not no_move_numbers,
+    )
+    if fmt != "pdn" and (width != 80 or no_move_numbers):
+        raise click.UsageError("--width and --no-move-numbers shape PDN output only")
+    if in_place and output == "-" and fmt != "pdn":
+        # A .pdn file holding CSV could not be read back: its games would be lost.
+        raise click.UsageError(f"--in-place rewrites files as PDN; give -o to write {fmt}")
+    problems = 0
+
+    def write(inputs: tuple[str, ...], out: TextIO) -> None:
+        nonlocal problems
+        for piece in convert_games(reported(games_of(inputs), in_place=in_place), options):
+            out.write(piece.text)
+            problems += piece.problems
+
+    write_outputs(output, files, in_place, write)
+    if problems:
+        said = "1 move does" if problems == 1 else f"{problems} moves do"
+        click.echo(f"note: {said} not replay: kept as written, not rewritten", err=True)
+
+
+@click.command()
+@files_argument()
+@click.option("--fen", "fen_comments", is_flag=True, help="A comment with the FEN after each move.")
+@click.option("--forced", is_flag=True, help="Mark only-moves and forced jumps.")
+@click.option(
+    "--problems", is_flag=True, help="A comment at each illegal move (code, legal moves)."
+)
+@click.option(
+    "--novelties",
+    multiple=True,
+    type=click.Path(exists=True),
+    metavar="ARCHIVE",
+    help="A comment at each game's novelty against ARCHIVE (a file or folder; repeatable): "
+    "its first move to a position no archive game reached, as pdn novelty finds it.",
+)
+@variant_option()
+@in_place_option()
+@quiet_option()
+@output_option()
+def annotate(
+    files: tuple[str, ...],
+    fen_comments: bool,
+    forced: bool,
+    problems: bool,
+    novelties: tuple[str, ...],
+    variant: str | None,
+    in_place: bool,
+    output: str,
+) -> None:
+    """Write the games back with PlyCount, Opening, FinalFEN and Termination tags, and
+    optional per-move comments. Everything already in the file is kept as it was.
+
+    With --novelties, FILES are read twice (once to find where their games go, then to
+    write them), so they cannot be standard input.
+    """
+    from ..annotate import AnnotateOptions, Annotator, annotations_of
+    from ..replays import Replays
+    from ..writer import PdnWriter
+
+    options = AnnotateOptions(fen=fen_comments, forced=forced, problems=problems)
+    found = _novelties_of(files, novelties, variant) if novelties else {}
+
+    def write(inputs: tuple[str, ...], out: TextIO) -> None:
+        from ..novelty import add_novelty
+
+        replays = Replays(variant)
+        for number, (name, game) in enumerate(reported(games_of(inputs), in_place=in_place)):
+            report = replays.of(game, name)
+            annotations = annotations_of(game, report, options)
+            novelty = found.get((name, game.index))
+            if novelty is not None:
+                add_novelty(annotations, novelty, report)
+            text = game.accept(Annotator(PdnWriter(variant=game.variant), annotations))
+            out.write(("\n" if number else "") + text)
+
+    write_outputs(output, files, in_place, write)
+
+
+def _novelties_of(
+    files: tuple[str, ...], against: tuple[str, ...], variant: str | None
+) -> dict[tuple[str, int], Novelty]:
+    """The novelty of each game of FILES against the archive, by file and game number, for
+    ``annotate --novelties``; a line on standard error says how many were found."""
+    from ..novelty import archive_summary, archive_tree, novelty_of, replay_games
+
+    if "-" in files:
+        raise click.UsageError("--novelties reads FILES twice: give files, not standard input")
+    archive = archive_files(files, against, "--novelties")
+    with progress_bar(files + tuple(archive)) as progress:
+        played = list(
+            replay_games(progress.sources(sources_of(files)), variant=variant, encoding=encoding())
+        )
+        # The archive's reading errors are said here; those of FILES as they are written.
+        tree = archive_tree(
+            progress.sources(archive),
+            played,
+            variant=variant,
+            encoding=encoding(),
+            reading_errors=ReadingErrors(),
+        )
+        progress.close()
+    found = {(one.file, one.game): novelty_of(one, tree) for one in played}
+    new = sum(one.ply is not None for one in found.values())
+    variants = (one.variant for one in found.values())
+    click.echo(
+        f"{new} of {len(found)} games with a novelty; {archive_summary(tree, variants)}", err=True
+    )
+    return found
+
+
+# -------------------------------------------------------------------------------- pdn fix
+
+
+def _headers_of(files: tuple[str, ...]) -> Iterator[Tags]:
+    """The tags of every game of FILES, without parsing PDN movetext (JSON records are read
+    whole: their tags come with them)."""
+    from ..batch import is_json, iter_games
+    from ..reader import read_headers
+
+    for source in sources_of(files):
+        if is_json(source):
+            yield from (game.tags for game in iter_games(source))
+        else:
+            yield from read_headers(source, encoding=encoding())
+
+
+@click.command()
+@files_argument()
+@names_option()
+@click.option(
+    "--suggest-names",
+    is_flag=True,
+    help="Write likely aliases (case, spacing, dots, look-alike letters, transliteration) "
+    "as an alias list to review, instead of fixing.",
+)
+@click.option(
+    "--result-from-terminator",
+    is_flag=True,
+    help="Where the Result tag and the result after the moves disagree, set the tag.",
+)
+@click.option(
+    "--terminator-from-result",
+    is_flag=True,
+    help="Where they disagree, write the Result tag's result after the moves.",
+)
+@click.option("--dates", is_flag=True, help="Write Date and EventDate as YYYY.MM.DD (? kept).")
+@click.option(
+    "--add-gametype", is_flag=True, help="Add GameType where the rules are certain from the moves."
+)
+@click.option(
+    "--log",
+    "log_file",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write the list of changes here instead of standard error.",
+)
+@in_place_option()
+@output_option()
+def fix(
+    files: tuple[str, ...],
+    aliases: Aliases | None,
+    suggest_names: bool,
+    result_from_terminator: bool,
+    terminator_from_result: bool,
+    dates: bool,
+    add_gametype: bool,
+    log_file: str | None,
+    in_place: bool,
+    output: str,
+) -> None:
+    """Repair the tags of FILES as asked, listing every change (FILE:LINE: TAG: OLD -> NEW).
+
+    Everything else in each game is written as it was read, and a game with no change keeps
+    its text exactly; with --in-place a file with no change is not rewritten at all. Nothing
+    is changed unless an option asks; --suggest-names only writes an alias list for --names.
+    """
+    from ..batch import display_name
+    from ..fixing import FixOptions, fix_source
+    from ..names import aliases_csv, suggest_aliases
+
+    if suggest_names:
+        with open_output(output, files) as out:
+            out.write(aliases_csv(suggest_aliases(_headers_of(files))))
+        return
+    try:
+        options = FixOptions(
+            aliases=aliases,
+            result_from_terminator=result_from_terminator,
+            terminator_from_result=terminator_from_result,
+            dates=dates,
+            add_gametype=add_gametype,
+        )
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from exc
+    if options == FixOptions():
+        raise click.UsageError(
+            "nothing to fix: give --names, --result-from-terminator, --terminator-from-result, "
+            "--dates or --add-gametype (or --suggest-names)"
+        )
+    made = games_changed = 0
+    log = open_output(log_file, files) if log_file else contextlib.nullcontext(sys.stderr)
+    with log as log_out:
+
+        def write(inputs: tuple[str, ...], out: TextIO) -> None:
+            nonlocal made, games_changed
+            progress = progress_bar(inputs)
+            number = made_here = 0
+            for source in progress.sources(sources_of(inputs)):
+                name = display_name(source)
+                for fixed in progress.count(fix_source(source, options, encoding=encoding())):
+                    said = not_pdn_said(iter([(name, fixed.game)]))
+                    for _ in reported(said, in_place=in_place):
+                        pass  # (says the game's reading errors)
+                    for change in fixed.changes:
+                        log_out.write(printable(f"{name}:{change.line}: {change.text()}") + "\n")
+                    made_here += fixed.made
+                    games_changed += bool(fixed.made)
+                    out.write(("\n" if number else "") + fixed.text)
+                    number += 1
+            made += made_here
+            if in_place and output == "-" and not made_here:
+                raise _Unchanged  # the file stays byte for byte as it was
+
+        try:
+            write_outputs(output, files, in_place, write, unchanged=_Unchanged)
+        except click.exceptions.Exit:  # a file refused, after the others: the count still
+            click.echo(f"{made} changes in {games_changed} games", err=True)
+            raise
+    click.echo(f"{made} changes in {games_changed} games", err=True)
+
+
+class _Unchanged(Exception):
+    """Raised inside the atomic writer of ``fix --in-place`` when a file needs no change: the
+    temporary copy is thrown away and the file is not touched."""

@@ -76,6 +76,8 @@ ENGINE_LAYERS: list[tuple[str, set[str]]] = [
     ("boards", {"board", "fen"}),
     ("moves", {"movegen"}),
     ("positions", {"position", "native"}),
+    ("reading moves", {"matching", "faults"}),
+    ("words", {"wording"}),
     ("uses of positions", {"diagnose", "picture", "perft", "search"}),
     ("lookup", {"lookup"}),
     ("package", {"__init__"}),

@@ -43,6 +43,8 @@ COMPILED = (
     "pdn.fastpath",
     "pdn.draws",
     "pdn.steps",
+    "pdn.replay_report",
+    "pdn.replayer",
     "pdn.validation",
     "pdn.notation",
     "pdn.rewriting",

@@ -45,7 +45,7 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
     ("parsing", {"parsing"}),
     ("building", {"builder", "native", "stripping", "excerpts"}),
     ("reading", {"reader"}),
-    ("rules", {"draws", "fastpath", "validation", "replays"}),
+    ("rules", {"draws", "fastpath", "replay_report", "replayer", "validation", "replays"}),
     ("writing", {"rewriting", "writer", "jsonio", "diagram"}),
     ("analysis", {"openings", "annotate", "export", "convert", "report"}),
     (
@@ -87,7 +87,9 @@ ENGINE_LAYERS: list[tuple[str, set[str]]] = [
 ALLOWED_UPWARD: dict[tuple[str, str, str], str] = {
     ("pdn.model", "pdn.writer", "Game.__str__"): "display hook: str(game) is its PDN text",
     ("pdn.model", "pdn.viewer", "Game._repr_html_"): "display hook: the viewer in Jupyter",
-    ("pdn.validation", "pdn.viewer", "Report._repr_html_"): "display hook: the viewer in Jupyter",
+    ("pdn.replay_report", "pdn.viewer", "Report._repr_html_"): (
+        "display hook: the viewer in Jupyter"
+    ),
     ("pdn_engine.position", "pdn_engine.picture", "Position._repr_svg_"): (
         "display hook: the diagram in Jupyter"
     ),

@@ -4,12 +4,12 @@
 game's FEN), matches each written move to one legal move (the fast path first, then
 ``engine.diagnose``), and records each step and each problem in a
 :class:`~pdn.replay_report.Report`; it never guesses rules (:func:`pdn.validation.validate`
-does, trying several).
+does, trying several). A variation is replayed before the line that goes on after it.
 
 >>> import pdn
 >>> report = replay(pdn.parse_game("1. 11-15 (9-13) 23-19 *"), "english")
 >>> [(step.node.move, step.mainline) for step in report.steps]
-[('11-15', True), ('9-13', False), ('23-19', True)]
+[('9-13', False), ('11-15', True), ('23-19', True)]
 """
 
 from __future__ import annotations

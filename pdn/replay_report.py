@@ -6,7 +6,7 @@ rules it tries); every command that looks at a game's moves reads it.
 >>> import pdn
 >>> report = pdn.validate(pdn.parse_game("1. 11-15 23-19 2. 15-11 *"))
 >>> report.status, len(report.steps), report.final.fen()[:2]
-('illegal', 3, 'B:')
+('illegal', 3, 'W:')
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ from .openings import classify
 from .problems import Problem
 from .steps import Step
 from .validation import Report, validate
-from .visitor import SKIP, GameStart, GameVisitor, Skip
+from .visitor import SKIP, GameFilter, GameStart, GameVisitor, Skip
 
 T = TypeVar("T")
 
@@ -156,12 +156,12 @@ def _forced(step: Step, report: Report) -> Comment | None:
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-class Annotator(GameVisitor[T]):
+class Annotator(GameFilter[T]):
     """Passes a game's events on to ``inner`` with the annotations added: the new tags after
     the game's own, each added comment after what its move already has."""
 
     def __init__(self, inner: GameVisitor[T], annotations: Annotations) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.annotations = annotations
 
     def begin_game(self, start: GameStart) -> None:
@@ -171,9 +171,6 @@ class Annotator(GameVisitor[T]):
         # that moves keep being counted) but not passed on.
         self.skipping = 0
         self.inner.begin_game(start)
-
-    def visit_tag(self, name: str, value: str) -> None:
-        self.inner.visit_tag(name, value)
 
     def end_tags(self) -> Skip | None:
         for name, value in self.annotations.tags:
@@ -249,12 +246,6 @@ class Annotator(GameVisitor[T]):
         self._flush()
         self.inner.visit_terminator(terminator)
 
-    def visit_problem(self, problem: Problem) -> None:
-        self.inner.visit_problem(problem)
-
     def end_game(self) -> None:
         self._flush()
         self.inner.end_game()
-
-    def result(self) -> T:
-        return self.inner.result()

@@ -26,8 +26,7 @@ from typing import TypeVar
 
 from .builder import GameBuilder
 from .model import Comment, Game
-from .problems import Problem
-from .visitor import SKIP, GameStart, GameVisitor, Skip
+from .visitor import SKIP, GameFilter, GameVisitor, Skip
 
 __all__ = ["PROTECTED_TAGS", "StripOptions", "Stripper", "strip_game", "strip_games", "tag_list"]
 
@@ -85,22 +84,16 @@ def tag_list(text: str) -> tuple[str, ...]:
     return tuple(name for name in text.replace(",", " ").split() if name)
 
 
-class Stripper(GameVisitor[T]):
+class Stripper(GameFilter[T]):
     """Passes a game's events on to ``inner`` without what ``options`` leaves out."""
 
     def __init__(self, inner: GameVisitor[T], options: StripOptions) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.options = options
-
-    def begin_game(self, start: GameStart) -> None:
-        self.inner.begin_game(start)
 
     def visit_tag(self, name: str, value: str) -> None:
         if self.options.keeps_tag(name):
             self.inner.visit_tag(name, value)
-
-    def end_tags(self) -> Skip | None:
-        return self.inner.end_tags()
 
     def visit_comment(self, comment: Comment) -> None:
         if self.options.comments:
@@ -142,21 +135,6 @@ class Stripper(GameVisitor[T]):
         if not self.options.variations:
             return SKIP
         return self.inner.begin_variation()
-
-    def end_variation(self) -> None:
-        self.inner.end_variation()
-
-    def visit_terminator(self, terminator: str) -> None:
-        self.inner.visit_terminator(terminator)
-
-    def visit_problem(self, problem: Problem) -> None:
-        self.inner.visit_problem(problem)
-
-    def end_game(self) -> None:
-        self.inner.end_game()
-
-    def result(self) -> T:
-        return self.inner.result()
 
 
 def strip_game(game: Game, options: StripOptions) -> Game:

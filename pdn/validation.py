@@ -3,6 +3,9 @@
 This is where the reader's model meets the engine: every line of play (the mainline and each
 variation, from the start position or a FEN setup) is replayed, each written move is matched to
 exactly one legal move, and each one that is not legal becomes a :class:`~pdn.problems.Problem`.
+This module chooses the rules (:func:`validate`: the guess, and the others tried when it fails)
+and finds positions in the result (:func:`locate`); the replay under one variant's rules is
+:mod:`pdn.replayer`'s, its record (:class:`Report`) :mod:`pdn.replay_report`'s.
 
 >>> import pdn
 >>> report = pdn.validate(pdn.parse_game("1. 11-15 23-19 2. 15-11 *"))
@@ -12,178 +15,28 @@ exactly one legal move, and each one that is not legal becomes a :class:`~pdn.pr
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
 
 from pdn.engine import (
     VARIANTS,
     Color,
-    FenError,
     Move,
     Position,
     Variant,
-    diagnose,
     get_variant,
     pickle_by_fields,
     same_board,
 )
 
-from .draws import DrawWatch, draw_rules, unwatched_sentence
-from .fastpath import fast_path
-from .gametype import detect_variant, first_colour, moves_evidence
-from .model import Game, Node
-from .notation import NotationError, move_texts, parse_move, resolve_squares
+from .gametype import detect_variant, moves_evidence
+from .model import Game
 from .problems import Problem
-from .results import Outcome, parse_result
+from .replay_report import ERROR_STATUSES as ERROR_STATUSES  # re-exported, as Report and Status
+from .replay_report import Report as Report
+from .replay_report import Status as Status
+from .replayer import replay
 from .steps import Step as Step  # re-exported: pdn.validation.Step, the replay's record
-
-Status = Literal["ok", "illegal", "illegal-variation", "syntax-error", "unchecked"]
-#: The statuses of a game with an error (a syntax error or an illegal move).
-ERROR_STATUSES: frozenset[Status] = frozenset({"illegal", "illegal-variation", "syntax-error"})
-
-
-@dataclass(slots=True)
-class Report:
-    """What replaying one game found: its problems, each replayed step, the final position.
-
-    ``final`` is the last position the mainline reached (before the move that stopped it, if
-    one did; ``complete`` is then False). A step whose ``move`` is None was not legal.
-
-    ``steps`` are in the order of the replay; :meth:`walk` gives every node of the game in
-    written order with its step, :meth:`step_of` and :meth:`position_of` those of one node,
-    and ``game.accept(visitor, report)`` a visitor each step after its move.
-    """
-
-    game: Game
-    variant: Variant | None
-    problems: list[Problem] = field(default_factory=list)
-    steps: list[Step] = field(default_factory=list)
-    start: Position | None = None
-    final: Position | None = None
-    complete: bool = True
-    #: Where the rules came from: "option" (the caller's), "gametype", "file", "squares",
-    #: "fen", "default" or "replay" (see :func:`pdn.detection.source_sentence`) ...
-    rules_source: str = "default"
-    #: ... and the evidence, as a sentence (``'GameType "25"'``).
-    rules_evidence: str = ""
-
-    @property
-    def status(self) -> Status:
-        """``syntax-error`` when the text has errors; ``illegal`` when the main line has an
-        illegal move, ``illegal-variation`` when only side lines have; ``unchecked`` when the
-        variant's rules are not implemented; else ``ok`` (warnings and notices allowed)."""
-        if any(p.severity == "error" for p in self.game.errors):
-            return "syntax-error"
-        errors = [p for p in self.problems if p.severity == "error"]
-        if any(not p.variation for p in errors):
-            return "illegal"
-        if errors:
-            return "illegal-variation"
-        if self.variant is None:
-            return "unchecked"
-        return "ok"
-
-    @property
-    def all_problems(self) -> list[Problem]:
-        """The reader's problems followed by the replay's, each group in file order."""
-        return [*self.game.errors, *self.problems]
-
-    def mainline_steps(self) -> Iterator[Step]:
-        """The steps of the mainline, in order."""
-        return (step for step in self.steps if step.mainline)
-
-    def mainline_moves(self) -> list[Move]:
-        """The engine's moves of the mainline as replayed, up to the first illegal one (setup
-        commands left out).
-
-        >>> import pdn
-        >>> report = pdn.validate(pdn.parse_game("1. 11-15 23-19 2. 15-24 24-20 *"))
-        >>> [move.path for move in report.mainline_moves()]
-        [(11, 15), (23, 19)]
-        """
-        moves: list[Move] = []
-        for step in self.mainline_steps():
-            if step.node.setup is not None:
-                continue
-            if step.move is None:
-                break
-            moves.append(step.move)
-        return moves
-
-    def walk(self) -> Iterator[tuple[Node, Step | None]]:
-        """Every node of the game in written order (as :meth:`Game.walk()
-        <pdn.model.Game.walk>`), with its step, or ``None`` where the replay did not reach it
-        (after an illegal move or a bad setup, or with rules not implemented).  One pass over
-        the game and its steps, however many nodes: the way to go through a whole game.
-
-        >>> import pdn
-        >>> report = pdn.validate(pdn.parse_game("1. 11-15 (9-13 22-18) 23-19 2. 15-24 24-20 *"))
-        >>> [(node.move, step and step.ply) for node, step in report.walk()]
-        [('11-15', 1), ('9-13', 1), ('22-18', 2), ('23-19', 2), ('15-24', 3), ('24-20', None)]
-        """
-        written = self.written_steps()
-        reached = len(written)
-        for order, (node, _) in enumerate(self.game.walk()):
-            step = written[order] if order < reached else None
-            if step is not None and step.node is not node:
-                raise ValueError("the game has changed since it was validated")
-            yield node, step
-
-    def step_of(self, node: Node) -> Step | None:
-        """The step of ``node``, or ``None`` where the replay did not reach it.  Each call goes
-        through the steps: to look at every node, use :meth:`walk` (or a visitor driven with
-        the report, :meth:`Game.accept(visitor, report) <pdn.model.Game.accept>`).
-
-        >>> import pdn
-        >>> game = pdn.parse_game("1. 11-15 23-19 2. 15-24 24-20 *")
-        >>> report = pdn.validate(game)
-        >>> second, third, fourth = list(game.mainline())[1:]
-        >>> report.step_of(second).after.fen()[:2], report.step_of(third).move
-        ('B:', None)
-        >>> report.step_of(fourth) is None
-        True
-        """
-        return next((step for step in self.steps if step.node is node), None)
-
-    def position_of(self, node: Node) -> Position | None:
-        """The position after ``node`` as replayed (the start position for the game's root),
-        or ``None`` where the replay did not reach it or could not carry the move out.
-
-        >>> import pdn
-        >>> game = pdn.parse_game("1. 11-15 23-19 *")
-        >>> report = pdn.validate(game)
-        >>> report.position_of(game.root.next()).fen()[:2]
-        'W:'
-        """
-        if node is self.game.root:
-            return self.start
-        step = self.step_of(node)
-        return step.after if step is not None else None
-
-    def written_steps(self) -> list[Step | None]:
-        """The steps indexed by their node's place in written order (``None`` for a node not
-        reached), as far as the last node reached."""
-        steps = self.steps
-        written: list[Step | None] = [None] * (max((s.order for s in steps), default=-1) + 1)
-        for step in steps:
-            written[step.order] = step
-        return written
-
-    def __repr__(self) -> str:
-        # One line: the fields hold every position of the game (kilobytes for one game).
-        rules = self.variant.name if self.variant is not None else None
-        plies = sum(1 for _ in self.mainline_steps())
-        return (
-            f"Report(status={self.status!r}, variant={rules!r}, game={self.game.index}, "
-            f"line={self.game.line}, plies={plies}, problems={len(self.all_problems)})"
-        )
-
-    def _repr_html_(self) -> str:
-        """The verdict and a table of the problems, in Jupyter (:func:`pdn.viewer.report_html`)."""
-        from .viewer import report_html
-
-        return report_html(self)
 
 
 def validate(
@@ -211,7 +64,7 @@ def validate(
     report says which rules were used and where they came from (:attr:`Report.rules_source`,
     ``rules_evidence``).
     """
-    report = _replay(game, variant)
+    report = replay(game, variant)
     if variant is not None:
         name = variant.name if isinstance(variant, Variant) else variant
         report.rules_source, report.rules_evidence = "option", f"asked for: {name}"
@@ -324,7 +177,7 @@ def _better_guess(
     looks_alike = _candidates(game, guessed, opening=opening)
     tried = [
         (_first_fault(other) or _CLEAN, other)
-        for other in (_replay(game, v) for v in looks_alike)
+        for other in (replay(game, v) for v in looks_alike)
         if other.status != "syntax-error"
     ]
     clean = [other for reach, other in tried if reach == _CLEAN]
@@ -339,7 +192,7 @@ def _better_guess(
         # board included), for the rules that replay the whole game.
         wider = [
             other
-            for other in (_replay(game, v) for v in _fitting(game, guessed, looks_alike))
+            for other in (replay(game, v) for v in _fitting(game, guessed, looks_alike))
             if other.status != "syntax-error"
         ]
         clean += [other for other in wider if _first_fault(other) is None]
@@ -527,368 +380,6 @@ def _same_board(variant: Variant) -> list[Variant]:
         for _, other in sorted(VARIANTS.items())
         if other is not variant and same_board(other, variant)
     ]
-
-
-def _replay(game: Game, variant: Variant | str | None) -> Report:
-    chosen = _choose_variant(game, variant)
-    report = Report(game=game, variant=chosen)
-    if chosen is None:
-        name = variant if isinstance(variant, str) else game.variant
-        if name is None and game.game_type is not None:
-            what = f"GameType {game.game_type.number} is no variant pdn has rules for"
-        else:
-            what = f"the rules of {name or 'this variant'} are not implemented"
-        report.problems.append(
-            Problem(
-                "unsupported-variant",
-                f"{what}; moves not checked",
-                line=game.line,
-                column=1,
-            )
-        )
-        return report
-    start = _start_position(game, chosen, report)
-    if start is None:
-        return report
-    report.start = start
-    try:
-        _Replayer(report, chosen).run(start)
-        _check_result(report)
-    except Exception as exc:  # one game's bug must not stop a whole archive
-        report.complete = False
-        report.problems.append(
-            Problem(
-                "internal-error",
-                f"pdn could not finish replaying this game ({type(exc).__name__}: {exc}); "
-                "please report it with the game",
-                line=game.line,
-                column=1,
-            )
-        )
-    return report
-
-
-def _choose_variant(game: Game, variant: Variant | str | None) -> Variant | None:
-    if isinstance(variant, Variant):
-        return variant
-    if variant is None and game.variant is None and game.game_type is not None:
-        return None  # a GameType number with no rules here (0 is chess): never a guess
-    name = variant if variant is not None else (game.variant or "english")
-    try:
-        return get_variant(name)
-    except KeyError:
-        return None
-
-
-def _start_position(game: Game, variant: Variant, report: Report) -> Position | None:
-    """The position the game starts from: its FEN (whose side to move decides), else the
-    variant's start with the side to move that :func:`pdn.gametype.first_mover` says (a start
-    colour written in the GameType, ``"20,B,10,10,N2,0"``, wins over the variant's, with a
-    ``start-colour`` notice)."""
-    fen = game.tags.get("FEN")
-    if not fen:
-        start = Position.start(variant)
-        written = game.game_type
-        if written is None or not written.start or written.expanded:
-            return start
-        first = first_colour(variant, game.game_type)
-        if first is start.turn:
-            return start
-        report.problems.append(
-            Problem(
-                "start-colour",
-                f"GameType {written.text.strip()!r} says {first.label} moves first, the rules "
-                f"of {variant.title} say {start.turn.label}: the game is replayed from the start "
-                f"position with {first.label} to move",
-                line=game.line,
-                column=1,
-            )
-        )
-        return start.with_turn(first)
-    try:
-        return Position.from_fen(fen, variant)
-    except FenError as exc:
-        report.problems.append(
-            Problem("bad-fen", f"FEN tag {fen!r}: {exc}", line=game.line, column=1)
-        )
-        report.complete = False
-        return None
-
-
-#: A line of play to replay before the one that hands it over goes on (see _Replayer.run); it
-#: ends with how many nodes of the game it covered.
-_Task = Generator[Any, "int | None", int]
-
-
-def _subtree_size(node: Node) -> int:
-    """How many nodes ``node`` and everything below it hold."""
-    total = 0
-    pending = [node]
-    while pending:
-        total += 1
-        pending.extend(pending.pop().variations)
-    return total
-
-
-class _Replayer:
-    """Walks the move tree depth-first, carrying the position along each line."""
-
-    def __init__(self, report: Report, variant: Variant) -> None:
-        self.report = report
-        self.variant = variant
-        self.fast = fast_path(variant)
-
-    def run(self, start: Position) -> None:
-        root = self.report.game.root
-        # The lines are generators that hand their variations back to this loop, which runs
-        # them first: variations of any depth are replayed without recursion, in written order.
-        # Each gives back how many nodes it covered, for the written-order place of what
-        # follows it (Step.order).
-        stack: list[Generator[_Task, int | None, int]] = [
-            self._line(root, start, ply=1, mainline=True, path=(), order=0)
-        ]
-        value: int | None = None
-        while stack:
-            try:
-                task = stack[-1].send(value)
-            except StopIteration as done:
-                stack.pop()
-                value = done.value
-                continue
-            value = None  # a generator starts with None
-            stack.append(task)
-
-    def _line(
-        self,
-        parent: Node,
-        position: Position,
-        ply: int,
-        mainline: bool,
-        path: tuple[int, ...],
-        order: int,
-    ) -> Generator[_Task, int | None, int]:
-        """Replay the continuation of ``parent``, whose first node has the place ``order`` in
-        written order; returns how many nodes it covered (all those below ``parent``).  The
-        main line leaves the last position it reached (before the move that stopped it, when
-        one did) in ``report.final``."""
-        # Each federation's own draw rules, on the main line (pdn.draws).
-        rules = draw_rules(self.variant) if mainline else None
-        watch = DrawWatch(rules, position) if rules is not None else None
-        # Where none are watched, the first king move of the main line (before it no draw
-        # rule of any federation can apply) says so, once.
-        unwatched = mainline and rules is None
-        report = self.report
-        problems, steps = report.problems, report.steps
-        fast = self.fast.match
-        first = order
-        while parent.variations:
-            variations = parent.variations
-            main = variations[0]
-            # In written order the alternatives to ``main`` come after it, each with its
-            # whole line, and then what follows ``main``.
-            following = order + 1
-            for number in range(1, len(variations)):
-                covered = yield self._line_from(
-                    variations[number], position, ply, (*path, number), following
-                )
-                assert covered is not None
-                following += covered
-            text = main.move
-            played = fast(position, text) if text is not None and main.setup is None else None
-            move: Move | None
-            if played is not None:
-                # The common case, a legal move as the engine writes it, inline: it runs on
-                # every ply of an archive.
-                move, after = played
-                steps.append(Step(main, ply, mainline, position, move, after, order))
-            else:
-                found = self._step(main, position, ply, mainline, path, order)
-                if found is None:
-                    # The line stops here; what it reached still decides whether the game
-                    # was over.
-                    if mainline:
-                        report.complete = False
-                        report.final = position
-                    return following - first + _subtree_size(main) - 1
-                after, move = found, steps[-1].move
-            if text is not None:
-                if watch is not None:
-                    messages = watch.update(move, after, ply)
-                    if messages:
-                        code = "draw-claimable" if watch.rules.claim else "draw-rule"
-                        for message in messages:
-                            problems.append(
-                                Problem(
-                                    code,
-                                    message,
-                                    line=main.line,
-                                    column=main.column,
-                                    ply=ply,
-                                    move=text,
-                                )
-                            )
-                ply += 1
-            elif watch is not None:
-                watch = DrawWatch(watch.rules, after)  # a setup starts the counts afresh
-            if unwatched and move is not None and move.king and not move.captures:
-                unwatched = False
-                problems.append(
-                    Problem(
-                        "draws-unwatched",
-                        f"{unwatched_sentence(self.variant)} (first king move here)",
-                        line=main.line,
-                        column=main.column,
-                        ply=ply - 1,
-                        move=text,
-                    )
-                )
-            position = after
-            parent = main
-            order = following
-        if mainline:
-            report.final = position
-        return order - first
-
-    def _line_from(
-        self, first: Node, position: Position, ply: int, path: tuple[int, ...], order: int
-    ) -> Generator[_Task, int | None, int]:
-        """Replay a variation whose first move is ``first``, an alternative at ``position``
-        with the place ``order`` in written order; returns how many nodes it covered (all of
-        ``first``'s line)."""
-        after = self._step(first, position, ply, False, path, order)
-        if after is None:
-            return _subtree_size(first)
-        covered = yield self._line(
-            first, after, ply + (first.move is not None), False, path, order + 1
-        )
-        assert covered is not None
-        return 1 + covered
-
-    def _step(
-        self,
-        node: Node,
-        position: Position,
-        ply: int,
-        mainline: bool,
-        path: tuple[int, ...],
-        order: int,
-    ) -> Position | None:
-        report = self.report
-        if node.setup is not None:
-            try:
-                setup = Position.from_fen(node.setup, self.variant)
-            except FenError as exc:
-                report.problems.append(
-                    Problem(
-                        "bad-fen",
-                        f"setup {node.setup!r}: {exc}",
-                        line=node.line,
-                        column=node.column,
-                        ply=ply,
-                        variation=path,
-                    )
-                )
-                return None
-            report.steps.append(Step(node, ply, mainline, position, None, setup, order))
-            return setup
-        assert node.move is not None  # a node is a move or a setup
-        problem, move, after = self._match(node, position, ply, path)
-        if problem is not None:
-            report.problems.append(problem)
-        report.steps.append(Step(node, ply, mainline, position, move, after, order))
-        return after
-
-    def _match(
-        self, node: Node, position: Position, ply: int, path: tuple[int, ...]
-    ) -> tuple[Problem | None, Move | None, Position | None]:
-        text = node.move or ""
-        played = self.fast.match(position, text)
-        if played is not None:  # the common case; anything else gets the full diagnosis
-            return None, played[0], played[1]
-
-        def problem(code: str, message: str, legal: tuple[str, ...] = ()) -> Problem:
-            return Problem(
-                code,
-                message,
-                line=node.line,
-                column=node.column,
-                ply=ply,
-                move=text,
-                legal=legal,
-                variation=path,
-            )
-
-        try:
-            written = parse_move(text)
-        except NotationError:
-            if text.replace(" ", "") in {"--", "-"}:
-                # The reader has reported it; the line cannot go on past an unknown move.
-                return None, None, None
-            return problem("illegal-move", f"{text!r} is not a move"), None, None
-        try:
-            squares = resolve_squares(written, self.variant)
-        except NotationError as exc:
-            return problem("bad-square", f"{text}: {exc}"), None, None
-        diagnosis = diagnose(position, squares, written.capture_written)
-        if diagnosis.fault is None and diagnosis.move is not None:
-            # A legal move may still carry a remark on how it was written.
-            remark = problem("separator", diagnosis.message) if diagnosis.message else None
-            return remark, diagnosis.move, position.play(diagnosis.move)
-        shown = diagnosis.candidates or tuple(position.legal_moves())
-        legal = tuple(move_texts(shown, self.variant, algebraic=written.algebraic))
-        code = diagnosis.fault.value if diagnosis.fault is not None else "illegal-move"
-        return problem(code, diagnosis.message, legal), diagnosis.move, diagnosis.applied
-
-
-def _check_result(report: Report) -> None:
-    game = report.game
-    tag = game.tags.get("Result")
-    terminator = game.terminator
-    tag_outcome = parse_result(tag)
-    term_outcome = parse_result(terminator)
-    if (
-        tag_outcome is not Outcome.UNKNOWN
-        and term_outcome is not Outcome.UNKNOWN
-        and tag_outcome is not term_outcome
-    ):
-        report.problems.append(
-            Problem(
-                "result-mismatch",
-                f"the Result tag says {tag!r} but the game ends with {terminator!r}",
-                line=game.line,
-                column=1,
-            )
-        )
-    if tag_outcome is not Outcome.UNKNOWN and terminator is not None and terminator.strip() == "*":
-        report.problems.append(
-            Problem(
-                "result-mismatch",
-                f"the Result tag says {tag!r} but the movetext ends with '*' (result unknown)",
-                line=game.line,
-                column=1,
-            )
-        )
-    outcome = tag_outcome if tag_outcome is not Outcome.UNKNOWN else term_outcome
-    final = report.final
-    if final is None or outcome is Outcome.UNKNOWN or not final.is_game_over():
-        return
-    variant = report.variant
-    assert variant is not None
-    loser = final.turn
-    # A result is written from the first mover's side, which a GameType may name ("20,B,...").
-    first = first_colour(variant, game.game_type)
-    expected = Outcome.SECOND_WINS if loser is first else Outcome.FIRST_WINS
-    if outcome is not expected:
-        result_text = tag if tag_outcome is not Outcome.UNKNOWN else terminator
-        report.problems.append(
-            Problem(
-                "result-impossible",
-                f"the result {result_text!r} cannot stand: {loser.label} is to move in the "
-                f"final position and has no legal move, so {loser.label} lost",
-                line=game.line,
-                column=1,
-            )
-        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,6 +37,10 @@ replay did not reach (after an illegal move) has none.  The reader's events neve
 A visitor that returns :data:`SKIP` from :meth:`~GameVisitor.begin_variation` receives nothing
 until the matching :meth:`~GameVisitor.end_variation` (which it does not receive either).
 
+A :class:`GameFilter` stands between a walk and another visitor: it passes every event on, and
+a filter overrides only the events it changes (:class:`pdn.stripping.Stripper`,
+:class:`pdn.annotate.Annotator`).
+
 >>> import pdn
 >>> class Moves(GameVisitor[list[str]]):
 ...     def begin_game(self, start: GameStart) -> None:
@@ -64,7 +68,7 @@ if TYPE_CHECKING:
     from pdn.problems import Problem
     from pdn.steps import Step
 
-__all__ = ["SKIP", "GameStart", "GameVisitor", "HeadersOnly", "Skip"]
+__all__ = ["SKIP", "GameFilter", "GameStart", "GameVisitor", "HeadersOnly", "Skip"]
 
 T = TypeVar("T")
 
@@ -186,6 +190,87 @@ class GameVisitor(Generic[T]):
     def result(self) -> T:
         """What the walk gives; a visitor that gives something overrides this."""
         raise NotImplementedError(f"{type(self).__name__} gives no result")
+
+
+class GameFilter(GameVisitor[T]):
+    """A visitor that passes every event on to ``inner`` and gives its result: the base of the
+    filters, which override only the events they change.
+
+    :meth:`~GameVisitor.visit_moves` is not passed on whole: it arrives as one
+    :meth:`~GameVisitor.visit_move` per move, so that a filter of single moves sees them all.
+
+    >>> import pdn
+    >>> class Shout(GameFilter[str]):
+    ...     def visit_tag(self, name: str, value: str) -> None:
+    ...         self.inner.visit_tag(name, value.upper())
+    >>> game = pdn.parse_game('[Event "club"]\\n1. 11-15 *')
+    >>> print(game.accept(Shout(pdn.PdnWriter())), end="")
+    [Event "CLUB"]
+    <BLANKLINE>
+    1. 11-15 *
+    """
+
+    def __init__(self, inner: GameVisitor[T]) -> None:
+        self.inner = inner
+
+    def begin_game(self, start: GameStart) -> None:
+        self.inner.begin_game(start)
+
+    def visit_tag(self, name: str, value: str) -> None:
+        self.inner.visit_tag(name, value)
+
+    def end_tags(self) -> Skip | None:
+        return self.inner.end_tags()
+
+    def visit_comment(self, comment: Comment) -> None:
+        self.inner.visit_comment(comment)
+
+    def visit_move(
+        self,
+        move: str,
+        number: str | None,
+        before: Sequence[Comment],
+        line: int | None,
+        column: int | None,
+    ) -> None:
+        self.inner.visit_move(move, number, before, line, column)
+
+    def visit_setup(
+        self,
+        fen: str,
+        number: str | None,
+        before: Sequence[Comment],
+        line: int | None,
+        column: int | None,
+    ) -> None:
+        self.inner.visit_setup(fen, number, before, line, column)
+
+    def visit_step(self, step: Step) -> None:
+        self.inner.visit_step(step)
+
+    def visit_strength(self, strength: str) -> None:
+        self.inner.visit_strength(strength)
+
+    def visit_nag(self, nag: int) -> None:
+        self.inner.visit_nag(nag)
+
+    def begin_variation(self) -> Skip | None:
+        return self.inner.begin_variation()
+
+    def end_variation(self) -> None:
+        self.inner.end_variation()
+
+    def visit_terminator(self, terminator: str) -> None:
+        self.inner.visit_terminator(terminator)
+
+    def visit_problem(self, problem: Problem) -> None:
+        self.inner.visit_problem(problem)
+
+    def end_game(self) -> None:
+        self.inner.end_game()
+
+    def result(self) -> T:
+        return self.inner.result()
 
 
 class HeadersOnly(GameVisitor["Tags"]):

@@ -48,7 +48,7 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
     ("parsing", {"parsing"}),
     ("building", {"builder", "native", "stripping", "excerpts"}),
     ("reading", {"reader"}),
-    ("rules", {"draws", "fastpath", "validation", "replays"}),
+    ("rules", {"draws", "fastpath", "replay_report", "replayer", "validation", "replays"}),
     ("writing", {"rewriting", "writer", "jsonio", "diagram"}),
     ("analysis", {"openings", "openings_render", "annotate", "export", "convert"}),
     # A report's records, then its standings, then the store and the layouts of both.
@@ -97,6 +97,8 @@ ENGINE_LAYERS: list[tuple[str, set[str]]] = [
     ("boards", {"board", "fen"}),
     ("moves", {"movegen"}),
     ("positions", {"position", "native"}),
+    ("reading moves", {"matching", "faults"}),
+    ("words", {"wording"}),
     ("uses of positions", {"diagnose", "picture", "perft", "search"}),
     ("lookup", {"lookup"}),
     ("package", {"__init__"}),
@@ -106,7 +108,9 @@ ENGINE_LAYERS: list[tuple[str, set[str]]] = [
 ALLOWED_UPWARD: dict[tuple[str, str, str], str] = {
     ("pdn.model", "pdn.writer", "Game.__str__"): "display hook: str(game) is its PDN text",
     ("pdn.model", "pdn.viewer", "Game._repr_html_"): "display hook: the viewer in Jupyter",
-    ("pdn.validation", "pdn.viewer", "Report._repr_html_"): "display hook: the viewer in Jupyter",
+    ("pdn.replay_report", "pdn.viewer", "Report._repr_html_"): (
+        "display hook: the viewer in Jupyter"
+    ),
     ("pdn_engine.position", "pdn_engine.picture", "Position._repr_svg_"): (
         "display hook: the diagram in Jupyter"
     ),

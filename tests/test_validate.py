@@ -196,7 +196,7 @@ def test_bundled_clean_examples_replay_cleanly(name: str) -> None:
 
 
 def test_a_bug_in_one_game_becomes_a_problem_not_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
-    module = sys.modules["pdn.validation"]  # the package attribute is the function
+    module = sys.modules["pdn.replayer"]  # the replay of one game's lines, validate's
 
     def broken(*args: object) -> None:
         raise RuntimeError("boom")

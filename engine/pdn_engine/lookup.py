@@ -11,8 +11,8 @@ it without a remark, and returns ``None`` for everything else so that the caller
 * a man's capture written hop by hop (``a x b`` for one jump), where the rules make it the
   only move between its squares (no majority or priority rule, men jump forward only, a man
   on its crowning row is done): each hop, then "nothing more to jump", by bit tests;
-* anything else through the legal moves of the position, generated once, indexed by
-  ``(from, to)``, and matched the way ``diagnose`` matches them (the same helpers);
+* anything else through the legal moves between its two squares, matched by the rule
+  ``diagnose`` applies (:func:`.matching.plain_match`);
 * a position seen before with the same written move (the openings of an archive repeat
   thousands of times) from a bounded table, without generating or playing anything; quiet
   steps skip the table, since checking one costs less than looking it up (measured: 130k
@@ -29,7 +29,7 @@ True
 
 from __future__ import annotations
 
-from .diagnose import _fits, _quick_match
+from .matching import plain_match
 from .movegen import Move, Rules, rules_for
 from .native import new_move, next_position
 from .position import Position
@@ -132,7 +132,7 @@ class MoveLookup:
             return played
         played = self._older.get(key)
         if played is None:
-            move = _find(position, squares, capture_written)
+            move = plain_match(position, squares, capture_written)
             if move is None:
                 return None
             played = (move, position.play(move))
@@ -250,26 +250,3 @@ def _king_steps(rules: Rules) -> dict[tuple[int, int], Move]:
                 b = number[q]
                 steps[a, b] = Move((a, b), (), True, False)
     return steps
-
-
-def _find(position: Position, squares: tuple[int, ...], capture_written: bool) -> Move | None:
-    """The legal move for ``squares`` when it is unique and written as it is, else ``None``."""
-    if len(squares) < 2:
-        return None
-    a, b = squares[0], squares[-1]
-    if len(squares) == 2 and not capture_written:
-        quick = _quick_match(position, a, b)
-        if quick is not None:
-            return quick
-    found = [m for m in position.legal_moves(between=(a, b)) if _fits(m.path, squares)]
-    if not found:
-        return None  # illegal, or a full path read leniently: diagnose explains or reads it
-    move = found[0]
-    if len(found) > 1:
-        # Several paths fit; diagnose accepts them when they lead to one position.
-        first = position.play(move).key()
-        if any(position.play(m).key() != first for m in found[1:]):
-            return None
-    if move.is_capture != capture_written:
-        return None  # diagnose accepts it with a remark on the separator
-    return move

@@ -51,6 +51,9 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
     (
         "collections",
         {
+            "inputs",
+            "pool",
+            "verdicts",
             "batch",
             "fixing",
             "inplace",

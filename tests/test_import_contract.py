@@ -64,6 +64,7 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
             "duplicates",
             "splitting",
             "dask",
+            "explorer_lines",
             "explorer",
             "explorer_render",
             "novelty",

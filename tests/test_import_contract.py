@@ -42,7 +42,7 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
     ("text facts", {"decoding", "grammar", "gametype", "detection", "notation", "names"}),
     ("cutting", {"cutting"}),
     ("model", {"model", "visitor", "steps"}),
-    ("parsing", {"parsing"}),
+    ("parsing", {"tokens", "parse_problems", "parsing"}),
     ("building", {"builder", "native", "stripping", "excerpts"}),
     ("reading", {"reader"}),
     ("rules", {"draws", "fastpath", "validation", "replays"}),

@@ -37,6 +37,8 @@ COMPILED = (
     "pdn_engine.fen",
     "pdn_engine.pickling",
     "pdn.cutting",
+    "pdn.tokens",
+    "pdn.parse_problems",
     "pdn.parsing",
     "pdn.model",
     "pdn.builder",

@@ -23,38 +23,33 @@ to a temporary SQLite database, so that the memory stays flat however large the 
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from pdn.engine import VARIANTS, Color, Position, Variant, get_variant
-from pdn.engine import board_for as _board_for
+from pdn.engine import VARIANTS, Position, Variant, get_variant
 
 from .detection import source_sentence
-from .explorer_store import (
-    DRAW,
-    FIRST,
-    LAST,
-    LOSS,
-    ROW,
-    UNKNOWN,
-    WIN,
-    CountTable,
-    Row,
-    SpilledCounts,
-    added,
+from .explorer_lines import (
+    DEFAULT_DEPTH,
+    VARIANT_BITS,
+    VARIANT_ORDER,
+    Line,
+    Reached,
+    date_text,
+    key_position,
+    line_of,
+    position_key,
+    result_column,
 )
-from .gametype import first_colour
+from .explorer_store import FIRST, LAST, ROW, CountTable, Row, SpilledCounts, added
 from .notation import move_texts
 from .openings import position_name
-from .results import Outcome, parse_result
-from .steps import Step
 
 if TYPE_CHECKING:
-    from .batch import Input
+    from .inputs import Input
     from .model import Game
     from .problems import Problem
     from .validation import Report
@@ -76,98 +71,14 @@ __all__ = [
     "positions_asked",
 ]
 
-#: How many plies from its start each game adds by default (``--depth``).
-DEFAULT_DEPTH = 30
-
 #: Positions and moves kept in memory before the counts go to SQLite. A position costs about
 #: 150 bytes (its key, its number, its record), a move 32: a million of them half and half
 #: take about 90 MB, so that ``pdn explore`` of ten times OCA 2.0's distinct positions peaks
 #: under 200 MB (``benchmarks/bench_explore.py``), while OCA 2.0 itself (490,000) never spills.
 SPILL = 1_000_000
 
-# The variants in a fixed order: a position key carries its variant's place in it.
-_VARIANT_ORDER: tuple[str, ...] = tuple(sorted(VARIANTS))
-_VARIANT_INDEX: dict[str, int] = {name: i for i, name in enumerate(_VARIANT_ORDER)}
-_VARIANT_BITS = 4
-assert len(_VARIANT_ORDER) < 1 << _VARIANT_BITS
-
-# A game's result as the colours see it: the winner's colour, or one of these.
-_DRAWN, _NOBODY, _BOTH_LOSE = 2, 3, 4
-
-_DATE_RE = re.compile(r"\s*(\d{4})(?:[./-](\d{1,2}|\?\?)(?:[./-](\d{1,2}|\?\?))?)?")
-
-
-# ----------------------------------------------------------------------------- keys
-
-
-def _width(variant: Variant) -> int:
-    return _board_for(variant).mask.bit_length()
-
-
-_WIDTHS: dict[str, int] = {}
-
-
-def position_key(position: Position) -> int:
-    """One integer naming ``position``: its variant, side to move, men and kings (Frisian's
-    king-move counts are left out, as a FEN leaves them out).
-
-    >>> from pdn.engine import ENGLISH
-    >>> key = position_key(Position.start(ENGLISH))
-    >>> key_position(key) == Position.start(ENGLISH)
-    True
-    """
-    variant = position.variant
-    width = _WIDTHS.get(variant.name)
-    if width is None:
-        width = _WIDTHS[variant.name] = _width(variant)
-    packed = (((position.kings << width | position.white) << width | position.black) << 1) | int(
-        position.turn
-    )
-    return packed << _VARIANT_BITS | _VARIANT_INDEX[variant.name]
-
-
-def key_position(key: int) -> Position:
-    """The position :func:`position_key` named (its king-move counts all zero)."""
-    variant = VARIANTS[_VARIANT_ORDER[key & ((1 << _VARIANT_BITS) - 1)]]
-    width = _WIDTHS.get(variant.name) or _WIDTHS.setdefault(variant.name, _width(variant))
-    packed = key >> _VARIANT_BITS
-    mask = (1 << width) - 1
-    turn = Color(packed & 1)
-    packed >>= 1
-    black, white, kings = packed & mask, packed >> width & mask, packed >> 2 * width
-    return Position(variant, turn, black, white, kings)
-
-
-def _key_variant(key: int) -> str:
-    return _VARIANT_ORDER[key & ((1 << _VARIANT_BITS) - 1)]
-
-
-def _key_turn(key: int) -> int:
-    return key >> _VARIANT_BITS & 1
-
 
 # ----------------------------------------------------------------------------- records
-
-
-def _date_number(text: str | None) -> int:
-    """A Date tag as YYYYMMDD (an unknown month or day 0), 0 when it has no year."""
-    match = _DATE_RE.match(text or "")
-    if match is None:
-        return 0
-    year, month, day = match.groups()
-    number = int(year) * 10000
-    if month and month != "??":
-        number += min(int(month), 99) * 100
-        if day and day != "??":
-            number += min(int(day), 99)
-    return number
-
-
-def _date_text(number: int) -> str | None:
-    if not number:
-        return None
-    year, month, day = number // 10000, number // 100 % 100, number % 100
-    return f"{year:04d}.{month:02d}.{day:02d}".replace(".00", ".??")
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,7 +130,7 @@ def _figures(counts: Sequence[int] | None) -> Figures:
     if counts is None:
         return Figures()
     win, draw, loss, unknown, first, last = counts
-    return Figures(win, draw, loss, unknown, _date_text(first), _date_text(last))
+    return Figures(win, draw, loss, unknown, date_text(first), date_text(last))
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,120 +194,6 @@ class Node:
             out["players"] = [{"name": name, "games": n} for name, n in self.players]
         out["replies"] = [reply.to_dict() for reply in self.replies]
         return out
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """What one game adds to a tree: its variant, the keys of the positions its mainline
-    reached legally within the depth (the start first; each once, in the order first
-    reached), the moves between them as pairs of indices into ``keys``, its result as the
-    colours see it, its date and players, why it stopped before the depth, if it did
-    (``"illegal"``: a move that is not legal; ``"setup"``: a setup command), and where its
-    rules came from (the replay's ``rules_source``: a GameType, or a guess)."""
-
-    variant: str
-    keys: tuple[int, ...]
-    moves: tuple[tuple[int, int], ...]
-    result: int
-    date: int
-    players: tuple[str, str]
-    stopped: str | None = None
-    rules: str = "gametype"
-
-
-def _result_of(game: Game, variant: Variant) -> int:
-    outcome = parse_result(game.result)
-    if outcome is Outcome.DRAW:
-        return _DRAWN
-    if outcome is Outcome.BOTH_LOSE:
-        return _BOTH_LOSE
-    if outcome is Outcome.UNKNOWN:
-        return _NOBODY
-    first = first_colour(variant, game.game_type)
-    return int(first if outcome is Outcome.FIRST_WINS else first.opponent)
-
-
-class Reached:
-    """The legal beginning of a replay's mainline, step by step (:meth:`steps`), as the
-    explorer counts it: it stops at the first move that is not legal (``stopped`` is then
-    ``"illegal"``) or setup command (``"setup"``), and after ``depth`` plies (``0``: none).
-
-    >>> import pdn
-    >>> reached = Reached(pdn.validate(pdn.parse_game("1. 11-15 23-19 2. 15-11 *")))
-    >>> [step.node.move for step in reached.steps()], reached.stopped
-    (['11-15', '23-19'], 'illegal')
-    """
-
-    __slots__ = ("depth", "report", "stopped")
-
-    def __init__(self, report: Report, depth: int = 0) -> None:
-        self.report = report
-        self.depth = depth
-        self.stopped: str | None = None
-
-    def steps(self) -> Iterator[Step]:
-        """The legal steps, in order (``stopped`` says why they end, once they have)."""
-        depth = self.depth
-        for ply, step in enumerate(self.report.mainline_steps(), 1):
-            if depth and ply > depth:
-                return
-            if step.node.setup is not None:
-                self.stopped = "setup"
-                return
-            if step.move is None or step.after is None:
-                self.stopped = "illegal"
-                return
-            yield step
-
-
-def line_of(report: Report, depth: int = DEFAULT_DEPTH, game: Game | None = None) -> Line | None:
-    """What the game of ``report`` (its replay; ``game`` when the replay is of a copy cut
-    short) adds to a tree built ``depth`` plies deep (``0``: whole games); ``None`` when its
-    start could not be set up.
-
-    >>> import pdn
-    >>> line = line_of(pdn.validate(pdn.parse_game("1. 11-15 23-19 2. 8-11 *")), depth=2)
-    >>> len(line.keys), line.moves, line.stopped
-    (3, ((0, 1), (1, 2)), None)
-    """
-    variant, start = report.variant, report.start
-    if variant is None or start is None:
-        return None
-    game = report.game if game is None else game
-    index: dict[int, int] = {position_key(start): 0}
-    moves: dict[tuple[int, int], None] = {}
-    previous = 0
-    reached = Reached(report, depth)
-    for step in reached.steps():
-        assert step.after is not None
-        current = index.setdefault(position_key(step.after), len(index))
-        moves[(previous, current)] = None
-        previous = current
-    tags = game.tags
-    players = (tags.get("Black") or "", tags.get("White") or "")
-    return Line(
-        variant.name,
-        tuple(index),
-        tuple(moves),
-        _result_of(game, variant),
-        _date_number(tags.get("Date")),
-        players,
-        reached.stopped,
-        report.rules_source,
-    )
-
-
-# ----------------------------------------------------------------------------- counting
-
-
-def _column(result: int, turn: int) -> int:
-    if result == _DRAWN:
-        return DRAW
-    if result == _NOBODY:
-        return UNKNOWN
-    if result == _BOTH_LOSE:
-        return LOSS
-    return WIN if result == turn else LOSS
 
 
 # ----------------------------------------------------------------------------- the tree
@@ -480,7 +277,7 @@ class Tree:
             chosen.update(b for _, b in moves)
             counted = sorted(chosen)
         # The column of the result for each side to move (a key's turn bit).
-        columns = (_column(result, 0), _column(result, 1))
+        columns = (result_column(result, 0), result_column(result, 1))
         table = self._memory
         index, counts = table.index, table.counts
         numbers: dict[int, int] = {}  # a place in keys -> the position's number
@@ -499,7 +296,7 @@ class Tree:
                         counts[at + FIRST] = date
                     if date > counts[at + LAST]:
                         counts[at + LAST] = date
-            counts[at + columns[key >> _VARIANT_BITS & 1]] += 1
+            counts[at + columns[key >> VARIANT_BITS & 1]] += 1
             numbers[i] = n
             players = self._players.get(key)
             if players is not None:
@@ -517,7 +314,7 @@ class Tree:
                     move_counts[at + FIRST] = date
                 if date > move_counts[at + LAST]:
                     move_counts[at + LAST] = date
-            move_counts[at + columns[keys[a] >> _VARIANT_BITS & 1]] += 1
+            move_counts[at + columns[keys[a] >> VARIANT_BITS & 1]] += 1
         if len(table) > self.spill:
             self._send_to_disk()
 
@@ -780,7 +577,7 @@ def lines(
     (``variant``: under those rules), ``jobs`` processes at once; a text that is no game
     (not PDN, or neither tags nor moves) adds nothing. ``reading_errors(file, problems)`` is
     called for each game with reading errors (it still counts as far as it was read)."""
-    from .batch import map_games
+    from .pool import map_games
 
     reads = map_games(
         partial(_line_of_game, depth=depth, variant=variant),
@@ -853,10 +650,11 @@ def positions_asked(
     """
     from pdn.engine import FenError
 
-    from .selection import line_position, parse_line
+    from .criteria import parse_line
+    from .matching import line_position
 
     line = parse_line(moves) if moves is not None else None
-    names = [get_variant(variant).name] if variant is not None else list(_VARIANT_ORDER)
+    names = [get_variant(variant).name] if variant is not None else list(VARIANT_ORDER)
     out: dict[str, Position | str] = {}
     for name in names:
         rules = VARIANTS[name]

@@ -41,14 +41,32 @@ from collections.abc import Sequence
 from typing import Any, TypeVar, cast
 
 from lark import Token
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedInput
 
-from pdn.cutting import LOST_BRACKET, MAX_GAME_CHARS, TAG_LINE, RawGame, broken_tag_end
+from pdn.cutting import RawGame
 from pdn.gametype import GameTypeError, parse_game_type
 from pdn.grammar import SETUP_PARTS, TAG_PARTS, Variation, parser, patterns
 from pdn.model import Comment
+from pdn.parse_problems import (
+    Recovery,
+    encoding_messages,
+    missing_terminator,
+    shorten,
+    too_long,
+    unlisted,
+)
 from pdn.problems import Problem, Severity
-from pdn.results import TERMINATORS
+from pdn.tokens import (
+    GOOD_TAG_NAME,
+    broken_tags,
+    junk_bracket,
+    kept_text,
+    salvaged_pair,
+    set_aside,
+    simple_items,
+    start_of,
+    tag_section_end,
+)
 from pdn.visitor import SKIP, GameStart, GameVisitor
 
 __all__ = ["MAX_LISTED_PROBLEMS", "accept_raw", "junk_bracket", "kept_text"]
@@ -60,9 +78,6 @@ MAX_LISTED_PROBLEMS = 10_000
 #: A NAG with more digits than this is not a NAG (and would not fit an int safely).
 _MAX_NAG_DIGITS = 6
 
-_GOOD_TAG_NAME = re.compile(r"[A-Z][A-Za-z0-9_]*")
-# What a damaged tag pair's name may be for the pair to be kept (it must write back as a name).
-_SALVAGED_NAME = re.compile(r"[^\s\"\]\[\u201c\u201d{}()]+(?: [^\s\"\]\[\u201c\u201d{}()]+)*")
 # Tag names already checked (the same few names recur in every game of a file).
 _TAG_NAMES_SEEN: dict[str, tuple[str, bool]] = {}
 #: How many tag names the table keeps; names met after it is full are checked every time.
@@ -72,50 +87,10 @@ _UNESCAPE = re.compile(r"\\([\"\\])")
 _ODD_SPACE = re.compile(r"[\t\x0b\x0c\x1c-\x1f]")  # after an isascii() check
 _SPACE_IN_LINE = re.compile(r"[^\S\n]")
 _NO_COMMENTS: tuple[Comment, ...] = ()
-_RESULTS = frozenset(TERMINATORS)
 _MARKABLE = frozenset(["MOVES", "LOOSEMOVES", "STRENGTH", "STAR"])
 _COMMENT_KINDS = frozenset(["COMMENT", "LINECOMMENT", "UNCLOSED", "JUNK", "BADTAG"])
 # What turns a held "*" into a strength: more movetext after it.
 _MOVE_KINDS = frozenset(["MOVES", "LOOSEMOVES", "SETUP", "NAG", "RESULT"])
-
-
-def kept_text(text: str) -> list[Comment]:
-    """Text that is no PDN, kept as comments that write back to comments holding it all.
-
-    One brace comment when it can be one; a text holding ``}`` (or a tag pair line, which a
-    reader takes for the next game) as one ``;`` line comment per line instead.
-
-    >>> kept_text("[GameTy"), kept_text("}")
-    ([Comment(text='[GameTy', kind='brace')], [Comment(text='}', kind='line')])
-    """
-    if "}" not in text and TAG_LINE.search(text) is None:
-        return [Comment(text)]
-    return [Comment(line, "line") for line in text.split("\n")]
-
-
-# A bracket with no quote that stays on its line: the grammar's BADTAG, when no tag is in it.
-_BRACKET = re.compile(r"\[[^\]\n\"\u201c\u201d]*\]?")
-
-
-def _unquoted_pair(inner: str) -> tuple[str, str] | None:
-    """``[Date 2025]``, ``[Round: 3]`` (``inner`` without the brackets): the name and the
-    value of a tag pair whose quotes were left out, or ``None``."""
-    name, _, value = inner.strip().partition(" ")
-    name, value = name.rstrip(":"), value.strip()
-    return (name, value) if value and _GOOD_TAG_NAME.fullmatch(name) is not None else None
-
-
-def junk_bracket(text: str) -> bool:
-    """Whether the reader keeps ``text``, standing alone on a line of the tag section, as the
-    comment ``text`` (a bracket no tag pair can be read from: ``[GameTy``, ``[``, ``[Empty]``),
-    so that a writer may write it as it was read.
-
-    >>> junk_bracket("[GameTy"), junk_bracket("[Empty]"), junk_bracket("[Date 2025]")
-    (True, True, False)
-    """
-    if _BRACKET.fullmatch(text) is None:
-        return False
-    return _unquoted_pair(text[1:-1] if text.endswith("]") else text[1:]) is None
 
 
 def accept_raw(chunk: RawGame, visitor: GameVisitor[T]) -> T:
@@ -151,209 +126,6 @@ def accept_raw(chunk: RawGame, visitor: GameVisitor[T]) -> T:
         walker.close_all()
     visitor.end_game()
     return visitor.result()
-
-
-# A line of the tag section that opens a tag pair and does not close it.
-_OPEN_TAG_LINE = re.compile(r"^[ \t]*\[[^\]\n]*$", re.MULTILINE)
-# A line of the tag section that is a tag pair without its "[" (a game's first line counts
-# from where the game starts, as the cutter sees it).
-_LOST_LINE = re.compile(r"^[ \t]*(" + LOST_BRACKET.pattern + ")", re.MULTILINE)
-
-
-def _broken_tags(text: str, body_at: int) -> list[tuple[int, int]]:
-    """Where the tag pairs that a line end broke (``[Date "`` / ``2025"]``) start and end,
-    among the tags (before ``body_at``, the movetext)."""
-    found: list[tuple[int, int]] = []
-    if "[" in text:
-        for line in _OPEN_TAG_LINE.finditer(text, 0, body_at):
-            start = text.index("[", line.start())
-            end = broken_tag_end(text, start, line.end())
-            if end > line.end():
-                found.append((start, end))
-    # Tag pairs that lost their "[" (the cutter kept them in the tag section: pdn.cutting),
-    # unless a broken pair holds them; both lists are in text order.
-    lost: list[tuple[int, int]] = []
-    k = 0
-    for line in _LOST_LINE.finditer(text, 0, body_at):
-        start = line.start(1)
-        while k < len(found) and found[k][1] <= start:
-            k += 1
-        if k == len(found) or found[k][0] > start:
-            lost.append((start, line.end(1)))
-    return sorted(found + lost) if lost else found
-
-
-def _set_aside(text: str, spans: list[tuple[int, int]]) -> tuple[str, list[Token]]:
-    """``text`` with each span blanked (line ends kept), and each span as a BADTAG token."""
-    chars = list(text)
-    tokens: list[Token] = []
-    for start, end in spans:
-        line = text.count("\n", 0, start) + 1
-        column = start - text.rfind("\n", 0, start)
-        tokens.append(Token("BADTAG", text[start:end], start, line, column))
-        for k in range(start, end):
-            if chars[k] != "\n":
-                chars[k] = " "
-    return "".join(chars), tokens
-
-
-def _tags_end(text: str) -> int:
-    """Where the TAGS terminal that ``text`` starts with ends (-1: it starts otherwise)."""
-    tags = patterns().tags.match(text)
-    return -1 if tags is None else tags.end()
-
-
-def _simple_items(text: str, tags_end: int) -> list[Token] | None:
-    """The tokens of a game of the common shape (tags, plain moves, result), or ``None``;
-    ``tags_end`` is where the TAGS terminal it starts with ends (see :func:`_tags_end`).
-
-    They are the tokens the grammar's lexer makes of such a text (the same terminals, tried
-    in the same order), so the parser, which could only accept them, is not needed.
-    """
-    spans = _plain_spans(text, tags_end)
-    if spans is None:
-        found = patterns().simple.match(text)
-        if found is None:
-            return None
-        spans = (found.span(1), found.span(2), found.span(3))
-    items: list[Token] = []
-    for (start, end), kind in zip(spans, ("TAGS", "MOVES", "RESULT"), strict=True):
-        if start < 0:
-            continue
-        newlines = text.count("\n", 0, start)
-        column = start - text.rfind("\n", 0, start)
-        items.append(Token(kind, text[start:end], start, 1 + newlines, column))
-    return items
-
-
-# Runs longer than this are left to the regular expression (the grammar bounds a run too).
-_PLAIN_RUN_WORDS = 1000
-_NO_SPAN = (-1, -1)
-
-
-def _plain_spans(text: str, tags_end: int) -> tuple[tuple[int, int], ...] | None:
-    """The spans of the groups of ``patterns().simple`` in ``text`` (tags, moves, result;
-    (-1, -1) for none), found without that regular expression when the movetext is words
-    that each are a word of a MOVES run, ending in a result or not; else ``None``.
-
-    The regular expression costs more than the rest of reading such a game: here the tag
-    pairs are its own first group (``tags_end``), and the movetext is str.split's words, each
-    checked once per file (:meth:`~pdn.grammar.Patterns.run_words`).  A run word starts with
-    a digit or a letter, so it is one whole word of the run, and the result (never a run
-    word) is the last word.
-    """
-    at = max(tags_end, 0)
-    if text[at : at + 1].isspace():
-        return None  # (text blanked out before the first tag pair)
-    words = text[at:].split()
-    end = len(text)
-    result = _NO_SPAN
-    if words and words[-1] in _RESULTS:
-        stop = len(text.rstrip())
-        end = stop - len(words.pop())
-        result = (end, stop)
-    if not words or len(words) > _PLAIN_RUN_WORDS or words[-1][-1] == ".":
-        return None  # (after a number with nothing after it, the look-ahead needs a space)
-    if not patterns().run_words(words):
-        return None
-    return ((0, at) if tags_end >= 0 else _NO_SPAN), (at, end), result
-
-
-class _Recovery:
-    """``on_error`` handler of one parse: records each problem and tells Lark to go on."""
-
-    def __init__(self, walker: _Walker) -> None:
-        self.walker = walker
-
-    def __call__(self, error: UnexpectedInput) -> bool:
-        walker = self.walker
-        if isinstance(error, UnexpectedToken):
-            token = error.token
-            if token.type == "$END":
-                return self._close_variations(error)
-            line, column = walker.position(token.line, token.column)
-            text = str(token)
-            if token.type == "RPAR":
-                walker.problem(
-                    "unopened-variation",
-                    f"unexpected ')' at {line}:{column}: no variation is open; kept as a comment",
-                    line,
-                    column,
-                )
-            elif token.type == "RESULT":
-                walker.problem(
-                    "syntax-error",
-                    f"result {text!r} at {line}:{column} in the middle of the game was kept "
-                    "as a comment",
-                    line,
-                    column,
-                )
-            elif token.type == "TAGS":
-                walker.problem(
-                    "bad-tag",
-                    f"tag pairs {_shorten(text)} at {line}:{column} after the moves were kept "
-                    "as comments",
-                    line,
-                    column,
-                )
-            else:
-                walker.problem(
-                    "syntax-error",
-                    f"unexpected {_shorten(text)} at {line}:{column} was kept as a comment",
-                    line,
-                    column,
-                )
-            # The parser goes on without it; the walker puts its text back in its place.
-            walker.skipped.append(token)
-            return True
-        if isinstance(error, UnexpectedCharacters):
-            line, column = walker.position(error.line, error.column)
-            at = error.pos_in_stream or 0
-            char = walker.text[at : at + 1]
-            walker.problem(
-                "syntax-error",
-                f"unexpected character {char!r} at {line}:{column} was kept as a comment",
-                line,
-                column,
-            )
-            # The lexer steps over it; the walker puts it back in its place, as any skipped token.
-            walker.skipped.append(Token("JUNK", char, at, error.line, error.column))
-            return True
-        return False
-
-    def _close_variations(self, error: UnexpectedToken) -> bool:
-        interactive = error.interactive_parser
-        opened = [
-            value
-            for value in interactive.parser_state.value_stack
-            if isinstance(value, Token) and value.type == "LPAR"
-        ]
-        if not opened:
-            return False
-        walker = self.walker
-        for token in reversed(opened):
-            line, column = walker.position(token.line, token.column)
-            walker.problem(
-                "unclosed-variation",
-                f"unclosed variation opened at {line}:{column}",
-                line,
-                column,
-            )
-            interactive.feed_token(Token("RPAR", ")"))
-        return True
-
-
-def _start_of(item: Any, default: int = 0) -> int:
-    """Where a token, or the first token of a variation, starts in the game's text."""
-    while isinstance(item, Variation):
-        item = item[0]
-    position = item.start_pos if isinstance(item, Token) else None
-    return default if position is None else position
-
-
-def _shorten(text: str, limit: int = 40) -> str:
-    text = " ".join(text.split())
-    return repr(text if len(text) <= limit else text[: limit - 3] + "...")
 
 
 class _Line:
@@ -453,18 +225,18 @@ class _Walker:
         if not visitor.reads_movetext and chunk.body_at >= 0:
             text = text[: chunk.body_at]
         body_at = chunk.body_at if chunk.body_at >= 0 else len(text)
-        tags_end = chunk.tags_end if chunk.tags_end == chunk.body_at >= 0 else _tags_end(text)
+        tags_end = chunk.tags_end if chunk.tags_end == chunk.body_at >= 0 else tag_section_end(text)
         # Tag pairs and nothing else before the movetext (the common case): each is whole on
         # its line, so none is broken; else the lines of the tag section are looked at.
-        broken = [] if tags_end == body_at else _broken_tags(text, body_at)
+        broken = [] if tags_end == body_at else broken_tags(text, body_at)
         if broken:
             # Each is read whole below; the parser sees white space in its place (line ends
             # kept, so every position after it stays true), never the words of its next line.
-            text, broken_tokens = _set_aside(text, broken)
-            tags_end = _tags_end(text)
+            text, broken_tokens = set_aside(text, broken)
+            tags_end = tag_section_end(text)
         try:
-            items = _simple_items(text, tags_end) or cast(
-                list[Any], parser().parse(text, start="start", on_error=_Recovery(self))
+            items = simple_items(text, tags_end) or cast(
+                list[Any], parser().parse(text, start="start", on_error=Recovery(self))
             )
         except UnexpectedInput as exc:
             # Recovery gave up (it never should): keep the tag pairs, and the rest as comments.
@@ -480,7 +252,7 @@ class _Walker:
             while pending and (pending[0].start_pos or 0) < (item.start_pos or 0):
                 self.bad_tag(pending.pop(0))
             if self.skipped:
-                self.put_back(_start_of(item), in_tags=True)
+                self.put_back(start_of(item), in_tags=True)
             kind = item.type
             if kind == "TAGS":
                 if pending and (pending[0].start_pos or 0) < (item.start_pos or 0) + len(item):
@@ -545,50 +317,8 @@ class _Walker:
     def finish(self, *, headers_only: bool) -> None:
         """Encoding damage, the terminator, what the game lacks."""
         chunk = self.chunk
-        text = self.text
-        # Positions found by counting on from the previous record (offsets come in order), so
-        # that a game of many damaged bytes costs linear time; the same answer as
-        # offset_position.
-        seen = newlines = 0
-        line_start = -1  # the last line end before ``seen``
-        for offset, damage in chunk.damage:
-            if offset < seen:
-                seen = newlines = 0
-                line_start = -1
-            newlines += text.count("\n", seen, offset)
-            found = text.rfind("\n", seen, offset)
-            line_start = found if found >= 0 else line_start
-            seen = offset
-            if newlines:
-                line, column = self.line0 + newlines, offset - line_start
-            else:
-                line, column = self.line0, self.col0 + offset + 1
-            if damage is not None:
-                shown = " ".join(f"{b:02X}" for b in damage.data[:8])
-                if len(damage.data) > 8:
-                    shown += f" ... ({len(damage.data)} bytes)"
-                what = f"byte {shown} at {line}:{column} (byte offset {damage.byte_offset}) is"
-                if len(damage.data) > 1:
-                    what = (
-                        f"bytes {shown} at {line}:{column} (byte offset {damage.byte_offset}) are"
-                    )
-                message = f"{what} not valid {chunk.encoding}; replaced by U+FFFD"
-                if damage.data == b"\x00":
-                    where = f"{line}:{column} (byte offset {damage.byte_offset})"
-                    message = f"NUL byte at {where} is no text; replaced by U+FFFD"
-            else:
-                message = f"character U+FFFD at {line}:{column}: damaged or unreadable bytes"
+        for message, line, column in encoding_messages(chunk, self.line0, self.col0):
             self.problem("encoding", message, line, column)
-        if chunk.encoding_guessed:
-            names = {"cp1251": "Windows-1251", "cp1252": "Windows-1252", "latin-1": "Latin-1"}
-            self.problem(
-                "encoding",
-                f"the file is not UTF-8: read as {names.get(chunk.encoding, chunk.encoding)}, "
-                "a guess from its bytes (give it with --encoding, or encoding= in Python, "
-                "to be sure)",
-                chunk.line,
-                chunk.column,
-            )
         if headers_only:
             return
         if not (self.tags or self.nodes or self.terminator is not None):
@@ -598,45 +328,14 @@ class _Walker:
             )
         elif self.terminator is None and self.nodes and not chunk.skipped:
             line, column = self.offset_position(len(self.text.rstrip()))
-            if chunk.end in ("tag", "comment", "size"):
-                self.problem(
-                    "missing-terminator",
-                    f"the game ends at {line}:{column} without a result or '*' before the "
-                    "next game",
-                    line,
-                    column,
-                    severity="warning",
-                )
-            else:
-                self.problem(
-                    "missing-terminator",
-                    f"the game ends at {line}:{column} (end of input) without a result or '*'",
-                    line,
-                    column,
-                )
+            message, severity = missing_terminator(chunk, line, column)
+            self.problem("missing-terminator", message, line, column, severity=severity)
         if chunk.skipped:
             # Said even past the listing limit: no writer may take the head for the game.
             line, column = self.offset_position(len(self.text))
-            end_line, end_column = chunk.skipped_end
-            self.visitor.visit_problem(
-                Problem(
-                    "game-too-long",
-                    f"the game at {chunk.line}:{chunk.column} is longer than the "
-                    f"{MAX_GAME_CHARS} characters kept of a game: it is read up to "
-                    f"{line}:{column}, and its other {chunk.skipped} characters, up to "
-                    f"{end_line}:{end_column}, are skipped",
-                    line=line,
-                    column=column,
-                )
-            )
+            self.visitor.visit_problem(too_long(chunk, line, column))
         if self.unlisted:
-            message = (
-                f"{self.unlisted} more problems in the game at {chunk.line}:{chunk.column} "
-                "are not listed"
-            )
-            self.visitor.visit_problem(
-                Problem("syntax-error", message, line=chunk.line, column=chunk.column)
-            )
+            self.visitor.visit_problem(unlisted(chunk, self.unlisted))
 
     def check_game_type(self, text: str) -> None:
         """Report a GameType tag that cannot be read or is not of the standard form."""
@@ -673,7 +372,7 @@ class _Walker:
             known = seen.get(raw)
             if known is None:
                 name = raw.strip()
-                known = (name, bool(name) and _GOOD_TAG_NAME.fullmatch(name) is not None)
+                known = (name, bool(name) and GOOD_TAG_NAME.fullmatch(name) is not None)
                 if len(seen) < _TAG_NAMES_KEPT:
                     seen[raw] = known
             if not known[1]:
@@ -691,7 +390,7 @@ class _Walker:
 
     def tag_run_located(self, token: Token, broken: list[Token] | None = None) -> None:
         """A TAGS token read pair by pair, with each pair's position; the ``broken`` pairs
-        (set aside from the text, see :func:`_set_aside`) that stand among them are read
+        (set aside from the text, see :func:`~pdn.tokens.set_aside`) that stand among them are read
         in their places."""
         for m in TAG_PARTS.finditer(token):
             while broken and (broken[0].start_pos or 0) < (token.start_pos or 0) + m.start():
@@ -719,7 +418,7 @@ class _Walker:
                 column,
             )
             return False
-        if _GOOD_TAG_NAME.fullmatch(name) is None:
+        if GOOD_TAG_NAME.fullmatch(name) is None:
             self.problem(
                 "odd-tag-name",
                 f"tag name {name!r} at {line}:{column} is not of the PDN 3.0 form "
@@ -732,47 +431,20 @@ class _Walker:
     def bad_tag(self, token: Token) -> None:
         """A bracket in the tag section that is no clean tag pair: salvage or skip it.
 
-        ``[Event "The "Big" Match"]``, ``[Event "no end]`` and ``Event "lost its bracket"]``
-        keep their tag (with a ``bad-tag`` error), so that no tag is lost; ``[Empty]`` and
-        other brackets without a name and a quote are kept as comments with a ``junk`` warning.
+        A tag pair that can be read (:func:`~pdn.tokens.salvaged_pair`) keeps its tag (with a
+        ``bad-tag`` error), so that no tag is lost; ``[Empty]`` and other brackets without a
+        name and a quote are kept as comments with a ``junk`` warning.
         """
         text = str(token)
-        opened = text.startswith("[")
-        inner = text[opened:-1] if text.endswith("]") else text[opened:]
-        quote = re.search('["\u201c]', inner)
-        if quote is not None:
-            name = inner[: quote.start()].strip()
-            rest = inner[quote.end() :]
-            last = max(rest.rfind('"'), rest.rfind("\u201d"))
-            value = rest[:last] if last >= 0 else rest.rstrip()
-            if last >= 0 and rest[last + 1 :].strip():
-                value = rest.rstrip()  # text after the closing quote ('"Cup" 2025') is kept
-            if "\n" in value:  # a value broken over two lines: one space where it broke
-                value = re.sub(r"\s*\n\s*", " ", value).strip()
-            if _SALVAGED_NAME.fullmatch(name) is not None:
-                self.tag(name, value)
-                damage = "is damaged" if opened else "has lost its '['"
-                self.token_problem(
-                    "bad-tag",
-                    f"tag pair {_shorten(text)} @ {damage}; read as {name} = {value!r}",
-                    token,
-                )
-                return
-        else:
-            # "[Date 2025]", "[Round: 3]": a name and a value with the quotes left out.
-            pair = _unquoted_pair(inner)
-            if pair is not None:
-                name, value = pair
-                self.tag(name, value)
-                self.token_problem(
-                    "bad-tag",
-                    f"tag pair {_shorten(text)} @ has no quotes; read as {name} = {value!r}",
-                    token,
-                )
-                return
-        self.token_problem(
-            "junk", f"{_shorten(text)} @ is not a tag pair; kept as a comment", token
-        )
+        found = salvaged_pair(text)
+        if found is not None:
+            name, value, damage = found
+            self.tag(name, value)
+            self.token_problem(
+                "bad-tag", f"tag pair {shorten(text)} @ {damage}; read as {name} = {value!r}", token
+            )
+            return
+        self.token_problem("junk", f"{shorten(text)} @ is not a tag pair; kept as a comment", token)
         for comment in kept_text(text):
             self.visitor.visit_comment(comment)
 
@@ -807,13 +479,13 @@ class _Walker:
             return Comment(token[1:].rstrip())
         if kind == "JUNK":
             self.token_problem(
-                "junk", f"{_shorten(str(token))} @ is not PDN; kept as a comment", token
+                "junk", f"{shorten(str(token))} @ is not PDN; kept as a comment", token
             )
             return Comment(str(token))
         # A bracket that is no tag pair ("[%clock 1:02]" outside braces). It never spans lines;
         # if it holds a "}" it cannot be a brace comment, so it becomes a line comment.
         text = str(token)
-        self.token_problem("junk", f"{_shorten(text)} @ is not PDN; kept as a comment", token)
+        self.token_problem("junk", f"{shorten(text)} @ is not PDN; kept as a comment", token)
         return Comment(text) if "}" not in text else Comment(text, "line")
 
     def stray(self, token: Token) -> list[Comment]:
@@ -867,7 +539,7 @@ class _Walker:
                 if not stack:
                     return
                 if self.skipped:
-                    self.put_back(_start_of(current[-1], len(self.text)))
+                    self.put_back(start_of(current[-1], len(self.text)))
                 self.end_variation()
                 current, i = stack.pop()
                 n = len(current)
@@ -876,7 +548,7 @@ class _Walker:
             item = current[i]
             i += 1
             if self.skipped:
-                self.put_back(_start_of(item))
+                self.put_back(start_of(item))
             if isinstance(item, Variation):
                 previous, kind = kind, "VARIATION"
                 self.flush_star()
@@ -922,7 +594,7 @@ class _Walker:
                 elif len(digits) > _MAX_NAG_DIGITS:
                     self.token_problem(
                         "junk",
-                        f"NAG {_shorten(str(item))} @ is too large to be one; kept as a comment",
+                        f"NAG {shorten(str(item))} @ is too large to be one; kept as a comment",
                         item,
                     )
                     self.place_comment(Comment(str(item)))
@@ -1022,7 +694,7 @@ class _Walker:
             if m.group(1).upper() != "FEN":
                 self.problem(
                     "syntax-error",
-                    f'setup command {_shorten(str(token))} at {line}:{column} is not /FEN "..."/',
+                    f'setup command {shorten(str(token))} at {line}:{column} is not /FEN "..."/',
                     line,
                     column,
                 )

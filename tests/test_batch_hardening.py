@@ -1,4 +1,4 @@
-"""pdn.batch: the worker pool is sized by cores and input, and dies with its parent."""
+"""pdn.batch's pool (pdn.pool): sized by cores and input, and dies with its parent."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from pdn import batch
+from pdn import pool
 from pdn.batch import BATCH_SIZE, map_games, usable_cores, validate_files, worker_count
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,8 +53,8 @@ def test_worker_count_is_capped_by_cores_and_batches() -> None:
 
 
 def test_huge_jobs_on_a_small_file_starts_no_pool(monkeypatch: pytest.MonkeyPatch) -> None:
-    recorder = _Recorder(batch.ProcessPoolExecutor)
-    monkeypatch.setattr(batch, "ProcessPoolExecutor", recorder)
+    recorder = _Recorder(pool.ProcessPoolExecutor)
+    monkeypatch.setattr(pool, "ProcessPoolExecutor", recorder)
     many = [v.to_dict() for v in validate_files([ILLEGAL], jobs=10_000)]
     assert recorder.workers == []  # 12 games are one batch: no worker is worth starting
     assert many == [v.to_dict() for v in validate_files([ILLEGAL], jobs=1)]
@@ -65,8 +65,8 @@ def test_huge_jobs_never_exceeds_cores_or_batches(
 ) -> None:
     if usable_cores() < 2:
         pytest.skip("one core: no pool is ever started")
-    recorder = _Recorder(batch.ProcessPoolExecutor)
-    monkeypatch.setattr(batch, "ProcessPoolExecutor", recorder)
+    recorder = _Recorder(pool.ProcessPoolExecutor)
+    monkeypatch.setattr(pool, "ProcessPoolExecutor", recorder)
     source = _games(tmp_path, 2 * BATCH_SIZE + 1)  # three batches
     results = list(map_games(_index, [source], jobs=10_000))
     assert results == list(range(1, 2 * BATCH_SIZE + 2))

@@ -325,15 +325,15 @@ def test_a_killed_worker_is_one_line_and_exit_2(tmp_path: Path) -> None:
     script = textwrap.dedent(
         f"""
         import os, signal, sys
-        from pdn import batch
+        from pdn import pool
         from pdn.cli import main
         parent = os.getpid()
-        real = batch.parse_raw
+        real = pool.parse_raw
         def parse(raw):
             if os.getpid() != parent:
                 os.kill(os.getpid(), signal.SIGKILL)  # as the out-of-memory killer does
             return real(raw)
-        batch.parse_raw = parse
+        pool.parse_raw = parse
         sys.argv = ["pdn", "validate", "-j", "2", {str(path)!r}]
         main()
         """

@@ -220,10 +220,10 @@ def test_plain_movetext_shortcut_agrees_with_the_grammar(
     # A game of plain words is cut into tags, moves and result without the grammar's regular
     # expression; wherever the shortcut answers, the expression must give the same spans.
     from pdn.grammar import patterns
-    from pdn.parsing import _plain_spans, _tags_end
+    from pdn.tokens import _plain_spans, tag_section_end
 
     text = ('[Event "x"]\n' if tagged else "") + "".join(a + b for a, b in pieces)
-    spans = _plain_spans(text, _tags_end(text))
+    spans = _plain_spans(text, tag_section_end(text))
     if spans is not None:
         found = patterns().simple.match(text)
         assert found is not None, text
@@ -238,9 +238,9 @@ def test_tag_run_end_the_cutter_gives_is_the_grammars(
     # The cutter says where a game's run of tag pairs ends when the movetext follows it; the
     # parser takes its word for it instead of matching the TAGS terminal again.
     from pdn import split_games
-    from pdn.parsing import _tags_end
+    from pdn.tokens import tag_section_end
 
     text = ('[Event "x"]\n[Site "y"] ' if tagged else "") + "".join(a + b for a, b in pieces)
     for raw in split_games(io.StringIO(text + '\n[Event "next"]\n1. 11-15 *')):
         if raw.tags_end >= 0:
-            assert raw.tags_end == raw.body_at == _tags_end(raw.text), raw.text
+            assert raw.tags_end == raw.body_at == tag_section_end(raw.text), raw.text

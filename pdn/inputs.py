@@ -1,0 +1,126 @@
+"""The inputs of a command: the files a command line names, and the games of each.
+
+A file (or ``-``) is read as given, a folder as its ``*.pdn`` files (:func:`input_files`); a
+source holds PDN or the JSON records of :mod:`pdn.jsonio` (:func:`is_json`), and
+:func:`iter_games` gives its games either way, streaming.
+
+>>> input_files(["examples"])[:1], display_name("examples/illegal-moves.pdn")
+(['examples/german-open-2004.pdn'], 'examples/illegal-moves.pdn')
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterable, Iterator
+from typing import IO, cast
+
+from .jsonio import looks_like_json, read_json_games
+from .model import Game
+from .reader import read_games
+
+#: What a command reads from: a path, or an open file (text or bytes).
+Input = str | os.PathLike[str] | IO[str] | IO[bytes]
+
+
+def display_name(source: Input) -> str:
+    """How a source is named in messages: its path, or ``-`` for standard input."""
+    if isinstance(source, (str, os.PathLike)):
+        return os.fspath(source)
+    name = getattr(source, "name", None)
+    # Standard input calls itself "<stdin>"; users wrote "-".
+    return name if isinstance(name, str) and not name.startswith("<") else "-"
+
+
+#: The file name ending of the files read from a folder (compared ignoring case: old DOS
+#: archives write ``GAMES.PDN``).
+PDN_SUFFIX = ".pdn"
+
+
+def input_files(paths: Iterable[str], *, recursive: bool = False) -> list[str]:
+    """The inputs named by ``paths``: a file (or ``-``) as given; a folder as its ``*.pdn``
+    files in sorted order (with ``recursive``, those of its subfolders too, each folder's
+    files sorted by path). Names starting with ``.`` (hidden files, temporary files of a
+    writer) are left out, and symbolic links to folders are not followed (no loops).
+
+    Raises :class:`ValueError` for a folder that holds no such file.
+
+    >>> input_files(["examples"])[:2]
+    ['examples/german-open-2004.pdn', 'examples/illegal-moves.pdn']
+    """
+    files: list[str] = []
+    for path in paths:
+        if path == "-" or not os.path.isdir(path):
+            files.append(path)
+            continue
+        found: list[str] = []
+        for folder, subfolders, names in os.walk(path):
+            subfolders[:] = [] if not recursive else [d for d in subfolders if d[0] != "."]
+            found.extend(
+                os.path.join(folder, name)
+                for name in names
+                if name[0] != "." and name.lower().endswith(PDN_SUFFIX)
+            )
+        if not found:
+            where = " or its subfolders" if recursive else ""
+            raise ValueError(f"{path}: no *{PDN_SUFFIX} file in this folder{where}")
+        files.extend(sorted(found, key=lambda name: os.path.normpath(name).split(os.sep)))
+    return files
+
+
+#: File name endings of JSON inputs (pdn convert --to json|ndjson writes them).
+JSON_SUFFIXES = (".json", ".ndjson", ".jsonl")
+
+
+def is_json(source: Input) -> bool:
+    """Whether a source holds JSON game records: by its name, else by its first bytes (a
+    file, or a stream that can be peeked at such as standard input)."""
+    if isinstance(source, (str, os.PathLike)):
+        path = os.fspath(source)
+        if path.lower().endswith(JSON_SUFFIXES):
+            return True
+        if not os.path.isfile(path):
+            return False  # a FIFO or a device: peeking would eat what it gives
+        try:
+            with open(path, "rb") as handle:
+                return looks_like_json(handle.read(64))
+        except OSError:
+            return False  # the reader reports it
+    peek = getattr(source, "peek", None)
+    if callable(peek):
+        return looks_like_json(peek(64)[:64])
+    if getattr(source, "seekable", lambda: False)():
+        at = source.tell()
+        head = source.read(64)
+        source.seek(at)
+        return looks_like_json(head)
+    return False
+
+
+def iter_games(source: Input, *, encoding: str | None = None) -> Iterator[Game]:
+    """The games of one source (a path as ``str`` or ``PathLike``, or an open file): PDN, or
+    the JSON records of :mod:`pdn.jsonio`. ``encoding`` forces the codec of PDN bytes (see
+    :func:`pdn.reader.read_games`); JSON is always UTF-8."""
+    if not is_json(source):
+        return read_games(source, encoding=encoding)
+    if isinstance(source, (str, os.PathLike)):
+        return _json_file(os.fspath(source))
+    if isinstance(source, io.TextIOBase):
+        return read_json_games(source)
+    return read_json_games(io.TextIOWrapper(cast(IO[bytes], source), encoding="utf-8"))
+
+
+def _json_file(path: str) -> Iterator[Game]:
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        yield from read_json_games(handle)
+
+
+def named_games(
+    sources: Iterable[Input], *, encoding: str | None = None
+) -> Iterator[tuple[str, Game]]:
+    """``(file name, game)`` for every game of every source, streaming, on this process
+    (``encoding``: as :func:`iter_games` takes it)."""
+    for source in sources:
+        name = display_name(source)
+        for game in iter_games(source, encoding=encoding):
+            yield name, game

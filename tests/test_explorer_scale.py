@@ -15,6 +15,8 @@ from pdn import read_games, validate
 from pdn.engine import ENGLISH, Position
 from pdn.explorer import Line, Tree, build, line_of
 
+pytestmark = pytest.mark.stress
+
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = sorted(
     str(p) for p in [*ROOT.glob("examples/*.pdn"), *ROOT.glob("tests/fixtures/corpus/*/*.pdn")]

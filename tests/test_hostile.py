@@ -18,6 +18,8 @@ from typing import IO, Any
 
 import pytest
 
+pytestmark = pytest.mark.stress
+
 ROOT = Path(__file__).resolve().parents[1]
 ILLEGAL = ROOT / "examples" / "illegal-moves.pdn"
 TOURNAMENT = ROOT / "examples" / "german-open-2004.pdn"

@@ -112,6 +112,7 @@ def _summary(env: dict[str, str], cwd: Path) -> dict[str, object]:
     return result
 
 
+@pytest.mark.install
 def test_compiled_and_pure_builds_agree_on_every_fixture(tmp_path: Path) -> None:
     if not _compiled():
         if EXPECTED:

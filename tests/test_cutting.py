@@ -75,6 +75,7 @@ def test_games_on_one_line_are_cut_apart() -> None:
     ]
 
 
+@pytest.mark.stress
 @pytest.mark.parametrize(
     "command", [("convert",), ("fix", "--dates"), ("annotate",)], ids=lambda c: c[0]
 )
@@ -210,6 +211,7 @@ def measure(make: Callable[[], Iterator[object]]) -> tuple[int, int]:
     return peak, calls
 
 
+@pytest.mark.stress
 @pytest.mark.parametrize("inside", ["comment", "moves", "junk", "line"])
 def test_an_over_long_game_costs_linear_work_and_bounded_memory(
     monkeypatch: pytest.MonkeyPatch, inside: str
@@ -273,6 +275,7 @@ def test_long_lines_come_in_bounded_blocks(monkeypatch: pytest.MonkeyPatch) -> N
 # --- a line of junk words -----------------------------------------------------------------------
 
 
+@pytest.mark.stress
 def test_a_line_of_junk_is_one_game_with_its_problems_capped(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -298,6 +301,7 @@ def test_a_line_of_junk_is_one_game_with_its_problems_capped(
     assert calls4 < 1.5 * calls1, results  # the skipped text is scanned, not parsed
 
 
+@pytest.mark.stress
 def test_validate_of_a_line_of_junk_says_it_was_too_long(tmp_path: Path) -> None:
     path = tmp_path / "junk.pdn"
     path.write_text("lorem ipsum dolor sit amet " * 120_000, encoding="utf-8")  # 3.2 MB

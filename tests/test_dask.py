@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from explorer_inputs import tree_facts
+from shared_paths import OCA, needs_shared
 
 dask = pytest.importorskip("dask")
 distributed = pytest.importorskip("distributed")
@@ -27,9 +28,6 @@ from pdn.validation import validate  # noqa: E402
 SAMPLE = Path(__file__).resolve().parent / "fixtures" / "corpus"
 OCA_PIECES = sorted((SAMPLE / "mzuluaga__checkers").glob("OCA_2.0.bytes-*.pdn"))
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-OCA = (
-    Path(__file__).resolve().parents[2] / "shared" / "corpus" / "mzuluaga__checkers" / "OCA_2.0.pdn"
-)
 SMALL = 3000  # bytes per piece: the sample's files are cut into several
 
 
@@ -156,7 +154,7 @@ def test_explorer_tree_with_a_variant_within_and_players(client: distributed.Cli
     assert tree.node(start).players
 
 
-@pytest.mark.skipif(not OCA.exists(), reason="the shared corpus (../shared) is not here")
+@needs_shared(OCA)
 def test_explorer_tree_of_oca_is_that_of_one_process() -> None:
     expected = tree_facts(build([str(OCA)]))
     with dask.config.set(scheduler="synchronous"):

@@ -7,10 +7,8 @@ are written). docs/rules.md gives the rules and their source.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from variant_cases import check_start_perft, perft_params
+from shared_paths import WIEGERW_GAMES, needs_shared
 
 from pdn.engine import (
     ENGLISH,
@@ -28,24 +26,7 @@ from pdn.engine import (
 )
 
 CZECH = get_variant("czech")
-CORPUS = (
-    Path(__file__).resolve().parents[2] / "shared" / "corpus" / "wiegerw__pdn" / "games" / "fail"
-)
-
-# depth -> (duplicates counted, merged). Until a king can move (depth 9) Czech is English exactly
-# (same men, no majority rule, crowning ends a capture), so depths 1-8 are the published English
-# figures (OEIS A133046); depth 9 is dctl's published Czech figure (tests/test_rules_audit.py).
-CZECH_PERFT = {
-    1: (7, 7),
-    2: (49, 49),
-    3: (302, 302),
-    4: (1469, 1469),
-    5: (7361, 7361),
-    6: (36768, 36768),
-    7: (179740, 179740),
-    8: (845931, 845931),
-    9: (3963671, 3963671),
-}
+CORPUS = WIEGERW_GAMES / "fail"
 
 
 def moves(fen: str, variant: Variant = CZECH) -> set[str]:
@@ -137,7 +118,7 @@ def test_diagnose_capture_after_crowning() -> None:
     assert d.fault is Fault.CAPTURE_AFTER_CROWNING
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="shared corpus not present")
+@needs_shared(CORPUS)
 def test_czech_tournament_records_replay() -> None:
     pdn = pytest.importorskip("pdn")
     from pdn import validate
@@ -153,10 +134,3 @@ def test_czech_tournament_records_replay() -> None:
 
 def test_start_equals_english_until_kings() -> None:
     assert perft(Position.start(CZECH), 6) == perft(Position.start(ENGLISH), 6)
-
-
-@pytest.mark.parametrize(
-    ("depth", "counted", "merged"), perft_params("czech", CZECH_PERFT, fast_up_to=7)
-)
-def test_perft_start(depth: int, counted: int, merged: int) -> None:
-    check_start_perft(CZECH, depth, counted, merged)

@@ -8,7 +8,7 @@ docs/rules.md gives the rules, the reading of the value rule and the sources.
 from __future__ import annotations
 
 import pytest
-from variant_cases import check_start_perft, draughts, perft_params
+from variant_cases import draughts
 
 from pdn.engine import (
     INTERNATIONAL,
@@ -25,17 +25,6 @@ from pdn.engine import (
 )
 
 FRISIAN = get_variant("frisian")
-
-# depth -> (duplicates counted, merged). Counted d1-5 are also pydraughts 0.6.7's figures
-# (d1-3 live in tests/test_engine_oracle.py); all are dctl's published figures too (R.
-# Halbersma's table, checked in tests/test_rules_audit.py).
-FRISIAN_PERFT = {
-    1: (9, 9),
-    2: (81, 81),
-    3: (658, 658),
-    4: (3880, 3874),
-    5: (21345, 21265),
-}
 
 
 def check(fen: str, expected: set[str]) -> None:
@@ -187,10 +176,3 @@ def test_perft_with_the_king_move_limit() -> None:
     # Past depth 6 the limit can bite, and perft goes through positions that carry the counts
     # (ours alone: pydraughts needs about ten minutes for it).
     assert perft(pos, 7) == 642762
-
-
-@pytest.mark.parametrize(
-    ("depth", "counted", "merged"), perft_params("frisian", FRISIAN_PERFT, fast_up_to=4)
-)
-def test_perft_start(depth: int, counted: int, merged: int) -> None:
-    check_start_perft(FRISIAN, depth, counted, merged)

@@ -7,10 +7,9 @@ rule, each also checked against pydraughts when it is installed.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from variant_cases import check_start_perft, draughts, perft_params
+from shared_paths import WIEGERW_GAMES, needs_shared
+from variant_cases import draughts
 
 from pdn.engine import (
     ENGLISH,
@@ -25,23 +24,7 @@ from pdn.engine import (
 )
 
 ITALIAN = get_variant("italian")
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "wiegerw__pdn" / "games"
-
-# depth -> perft from the start (duplicates counted = merged: non-flying kings have no stops to
-# choose). Depths 1-7 are pydraughts 0.6.7's own counts; all ten are dctl's published figures
-# (tests/test_rules_audit.py checks them against dctl's table).
-ITALIAN_PERFT = {
-    1: 7,
-    2: 49,
-    3: 302,
-    4: 1469,
-    5: 7361,
-    6: 36473,
-    7: 177532,
-    8: 828783,
-    9: 3860875,
-    10: 17761384,
-}
+CORPUS = WIEGERW_GAMES
 
 
 def moves(fen: str) -> set[str]:
@@ -208,14 +191,7 @@ def test_diagnose_legal_moves_still_match() -> None:
 # --------------------------------------------------------------------- perft and real games
 
 
-@pytest.mark.parametrize(
-    ("depth", "counted", "merged"), perft_params("italian", ITALIAN_PERFT, fast_up_to=7)
-)
-def test_perft_start(depth: int, counted: int, merged: int) -> None:
-    check_start_perft(ITALIAN, depth, counted, merged, merge_up_to=6)
-
-
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="shared corpus not present")
+@needs_shared(CORPUS)
 def test_italian_championship_games_replay() -> None:
     pdn = pytest.importorskip("pdn")
     from pdn import validate

@@ -25,6 +25,8 @@ import pytest
 
 from pdn.engine import Color, Piece, Position, Variant, board_for, get_variant, perft
 
+pytestmark = pytest.mark.oracle
+
 draughts = pytest.importorskip("draughts")
 
 #: Our variant name -> pydraughts' name.

@@ -1,137 +1,59 @@
-"""Perft against the published tables (shared/reference/data/perft.csv), per variant.
+"""Perft from the start of every variant against the published tables, in one parametrised
+test (the figures and their sources: ``variant_cases.START_PERFT``), and perft's own rules.
 
-The figures are written out here so the suite does not depend on files outside the repository;
-``test_tables_agree_with_reference_csv`` checks them against the CSV when it is there.
+The figures are written out so the suite does not depend on files outside the repository;
+``test_tables_agree_with_reference_csv`` checks them against shared/reference/data/perft.csv
+when it is there.
 """
 
 from __future__ import annotations
 
 import csv
-from pathlib import Path
 from typing import Any
 
 import pytest
+from shared_paths import REFERENCE_DATA, needs_shared
+from variant_cases import FAST_DEPTH, MERGE_UP_TO, START_PERFT
 
 from pdn.engine import (
-    BRAZILIAN,
     CANADIAN,
     ENGLISH,
-    INTERNATIONAL,
     POOL,
-    RUSSIAN,
     Position,
-    Variant,
+    get_variant,
     perft,
 )
 
-# depth -> (duplicates counted, duplicates merged)
-ENGLISH_PERFT = {
-    1: (7, 7),
-    2: (49, 49),
-    3: (302, 302),
-    4: (1469, 1469),
-    5: (7361, 7361),
-    6: (36768, 36768),
-    7: (179740, 179740),
-    8: (845931, 845931),
-    9: (3963680, 3963680),
-    10: (18391564, 18391564),
-}
-RUSSIAN_PERFT = {
-    1: (7, 7),
-    2: (49, 49),
-    3: (302, 302),
-    4: (1469, 1469),
-    5: (7482, 7482),
-    6: (37986, 37986),
-    7: (190146, 190146),
-    8: (929905, 929899),
-    9: (4570667, 4570586),
-    10: (22450647, 22444032),
-}
-INTERNATIONAL_PERFT = {
-    1: (9, 9),
-    2: (81, 81),
-    3: (658, 658),
-    4: (4265, 4265),
-    5: (27117, 27117),
-    6: (167140, 167140),
-    7: (1049442, 1049442),
-    8: (6483971, 6483961),
-    9: (41022614, 41022423),
-}
-# Merged only (dctl tables quoted in openings-and-rules.md section 2.2).
-BRAZILIAN_PERFT = {
-    1: 7,
-    2: 49,
-    3: 302,
-    4: 1469,
-    5: 7473,
-    6: 37628,
-    7: 187302,
-    8: 907830,
-    9: 4431766,
-    10: 21560022,
-}
-POOL_PERFT = {8: 929896, 9: 4570534, 10: 22435955}
-
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "data" / "perft.csv"
-
-FAST_DEPTH = {"english": 8, "russian": 8, "international": 7}
+REFERENCE = REFERENCE_DATA / "perft.csv"
 
 
-def _cases(variant: Variant, table: dict[int, tuple[int, int]], fast: int) -> list[Any]:
-    out = []
-    for depth, (counted, merged) in table.items():
-        marks = [] if depth <= fast else [pytest.mark.slow]
-        name = f"{variant.name}-{depth}"
-        out.append(pytest.param(variant, depth, counted, merged, marks=marks, id=name))
-    return out
+def _cases() -> list[Any]:
+    cases = []
+    for name, table in START_PERFT.items():
+        for depth, (counted, merged) in table.items():
+            marks = [] if depth <= FAST_DEPTH[name] else [pytest.mark.slow]
+            id_ = f"{name}-{depth}"
+            cases.append(pytest.param(name, depth, counted, merged, marks=marks, id=id_))
+    return cases
 
 
-CASES = (
-    _cases(ENGLISH, ENGLISH_PERFT, FAST_DEPTH["english"])
-    + _cases(RUSSIAN, RUSSIAN_PERFT, FAST_DEPTH["russian"])
-    + _cases(INTERNATIONAL, INTERNATIONAL_PERFT, FAST_DEPTH["international"])
-)
-
-
-@pytest.mark.parametrize(("variant", "depth", "counted", "merged"), CASES)
-def test_perft_start(variant: Variant, depth: int, counted: int, merged: int) -> None:
-    start = Position.start(variant)
-    assert perft(start, depth) == counted
-    if counted != merged or depth <= FAST_DEPTH[variant.name] - 2:
-        # Merging only matters where the columns differ; check it cheaply elsewhere.
+@pytest.mark.parametrize(("name", "depth", "counted", "merged"), _cases())
+def test_perft_start(name: str, depth: int, counted: int | None, merged: int) -> None:
+    # Every variant's published (or cross-checked) figures, variant_cases.START_PERFT.
+    start = Position.start(get_variant(name))
+    if counted is not None:
+        assert perft(start, depth) == counted
+    if counted is None or counted != merged or depth <= MERGE_UP_TO.get(name, depth):
+        # Merging only matters where the columns differ; where they agree it is checked
+        # cheaply (MERGE_UP_TO).
         assert perft(start, depth, merge_duplicates=True) == merged
-
-
-@pytest.mark.parametrize(
-    ("depth", "expected"),
-    [
-        pytest.param(d, n, marks=[] if d <= 7 else [pytest.mark.slow], id=f"brazilian-{d}")
-        for d, n in BRAZILIAN_PERFT.items()
-    ],
-)
-def test_perft_brazilian(depth: int, expected: int) -> None:
-    assert perft(Position.start(BRAZILIAN), depth, merge_duplicates=True) == expected
-
-
-@pytest.mark.parametrize(
-    ("depth", "expected"),
-    [
-        pytest.param(d, n, marks=[] if d <= 8 else [pytest.mark.slow], id=f"pool-{d}")
-        for d, n in POOL_PERFT.items()
-    ],
-)
-def test_perft_pool(depth: int, expected: int) -> None:
-    assert perft(Position.start(POOL), depth, merge_duplicates=True) == expected
 
 
 def test_pool_and_russian_agree_until_mid_capture_crowning_matters() -> None:
     # The two differ only in what a man does on the last row mid-capture, which first changes
     # the count at depth 8 (Russian 929899, Pool 929896 published).
     for depth in range(1, 7):
-        assert perft(Position.start(POOL), depth) == RUSSIAN_PERFT[depth][0]
+        assert perft(Position.start(POOL), depth) == START_PERFT["russian"][depth][0]
 
 
 def test_perft_canadian_first_plies() -> None:
@@ -157,13 +79,9 @@ def test_negative_depth_rejected() -> None:
         perft(Position.start(ENGLISH), -1)
 
 
-@pytest.mark.skipif(not REFERENCE.is_file(), reason="shared reference data not present")
+@needs_shared(REFERENCE)
 def test_tables_agree_with_reference_csv() -> None:
-    tables = {
-        "english": ENGLISH_PERFT,
-        "russian": RUSSIAN_PERFT,
-        "international": INTERNATIONAL_PERFT,
-    }
+    tables = {name: START_PERFT[name] for name in ("english", "russian", "international")}
     seen = 0
     with REFERENCE.open(encoding="utf-8") as handle:
         for row in csv.DictReader(handle):
@@ -175,4 +93,4 @@ def test_tables_agree_with_reference_csv() -> None:
             merged = int(row["perft_duplicate_captures_merged"])
             assert table[depth] == (counted, merged), (row["variant"], depth)
             seen += 1
-    assert seen == len(ENGLISH_PERFT) + len(RUSSIAN_PERFT) + len(INTERNATIONAL_PERFT)
+    assert seen == sum(map(len, tables.values()))

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import csv
-from pathlib import Path
 
 import pytest
+from shared_paths import REFERENCE_DATA, needs_shared
 
 from pdn.engine import (
     BRAZILIAN,
@@ -74,8 +74,7 @@ RANDOM178_PERFT = [14, 55, 1168, 5432, 87195, 629010, 9041010, 86724219, 1216917
 WOLDOUBY = "W:W25,27,28,30,32,33,34,35,37,38:B12,13,14,16,18,19,21,23,24,26"
 WOLDOUBY_PERFT = [6, 12, 30, 73, 215, 590, 1944, 6269, 22369, 88050, 377436, 1910989]
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "reference" / "data"
-REFERENCE = DATA / "rule_test_positions.csv"
+REFERENCE = REFERENCE_DATA / "rule_test_positions.csv"
 
 
 @pytest.mark.parametrize(("description", "fen", "short", "full", "counts"), RULE_ROWS)
@@ -116,7 +115,7 @@ def test_published_10x10_positions_deep(fen: str, expected: list[int], deepest: 
         assert perft(pos, depth, merge_duplicates=True) == expected[depth - 1]
 
 
-@pytest.mark.skipif(not REFERENCE.is_file(), reason="shared reference data not present")
+@needs_shared(REFERENCE)
 def test_rule_rows_agree_with_reference_csv() -> None:
     with REFERENCE.open(encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))

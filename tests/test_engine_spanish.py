@@ -7,9 +7,6 @@ docs/rules.md gives the rules and their sources.
 
 from __future__ import annotations
 
-import pytest
-from variant_cases import check_start_perft, perft_params
-
 from pdn.engine import (
     Color,
     Fault,
@@ -25,22 +22,6 @@ from pdn.engine import (
 SPANISH = get_variant("spanish")
 ITALIAN = get_variant("italian")
 BOARD = board_for(SPANISH)
-
-# depth -> perft from the start (counted = merged). Until a king can move Spanish and Italian are
-# the same game (same board, men forward only, most pieces first; the other Italian rules are about
-# kings), so depths 1-8 equal the Italian figures, which pydraughts confirms for 1-7. Depth 9 (the
-# first with king moves) is dctl's published figure too (tests/test_rules_audit.py).
-SPANISH_PERFT = {
-    1: 7,
-    2: 49,
-    3: 302,
-    4: 1469,
-    5: 7361,
-    6: 36473,
-    7: 177532,
-    8: 828783,
-    9: 3860866,
-}
 
 
 def moves(fen: str) -> set[str]:
@@ -144,10 +125,3 @@ def test_diagnose_names_the_kings_rule() -> None:
 
 def test_start_equals_italian_until_kings() -> None:
     assert perft(Position.start(SPANISH), 6) == perft(Position.start(ITALIAN), 6)
-
-
-@pytest.mark.parametrize(
-    ("depth", "counted", "merged"), perft_params("spanish", SPANISH_PERFT, fast_up_to=7)
-)
-def test_perft_start(depth: int, counted: int, merged: int) -> None:
-    check_start_perft(SPANISH, depth, counted, merged)

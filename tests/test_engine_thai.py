@@ -14,7 +14,7 @@ import itertools
 import random
 
 import pytest
-from variant_cases import check_start_perft, perft_params
+from variant_cases import START_PERFT
 
 from pdn.engine import (
     Color,
@@ -31,9 +31,8 @@ from pdn.engine import (
 THAI = get_variant("thai")
 BOARD = board_for(THAI)
 
-# depth -> perft from the start (counted = merged: a king's capture has one landing square).
-# Depths 1-6 are also the reference generator's counts (test_perft_agrees_with_the_reference).
-THAI_PERFT = {1: 7, 2: 49, 3: 392, 4: 3136, 5: 26592, 6: 218695, 7: 1820189, 8: 14533014}
+# Perft from the start (checked in tests/test_engine_perft.py), for the reference generator.
+THAI_PERFT = {depth: merged for depth, (_, merged) in START_PERFT["thai"].items()}
 
 
 def moves(fen: str) -> set[str]:
@@ -234,10 +233,3 @@ def test_perft_agrees_with_the_reference_deep() -> None:
     cells = _cells(Position.start(THAI))
     for depth in (5, 6):
         assert _reference_perft(cells, Color.WHITE, depth) == THAI_PERFT[depth]
-
-
-@pytest.mark.parametrize(
-    ("depth", "counted", "merged"), perft_params("thai", THAI_PERFT, fast_up_to=6)
-)
-def test_perft_start(depth: int, counted: int, merged: int) -> None:
-    check_start_perft(THAI, depth, counted, merged)

@@ -7,8 +7,7 @@ known to be wrong (tests/test_engine_oracle.py, docs/rules.md).
 
 from __future__ import annotations
 
-import pytest
-from variant_cases import check_start_perft, draughts, perft_params
+from variant_cases import draughts
 
 from pdn.engine import (
     Color,
@@ -23,10 +22,6 @@ from pdn.engine import (
 
 TURKISH = get_variant("turkish")
 BOARD = board_for(TURKISH)
-
-# depth -> perft from the start (counted = merged). Depths 1-4 are also pydraughts 0.6.7's counts
-# (d1-3 live in tests/test_engine_oracle.py); 5-7 are ours alone (no published table was found).
-TURKISH_PERFT = {1: 8, 2: 64, 3: 708, 4: 7538, 5: 85090, 6: 931312}
 
 
 def _name(path: tuple[int, ...], capture: bool) -> str:
@@ -191,10 +186,3 @@ def test_diagnose_turkish_faults() -> None:
 
 
 # --------------------------------------------------------------------- perft
-
-
-@pytest.mark.parametrize(
-    ("depth", "counted", "merged"), perft_params("turkish", TURKISH_PERFT, fast_up_to=5)
-)
-def test_perft_start(depth: int, counted: int, merged: int) -> None:
-    check_start_perft(TURKISH, depth, counted, merged)

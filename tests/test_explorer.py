@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from shared_paths import OCA, needs_shared
 
 import pdn
 from pdn.cli import main
@@ -27,7 +28,6 @@ ROOT = Path(__file__).resolve().parents[1]
 OCA_SLICES = sorted((ROOT / "tests/fixtures/corpus/mzuluaga__checkers").glob("*.pdn"))
 GERMAN = ROOT / "examples/german-open-2004.pdn"
 WK2007 = ROOT / "examples/international-wk2007.pdn"
-OCA = (ROOT / ".." / "shared/corpus/mzuluaga__checkers/OCA_2.0.pdn").resolve()
 LINE = "11-15 23-19 8-11 22-17"
 
 
@@ -348,7 +348,7 @@ def test_a_text_that_is_no_game_is_not_counted(tmp_path: Path) -> None:
 
 # ----------------------------------------------------------------------------- OCA 2.0
 
-needs_oca = pytest.mark.skipif(not OCA.exists(), reason="the shared corpus is not beside the clone")
+needs_oca = needs_shared(OCA)
 
 
 @pytest.fixture(scope="module")

@@ -20,6 +20,8 @@ from pdn.explorer import Tree, build
 from pdn.explorer_page import explorer_data, explorer_html, panel_data, panel_tree
 from pdn.viewer import view_game, write_page
 
+pytestmark = pytest.mark.browser
+
 ROOT = Path(__file__).resolve().parents[1]
 GERMAN = ROOT / "examples/german-open-2004.pdn"
 OPENINGS = ROOT / "tests/fixtures/openings/games.pdn"

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from shared_paths import REFERENCE, needs_shared
 
 import pdn
 from pdn import detection, draws, filenames, gametype, splitting
@@ -23,7 +24,7 @@ from pdn.validation import validate
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
-REFERENCE = ROOT.parent / "shared" / "reference" / "pdn-syntax.md"
+NOTES = REFERENCE / "pdn-syntax.md"
 
 #: The standard's GameType table (PDN 3.0, ``gametype.rst`` at master), the full value of each
 #: draughts row, as transcribed in the project's reference notes (``pdn-syntax.md`` section 4).
@@ -112,10 +113,9 @@ def test_the_standards_table_agrees_but_for_the_named_differences() -> None:
     assert "* White moves first." in thai[: thai.index("\n## ")]
 
 
+@needs_shared(NOTES)
 def test_the_transcribed_table_is_the_reference_notes() -> None:
-    if not REFERENCE.exists():
-        pytest.skip("the shared reference notes are not beside this checkout")
-    section = REFERENCE.read_text(encoding="utf-8").split("## 4. GameType tag", 1)[1]
+    section = NOTES.read_text(encoding="utf-8").split("## 4. GameType tag", 1)[1]
     rows: dict[int, str] = {}
     for number, name, full in re.findall(
         r"^\|\s*\**(\d+)\**\s*\|([^|]*)\|\s*`([^`]+)`", section, re.MULTILINE

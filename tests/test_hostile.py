@@ -18,6 +18,8 @@ from typing import IO, Any
 
 import pytest
 
+pytestmark = pytest.mark.stress
+
 ROOT = Path(__file__).resolve().parents[1]
 ILLEGAL = ROOT / "examples" / "illegal-moves.pdn"
 TOURNAMENT = ROOT / "examples" / "german-open-2004.pdn"
@@ -142,11 +144,13 @@ def test_killed_mid_write_leaves_no_temporary_file(tmp_path: Path, signame: str)
         assert child.stdin is not None
         child.stdin.write(GAME.encode())
         child.stdin.flush()
-        deadline = time.monotonic() + 15
-        while not list(tmp_path.glob(".out.txt.*.tmp")):
-            assert time.monotonic() < deadline, "the temporary file never appeared"
+        for _ in range(750):  # polls, 15 s at most: only a hang runs out of them
+            if list(tmp_path.glob(".out.txt.*.tmp")):
+                break
             assert child.poll() is None
             time.sleep(0.02)
+        else:
+            pytest.fail("the temporary file never appeared")
         child.send_signal(signum)
         child.wait(timeout=10)
         assert child.stderr is not None
@@ -317,15 +321,15 @@ def test_cyrillic_names_on_a_cp1252_stream_are_escaped(tmp_path: Path, command: 
 
 
 @pytest.mark.parametrize("copies", [1, 35])  # 12 games (one batch), 420 games (three)
-def test_ten_thousand_jobs_is_quick_and_gives_the_same_output(tmp_path: Path, copies: int) -> None:
+def test_ten_thousand_jobs_gives_the_same_output(tmp_path: Path, copies: int) -> None:
     # (Do not run this one against a pdn without the cap: it forks 10,000 workers. The unit
     # tests in test_batch_hardening.py fail safely on such a pdn instead.)
     source = tmp_path / "games.pdn"
     source.write_text("\n".join([ILLEGAL.read_text()] * copies))
     one = pdn("validate", source, "--jobs", "1")
-    start = time.monotonic()
-    many = pdn("validate", source, "--jobs", "10000", timeout=20)
-    assert time.monotonic() - start < 15
+    # The timeout only stops a hang; that the pool is capped is counted in
+    # test_batch_hardening.py.
+    many = pdn("validate", source, "--jobs", "10000", timeout=60)
     no_traceback(many)
     assert many.returncode == one.returncode == 1
     assert many.stdout == one.stdout

@@ -120,6 +120,7 @@ def engine_program(tmp_path: Path) -> Path:
     return script
 
 
+@pytest.mark.oracle
 def test_pydraughts_plays_a_whole_international_game_with_it(engine_program: Path) -> None:
     draughts = pytest.importorskip("draughts")
     from draughts.engine import Limit

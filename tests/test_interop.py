@@ -31,6 +31,8 @@ import pdn
 from pdn.cli import main
 from pdn.engine import Position, get_variant
 
+pytestmark = pytest.mark.oracle
+
 draughts = pytest.importorskip("draughts")
 from draughts.PDN import PDNReader  # noqa: E402 (only once pydraughts is known to be there)
 

@@ -496,6 +496,7 @@ def test_the_page_has_a_policy_that_allows_only_its_own_script_and_style() -> No
     assert "Content-Security-Policy" not in fragment  # a notebook page has its own
 
 
+@pytest.mark.browser
 def test_the_page_runs_under_its_policy_in_a_browser(
     browser: Any,  # noqa: F811 (the fixture imported above)
     tmp_path: Path,

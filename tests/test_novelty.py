@@ -9,8 +9,8 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
+from shared_paths import OCA, needs_shared
 
 import pdn
 from pdn.cli import main
@@ -21,7 +21,6 @@ from pdn.novelty import Novelty, archive_summary, archive_tree, find_novelties, 
 
 ROOT = Path(__file__).resolve().parents[1]
 ARCHIVE = ROOT / "examples" / "german-open-2004.pdn"
-OCA = ROOT / "../shared/corpus/mzuluaga__checkers/OCA_2.0.pdn"
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -333,7 +332,7 @@ def test_annotate_novelties_in_place(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------------- corpus
 
 
-@pytest.mark.skipif(not OCA.exists(), reason="the shared corpus is not here")
+@needs_shared(OCA)
 def test_a_changed_game_of_oca(tmp_path: Path) -> None:
     # Game 1000 of OCA 2.0, changed where it can go where no OCA game went.
     source = next(itertools.islice(pdn.read_games(OCA), 999, None))

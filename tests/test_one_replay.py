@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from shared_paths import WIEGERW_GAMES, needs_shared
 
 import pdn
 from pdn.batch import BATCH_SIZE, validate_files
@@ -22,9 +23,6 @@ from pdn.replays import Replays
 from pdn.selection import Selection
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "corpus" / "wiegerw__pdn" / "games"
-CORPUS = (
-    Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus" / "wiegerw__pdn" / "games"
-).resolve()
 ITALIAN = FIXTURES / "succeed" / "Campionato Assoluto 2005.pdn"
 CZECH = FIXTURES / "succeed" / "mrcd2006.pdn"
 
@@ -127,10 +125,10 @@ def run_input(text: str, *args: str) -> str:
     return result.stdout
 
 
-@pytest.mark.skipif(not (CORPUS / "fail" / "mrdrcd07.pdn").is_file(), reason="no shared corpus")
+@needs_shared(WIEGERW_GAMES / "fail" / "mrdrcd07.pdn")
 def test_a_czech_file_of_the_corpus_whose_ties_the_file_breaks() -> None:
     # Its sixth game replays under Czech rules only because the earlier games did.
-    assert check_file(CORPUS / "fail" / "mrdrcd07.pdn", games=6, plies=2) > 0
+    assert check_file(WIEGERW_GAMES / "fail" / "mrdrcd07.pdn", games=6, plies=2) > 0
 
 
 # A record that Russian, Brazilian and Czech rules all replay, but whose guess (Russian) fails:

@@ -7,7 +7,6 @@ import io
 import json
 import os
 import re
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +14,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from shared_paths import CORPUS, REFERENCE_DATA, needs_shared
 
 import pdn
 import pdn.openings
@@ -41,11 +41,11 @@ from pdn.results import Outcome
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "openings"
 DATA = ROOT / "pdn" / "data"
-REFERENCE = Path("/work/shared/reference/data")
+REFERENCE = REFERENCE_DATA
 ELEVEN_MAN_PDN = Path(
     os.environ.get(
         "PDN_ELEVEN_MAN_PDN",
-        "/work/shared/corpus/eygilbert__CheckerBoard/11_man_english.pdn",
+        str(CORPUS / "eygilbert__CheckerBoard" / "11_man_english.pdn"),
     )
 )
 
@@ -163,7 +163,7 @@ def test_eleven_man_table_has_2400_distinct_positions() -> None:
     assert all(compact_fen(p) == f for p, f in zip(positions, fens, strict=True))
 
 
-@pytest.mark.skipif(not ELEVEN_MAN_PDN.is_file(), reason="11_man_english.pdn corpus file absent")
+@needs_shared(ELEVEN_MAN_PDN)
 def test_eleven_man_csv_matches_the_corpus_file() -> None:
     text = ELEVEN_MAN_PDN.read_bytes().decode("ascii")
     fens = re.findall(r'\[FEN "([^"]*)"\]', text)
@@ -175,13 +175,13 @@ def test_eleven_man_csv_matches_the_corpus_file() -> None:
     assert shipped[1:] == expected
 
 
-@pytest.mark.skipif(not REFERENCE.is_dir(), reason="reference data folder absent")
+@needs_shared(REFERENCE)
 @pytest.mark.parametrize("name", ["three_move_positions.csv", "two_move.csv"])
 def test_shipped_opening_csvs_are_copies_of_the_reference_data(name: str) -> None:
     assert (DATA / name).read_bytes() == (REFERENCE / name).read_bytes()
 
 
-@pytest.mark.skipif(not REFERENCE.is_dir(), reason="reference data folder absent")
+@needs_shared(REFERENCE)
 def test_shipped_deck_is_the_reference_deck_plus_sourced_names() -> None:
     # The deck may only add a ballot name where the reference has none, and then its
     # source must say where the name comes from (pdn/data/README.md, "Ballot names").
@@ -418,14 +418,20 @@ def test_a_position_that_does_not_follow_from_the_one_before_is_a_setup() -> Non
     assert opening.fen == elsewhere.fen()
 
 
-def test_classification_is_a_cheap_lookup() -> None:
+def test_classification_is_a_cheap_lookup(monkeypatch: pytest.MonkeyPatch) -> None:
     after = replay("11-15 22-17 9-14 17-13 15-18")
-    classify_positions(START, after)
-    began = time.perf_counter()
-    for _ in range(22_621):
-        classify_positions(START, after)
-    # Microseconds per game here; the bound only catches an accidental replay or file read.
-    assert time.perf_counter() - began < 5.0
+    first = classify_positions(START, after)
+    built = pdn.openings._tables.cache_info().misses
+
+    # Once the tables are built, a game costs dictionary look-ups: no data file is read again
+    # and no table is built again (nor the replay of the first plies that builds them).
+    def read_again(name: str) -> list[dict[str, str]]:
+        raise AssertionError(f"{name} read again")
+
+    monkeypatch.setattr(pdn.openings, "_read_csv", read_again)
+    for _ in range(1000):
+        assert classify_positions(START, after) == first
+    assert pdn.openings._tables.cache_info().misses == built
 
 
 def test_opening_to_dict_is_json_ready() -> None:

@@ -26,6 +26,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return target
 
 
+@pytest.mark.install
 def test_only_pdn_and_its_own_packages_are_installed(installed: Path) -> None:
     top = sorted(p.name for p in installed.iterdir() if p.name not in {"bin", "__pycache__"})
     info = [name for name in top if name.endswith(".dist-info")]
@@ -42,6 +43,7 @@ def test_only_pdn_and_its_own_packages_are_installed(installed: Path) -> None:
     assert modules <= wheel, sorted(modules - wheel)
 
 
+@pytest.mark.install
 def test_a_checkout_imports_as_the_wheel_installs(installed: Path) -> None:
     # From the clone's root after `pip install .`: the checkout's pdn/ comes first on the path
     # and must find the installed engine and grammar as the wheel's pdn does.
@@ -81,6 +83,7 @@ def test_pdn_engine_is_a_module_not_a_second_copy_of_the_package() -> None:
         importlib.import_module("pdn.engine.movegen")
 
 
+@pytest.mark.install
 def test_import_beside_engine_and_grammars_modules(installed: Path, tmp_path: Path) -> None:
     # A user's folder holding modules called engine.py and grammars.py must not shadow ours.
     (tmp_path / "engine.py").write_text("raise ImportError('the user engine.py was imported')\n")

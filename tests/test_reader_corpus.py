@@ -9,14 +9,15 @@ from pathlib import Path
 
 import pytest
 from roundtrip import normalised_again
+from shared_paths import CORPUS, OCA, needs_shared
 
 from pdn import parse_game, read_games, write_game
 from pdn.jsonio import game_from_dict, game_to_dict
 from pdn.model import Game
 
-CORPUS = (Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus").resolve()
 STANDARD = CORPUS / "wiegerw__pdn" / "games"
-OCA = CORPUS / "mzuluaga__checkers" / "OCA_2.0.pdn"
+
+pytestmark = needs_shared(CORPUS)
 
 
 def corpus_files() -> list[Path]:
@@ -24,11 +25,6 @@ def corpus_files() -> list[Path]:
     if not CORPUS.is_dir():
         return []
     return sorted(path for path in CORPUS.rglob("*.pdn") if path.name != OCA.name)
-
-
-def need_corpus() -> None:
-    if not CORPUS.is_dir():
-        pytest.skip(f"the shared corpus is not at {CORPUS}")
 
 
 def name(path: Path) -> str:
@@ -103,12 +99,10 @@ def test_fail_files_report_located_problems(path: Path) -> None:
 
 
 def test_the_standard_test_files_are_all_known() -> None:
-    need_corpus()
     assert sorted(p.name for p in (STANDARD / "fail").glob("*.pdn")) == sorted(FAIL_EXPECTED)
 
 
 def test_open_checkers_archive() -> None:
-    need_corpus()
     data = OCA.read_bytes()
     text = data.decode("ascii")
     # An independent count with plain regular expressions: move tokens outside tags, comments
@@ -138,7 +132,6 @@ def test_open_checkers_archive() -> None:
 
 
 def test_damaged_belarus_files() -> None:
-    need_corpus()
     folder = CORPUS / "jpalaz__Draughts-Games" / "belarus64M2015"
     for round_folder in sorted(folder.iterdir()):
         path = round_folder / "index.files" / "index.pdn"
@@ -155,7 +148,6 @@ def test_damaged_belarus_files() -> None:
 
 
 def test_variants_detected_in_the_corpus() -> None:
-    need_corpus()
     expectations = {
         "wiegerw__pdn/games/succeed/ussr1947.pdn": ("russian", "squares"),
         "wiegerw__pdn/games/succeed/kurnik.pdn": ("international", "gametype"),

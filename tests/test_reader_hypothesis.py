@@ -7,11 +7,11 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from shared_paths import CORPUS
 
 from pdn import Game, parse_game, parse_games, write_game
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "reader"
-CORPUS = (Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus").resolve()
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from shared_paths import CORPUS as SHARED_CORPUS
+from shared_paths import SHARED
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -123,9 +125,8 @@ def sandbox(tmp_path: Path) -> Path:
     for entry in ROOT.iterdir():
         if entry.name not in (".git",):
             (repo / entry.name).symlink_to(entry)
-    shared = ROOT.parent / "shared"
-    if shared.is_dir():
-        (tmp_path / "shared").symlink_to(shared)
+    if SHARED.is_dir():
+        (tmp_path / "shared").symlink_to(SHARED)
     return repo
 
 
@@ -169,9 +170,10 @@ def test_matching_rules() -> None:
     assert matches(["...", "x", "...", "y"], ["w", "x", "x", "y"])
 
 
+@pytest.mark.readme
 @pytest.mark.parametrize("block", BLOCKS, ids=lambda block: f"README.md:{block.line}")
 def test_readme_example(block: Block, tmp_path: Path) -> None:
-    corpus_there = (ROOT.parent / "shared" / "corpus").is_dir()
+    corpus_there = SHARED_CORPUS.is_dir()
     cwd = sandbox(tmp_path)
     assignments = list(block.assignments)
     wrong: list[str] = []

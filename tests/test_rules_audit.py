@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
+from shared_paths import WIEGERW_GAMES, needs_shared
 
 import pdn
 from pdn.batch import validate_files
@@ -16,9 +17,6 @@ from pdn.notation import move_text, move_texts
 from pdn.validation import FileRules
 
 SAMPLE = Path(__file__).resolve().parent / "fixtures" / "corpus" / "wiegerw__pdn" / "games"
-CORPUS = (
-    Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus" / "wiegerw__pdn" / "games"
-).resolve()
 
 
 def random_record(
@@ -158,10 +156,9 @@ def test_the_tie_break_is_the_same_with_several_processes(tmp_path: Path) -> Non
     assert sum(v[3] == "replay-file" for v in alone) == 149
 
 
+@needs_shared(WIEGERW_GAMES / "fail" / "mrdrcd07.pdn")
 def test_the_czech_game_of_a_czech_file_is_czech() -> None:
-    path = CORPUS / "fail" / "mrdrcd07.pdn"
-    if not path.is_file():
-        pytest.skip("the shared corpus is not here")
+    path = WIEGERW_GAMES / "fail" / "mrdrcd07.pdn"
     verdicts = list(validate_files([str(path)]))
     sixth = verdicts[5]
     assert (sixth.status, sixth.variant, sixth.rules_source) == ("ok", "czech", "replay-file")
@@ -348,33 +345,26 @@ def test_no_such_notice_before_a_king_moves_or_where_rules_are_watched() -> None
 # dctl (R. Halbersma), test/src/algo/traversal/initial/board_08x08.cpp, from the "Perft for
 # all recognized draughts variants" thread (damforum.nl, t=2822): perft from the initial
 # position. dctl's Thai test starts from the usual 12 men each (``initial(2)``: two empty
-# rows), White to move, not from Thai's 8 men each. Its "duplicates kept" count takes a flying
-# king's straight run of landing squares once (its Russian d10 is 22,450,628, ours 22,450,647
-# with one path per stopping square), and for these four variants its two rows, duplicates
-# kept and dropped, are the same through d11: so the engine's merged count is compared.
-DCTL_PERFT = {
-    "italian": (7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860875, 17761384, 81647058),
-    "spanish": (7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860866, 17743464, 81383200),
-    "czech": (7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963671, 18368918, 84967210),
-    "thai": (7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963648, 18363523, 84892793),
-}
+# rows), White to move, not from Thai's 8 men each: that position is checked here; its Italian,
+# Spanish, Czech and Frisian figures from the start are in tests/variant_cases.py (START_PERFT,
+# checked in tests/test_engine_perft.py). Its "duplicates kept" count takes a flying king's
+# straight run of landing squares once, so the engine's merged count is compared.
+DCTL_THAI_TWELVE_EACH = (7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963648, 18363523, 84892793)
 TWELVE_EACH = "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
 
 
-def dctl_cases() -> list[object]:
-    cases = []
-    for name, counts in DCTL_PERFT.items():
-        for depth, count in enumerate(counts, start=1):
-            # A few seconds at depth 8; 9 (the first with kings) and deeper are slow.
-            marks = [pytest.mark.slow] if depth > 7 else []
-            cases.append(pytest.param(name, depth, count, marks=marks, id=f"{name}-{depth}"))
-    return cases
-
-
-@pytest.mark.parametrize(("name", "depth", "count"), dctl_cases())
-def test_perft_agrees_with_dctl(name: str, depth: int, count: int) -> None:
-    variant = get_variant(name)
-    start = Position.from_fen(TWELVE_EACH, variant) if name == "thai" else Position.start(variant)
+@pytest.mark.parametrize(
+    ("depth", "count"),
+    [
+        # A few seconds at depth 8; 9 (the first with kings) and deeper are slow.
+        pytest.param(
+            depth, count, marks=[pytest.mark.slow] if depth > 7 else [], id=f"thai-{depth}"
+        )
+        for depth, count in enumerate(DCTL_THAI_TWELVE_EACH, start=1)
+    ],
+)
+def test_thai_perft_from_twelve_men_each_agrees_with_dctl(depth: int, count: int) -> None:
+    start = Position.from_fen(TWELVE_EACH, pdn.engine.THAI)
     assert pdn.engine.perft(start, depth, merge_duplicates=True) == count
 
 
@@ -390,29 +380,3 @@ def test_a_turkish_king_turning_back_is_told_so() -> None:
     position = Position.from_fen("W:WKd4:Bf6,b2,h8", pdn.engine.THAI)
     paths = {tuple(board.algebraic(s) for s in m.path) for m in position.legal_moves()}
     assert ("d4", "g7", "a1") in paths
-
-
-# dctl's Frisian table (test/src/algo/traversal/initial/board_10x10.cpp): duplicate captures
-# kept, and dropped (a man's captures in eight directions give two paths to one result).
-DCTL_FRISIAN = {
-    1: (9, 9),
-    2: (81, 81),
-    3: (658, 658),
-    4: (3880, 3874),
-    5: (21345, 21265),
-    6: (103584, 102431),
-    7: (550314, 540126),
-}
-
-
-@pytest.mark.parametrize(
-    ("depth", "counted", "merged"),
-    [
-        pytest.param(d, c, m, marks=[pytest.mark.slow] if d > 5 else [], id=f"frisian-{d}")
-        for d, (c, m) in DCTL_FRISIAN.items()
-    ],
-)
-def test_frisian_perft_agrees_with_dctl(depth: int, counted: int, merged: int) -> None:
-    start = Position.start(get_variant("frisian"))
-    assert pdn.engine.perft(start, depth) == counted
-    assert pdn.engine.perft(start, depth, merge_duplicates=True) == merged

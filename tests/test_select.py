@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from shared_paths import OCA, needs_shared
 
 import pdn
 from pdn.cli import main
@@ -25,7 +26,6 @@ from pdn.selection import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
-OCA = ROOT / "../shared/corpus/mzuluaga__checkers/OCA_2.0.pdn"
 
 
 def game(tags: dict[str, str], moves: str) -> str:
@@ -310,7 +310,7 @@ def test_usage_errors_are_messages(collection: Path) -> None:
         assert "Traceback" not in err
 
 
-@pytest.mark.skipif(not OCA.exists(), reason="the shared corpus is not here")
+@needs_shared(OCA)
 def test_oca_fen_count_agrees_with_full_validation() -> None:
     # A cross-check on the first 1,500 games of OCA 2.0: lazy replay finds exactly the games
     # whose full validation report passes through the position.

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shared_paths import CORPUS, needs_shared
 
 from pdn import read_games
 from pdn.engine import (
@@ -34,7 +35,6 @@ from pdn.validation import Report, validate
 from pdn_engine.lookup import MoveLookup
 
 SAMPLE = Path(__file__).resolve().parent / "fixtures" / "corpus"
-CORPUS = (Path(__file__).resolve().parents[1] / ".." / "shared" / "corpus").resolve()
 
 
 def fingerprint(report: Report) -> tuple[Any, ...]:
@@ -103,6 +103,7 @@ def test_the_fast_path_answers_most_moves_of_the_sample(monkeypatch: pytest.Monk
 
 
 @pytest.mark.slow
+@needs_shared(CORPUS)
 @pytest.mark.parametrize(
     "path",
     sorted(CORPUS.rglob("*.pdn")) if CORPUS.is_dir() else [],
@@ -114,9 +115,8 @@ def test_fast_path_matches_full_diagnosis_on_the_corpus(
     compare_file(path, monkeypatch)
 
 
+@needs_shared(CORPUS)
 def test_the_corpus_check_skips_cleanly_when_absent() -> None:
-    if not CORPUS.is_dir():
-        pytest.skip(f"the shared corpus is not at {CORPUS}")
     assert any(CORPUS.rglob("*.pdn"))
 
 

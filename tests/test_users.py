@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
+from shared_paths import CORPUS, needs_shared
 
 from pdn.cli import main
 
@@ -325,10 +326,10 @@ def test_the_mens_event_renamed_is_suggested_alone_only() -> None:
     assert suggest_aliases(games) == []
 
 
-BELARUS = ROOT.parent / "shared" / "corpus" / "jpalaz__Draughts-Games"
+BELARUS = CORPUS / "jpalaz__Draughts-Games"
 
 
-@pytest.mark.skipif(not BELARUS.is_dir(), reason="needs the shared corpus")
+@needs_shared(BELARUS)
 def test_the_belarus_championships_are_kept_apart() -> None:
     men, women = str(BELARUS / "belarus64M2015"), str(BELARUS / "belarus64W2015")
     for folders in ([women], [men, women]):

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from shared_paths import OCA, needs_shared
 from viewer_page import engine_boards, read_page, walk
 
 import pdn
@@ -25,7 +26,6 @@ from pdn.viewer import (
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 VARIATIONS = ROOT / "tests/fixtures/corpus/wiegerw__pdn/games/succeed/nk ronde 01.pdn"
-OCA = ROOT / "../shared/corpus/mzuluaga__checkers/OCA_2.0.pdn"
 
 
 def _page(*paths: Path) -> str:
@@ -139,9 +139,8 @@ def test_view_command_writes_the_page(tmp_path: Path) -> None:
     assert again.exit_code == 2 and "refusing to overwrite" in again.output
 
 
+@needs_shared(OCA)
 def test_oca_rows_hold_ballots_when_the_corpus_is_there() -> None:
-    if not OCA.exists():
-        pytest.skip("the shared corpus (../shared/corpus) is not on this machine")
     games = []
     for game in pdn.read_games(str(OCA)):
         games.append(view_game(game, OCA.name))

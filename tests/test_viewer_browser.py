@@ -25,6 +25,8 @@ from viewer_page import engine_boards
 import pdn
 from pdn.viewer import render_html, view_game
 
+pytestmark = pytest.mark.browser
+
 ROOT = Path(__file__).resolve().parents[1]
 ILLEGAL = ROOT / "examples/illegal-moves.pdn"
 VARIATIONS = ROOT / "tests/fixtures/corpus/wiegerw__pdn/games/succeed/nk ronde 01.pdn"

@@ -42,6 +42,7 @@ COMPILED = (
     "pdn.parsing",
     "pdn.model",
     "pdn.builder",
+    "pdn.recording",
     "pdn.native",
     "pdn.fastpath",
     "pdn.draws",

@@ -116,10 +116,21 @@ class GameBuilder(GameVisitor[Game]):
             # A subclass that does something of its own with each move sees each one.
             super().visit_moves(moves, numbers, before, lines, columns)
             return
+        self._add_moves(moves, numbers, before, lines, columns)
+
+    def _add_moves(
+        self,
+        moves: list[str],
+        numbers: list[str | None],
+        before: Sequence[Comment],
+        lines: list[int],
+        columns: list[int],
+    ) -> None:
+        # visit_moves as this class does it, for a subclass that sees moves its own way.
         state = self.line
         if state.last is None or state.orphans or before or state.pending:
             # The first move of a line, or one with comments to take: the general way.
-            self.visit_move(moves[0], numbers[0], before, lines[0], columns[0])
+            GameBuilder.visit_move(self, moves[0], numbers[0], before, lines[0], columns[0])
             if len(moves) == 1:
                 return
             moves, numbers, lines, columns = moves[1:], numbers[1:], lines[1:], columns[1:]

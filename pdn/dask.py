@@ -35,6 +35,7 @@ from .detection import FileEvidence
 from .explorer import DEFAULT_DEPTH, SPILL, Tree
 from .model import Game
 from .reader import parse_raw, split_games
+from .recording import record
 from .replays import BLOCK, Replays
 
 if TYPE_CHECKING:
@@ -259,7 +260,7 @@ def _verdicts_of_pieces(part: Iterable[Piece], variant: str | None) -> list[Verd
     for piece in part:
         replays = piece.replays(variant)
         verdicts += [
-            verdict_of_report(replays.of(parse_raw(raw), piece.path), piece.path)
+            verdict_of_report(replays.of(record(raw), piece.path), piece.path)
             for raw in piece.raw_games()
         ]
     return verdicts

@@ -26,9 +26,10 @@ from itertools import chain, islice
 from typing import TypeVar
 
 from .cutting import RawGame
-from .inputs import Input, display_name, is_json, iter_games, named_games
+from .inputs import Input, display_name, is_json, iter_games
 from .model import Game
 from .reader import parse_raw, split_games
+from .recording import Recorded, record
 from .replays import BLOCK
 
 T = TypeVar("T")
@@ -58,8 +59,18 @@ def _batches(
             yield name, batch
 
 
-def _run_batch(func: Callable[[Game, str], T], name: str, batch: list[RawGame | Game]) -> list[T]:
-    return [func(parse_raw(raw) if isinstance(raw, RawGame) else raw, name) for raw in batch]
+#: What a game becomes before the work on it: the model, or a game read for its replay alone
+#: (:mod:`pdn.recording`); a JSON record is always the model.
+G = TypeVar("G", Game, "Game | Recorded")
+
+
+def _run_batch(
+    func: Callable[[G, str], T],
+    parse: Callable[[RawGame], G],
+    name: str,
+    batch: list[RawGame | Game],
+) -> list[T]:
+    return [func(parse(raw) if isinstance(raw, RawGame) else raw, name) for raw in batch]
 
 
 def usable_cores() -> int:
@@ -169,9 +180,34 @@ def map_games(
     says). ``func`` must then be picklable (a module-level function, or a
     ``functools.partial`` of one). Workers end when this process dies.
     """
+    return _map(func, parse_raw, sources, jobs, encoding)
+
+
+def map_recorded(
+    func: Callable[[Game | Recorded, str], T],
+    sources: Iterable[Input],
+    *,
+    jobs: int = 1,
+    encoding: str | None = None,
+) -> Iterator[T]:
+    """:func:`map_games` for work that only replays the games: each PDN game is read for its
+    replay alone (:func:`pdn.recording.record`: no tree for one line of plain moves), a JSON
+    record is the model."""
+    return _map(func, record, sources, jobs, encoding)
+
+
+def _map(
+    func: Callable[[G, str], T],
+    parse: Callable[[RawGame], G],
+    sources: Iterable[Input],
+    jobs: int,
+    encoding: str | None,
+) -> Iterator[T]:
     if jobs <= 1:
-        for name, game in named_games(sources, encoding=encoding):
-            yield func(game, name)
+        for source in sources:
+            name = display_name(source)
+            for raw in _raw_games(source, encoding):
+                yield func(parse(raw) if isinstance(raw, RawGame) else raw, name)
         return
     batches = _batches(sources, encoding)
     # Look ahead just far enough to know how many workers the input can keep busy.
@@ -179,14 +215,14 @@ def map_games(
     workers = worker_count(jobs, len(ahead))
     if workers == 1:
         for name, batch in chain(ahead, batches):
-            yield from _run_batch(func, name, batch)
+            yield from _run_batch(func, parse, name, batch)
         return
     try:
         with process_pool(workers) as pool:
             pending: deque[Future[list[T]]] = deque()
             limit = workers * 3
             for name, batch in chain(ahead, batches):
-                pending.append(pool.submit(_run_batch, func, name, batch))
+                pending.append(pool.submit(_run_batch, func, parse, name, batch))
                 while len(pending) >= limit:
                     yield from pending.popleft().result()
             while pending:

@@ -14,7 +14,7 @@ does, trying several). A variation is replayed before the line that goes on afte
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from typing import Any
 
 from pdn.engine import (
@@ -32,15 +32,24 @@ from .gametype import first_colour
 from .model import Game, Node
 from .notation import NotationError, move_texts, parse_move, resolve_squares
 from .problems import Problem
+from .recording import Recorded, Run
 from .replay_report import Report
 from .results import Outcome, parse_result
 from .steps import Step
 
 
-def replay(game: Game, variant: Variant | str | None) -> Report:
-    """Every line of ``game`` replayed under ``variant`` (a name, or ``None``: the reader's
+def replay(read: Game | Recorded, variant: Variant | str | None) -> Report:
+    """Every line of a game replayed under ``variant`` (a name, or ``None``: the reader's
     guess, else English); a game whose rules pdn lacks gets an ``unsupported-variant`` problem
-    and no steps. The report's ``rules_source`` is left for the caller to say."""
+    and no steps. The report's ``rules_source`` is left for the caller to say.
+
+    A game read for its replay alone (:class:`~pdn.recording.Recorded`) is played from the
+    reader's runs of moves when it has them: the same problems, start and final positions,
+    but no steps (there are no nodes for them)."""
+    if isinstance(read, Recorded):
+        game, runs = read.game, read.runs
+    else:
+        game, runs = read, None
     chosen = _choose_variant(game, variant)
     report = Report(game=game, variant=chosen)
     if chosen is None:
@@ -63,7 +72,10 @@ def replay(game: Game, variant: Variant | str | None) -> Report:
         return report
     report.start = start
     try:
-        _Replayer(report, chosen).run(start)
+        if runs is None:
+            _Replayer(report, chosen).run(start)
+        else:
+            _Replayer(report, chosen).run_plain(start, runs)
         _check_result(report)
     except Exception as exc:  # one game's bug must not stop a whole archive
         report.complete = False
@@ -141,8 +153,31 @@ def _subtree_size(node: Node) -> int:
     return total
 
 
+class _Line:
+    """Where the replay stands on one line of play: what :meth:`_Replayer._moves` carries from
+    one run of moves to the next."""
+
+    __slots__ = ("mainline", "path", "ply", "position", "unwatched", "watch")
+
+    def __init__(
+        self, position: Position, ply: int, mainline: bool, path: tuple[int, ...], variant: Variant
+    ) -> None:
+        self.position = position
+        self.ply = ply
+        self.mainline = mainline
+        self.path = path
+        # Each federation's own draw rules, on the main line (pdn.draws).
+        rules = draw_rules(variant) if mainline else None
+        self.watch = DrawWatch(rules, position) if rules is not None else None
+        # Where none are watched, the first king move of the main line (before it no draw
+        # rule of any federation can apply) says so, once.
+        self.unwatched = mainline and rules is None
+
+
 class _Replayer:
-    """Walks the move tree depth-first, carrying the position along each line."""
+    """Walks the move tree depth-first, carrying the position along each line; or plays the
+    runs of moves of a game read for its replay alone (:mod:`pdn.recording`), with no steps.
+    Either way every move goes through :meth:`_moves`."""
 
     def __init__(self, report: Report, variant: Variant) -> None:
         self.report = report
@@ -169,6 +204,19 @@ class _Replayer:
             value = None  # a generator starts with None
             stack.append(task)
 
+    def run_plain(self, start: Position, runs: list[Run]) -> None:
+        """Play a main line given as the reader's runs of moves (no variation, no setup)."""
+        state = _Line(start, 1, True, (), self.variant)
+        order = 0
+        report = self.report
+        for texts, _, lines, columns in runs:
+            played = self._moves(state, texts, lines, columns, None, order, order + 1)
+            if played < len(texts):
+                report.complete = False
+                break
+            order += played
+        report.final = state.position
+
     def _line(
         self,
         parent: Node,
@@ -182,15 +230,8 @@ class _Replayer:
         written order; returns how many nodes it covered (all those below ``parent``).  The
         main line leaves the last position it reached (before the move that stopped it, when
         one did) in ``report.final``."""
-        # Each federation's own draw rules, on the main line (pdn.draws).
-        rules = draw_rules(self.variant) if mainline else None
-        watch = DrawWatch(rules, position) if rules is not None else None
-        # Where none are watched, the first king move of the main line (before it no draw
-        # rule of any federation can apply) says so, once.
-        unwatched = mainline and rules is None
+        state = _Line(position, ply, mainline, path, self.variant)
         report = self.report
-        problems, steps = report.problems, report.steps
-        fast = self.fast.match
         first = order
         while parent.variations:
             variations = parent.variations
@@ -200,65 +241,123 @@ class _Replayer:
             following = order + 1
             for number in range(1, len(variations)):
                 covered = yield self._line_from(
-                    variations[number], position, ply, (*path, number), following
+                    variations[number], state.position, state.ply, (*path, number), following
                 )
                 assert covered is not None
                 following += covered
-            text = main.move
-            played = fast(position, text) if text is not None and main.setup is None else None
+            if main.setup is not None:
+                after = self._setup(main, state, order)
+                if after is None:
+                    if mainline:
+                        report.complete = False
+                        report.final = state.position
+                    return following - first + _subtree_size(main) - 1
+                if state.watch is not None:
+                    state.watch = DrawWatch(state.watch.rules, after)  # the counts start afresh
+                state.position = after
+                parent = main
+                order = following
+                continue
+            # ``main`` and the moves after it that have no alternative: one run of moves.
+            run = [main]
+            last = main
+            while len(last.variations) == 1 and last.variations[0].setup is None:
+                last = last.variations[0]
+                run.append(last)
+            texts = [node.move or "" for node in run]
+            lines = [node.line for node in run]
+            columns = [node.column for node in run]
+            played = self._moves(state, texts, lines, columns, run, order, following)
+            if played < len(run):
+                stopped = run[played]
+                if mainline:
+                    report.complete = False
+                    report.final = state.position
+                at = order if not played else following + played - 1
+                covered = (following - first if not played else at + 1 - first) + (
+                    _subtree_size(stopped) - 1
+                )
+                return covered
+            parent = last
+            order = following + len(run) - 1
+        if mainline:
+            report.final = state.position
+        return order - first
+
+    def _moves(
+        self,
+        state: _Line,
+        texts: Sequence[str],
+        lines: Sequence[int | None],
+        columns: Sequence[int | None],
+        nodes: Sequence[Node] | None,
+        order: int,
+        following: int,
+    ) -> int:
+        """Play ``texts`` in a row from ``state``, the first with the place ``order`` in
+        written order, the others from ``following`` on; a step for each when ``nodes`` (their
+        nodes) are given. Returns how many were played: all, unless one stopped the line
+        (``state`` is then left before it)."""
+        report = self.report
+        problems, steps = report.problems, report.steps
+        fast = self.fast.match
+        position, ply, mainline, watch = state.position, state.ply, state.mainline, state.watch
+        index = 0
+        for text in texts:
+            played = fast(position, text)
             move: Move | None
             if played is not None:
                 # The common case, a legal move as the engine writes it, inline: it runs on
                 # every ply of an archive.
                 move, after = played
-                steps.append(Step(main, ply, mainline, position, move, after, order))
+                if nodes is not None:
+                    steps.append(Step(nodes[index], ply, mainline, position, move, after, order))
             else:
-                found = self._step(main, position, ply, mainline, path, order)
+                node = nodes[index] if nodes is not None else None
+                problem, move, found = self._match(
+                    text, lines[index], columns[index], position, ply, state.path
+                )
+                if problem is not None:
+                    problems.append(problem)
+                if node is not None:
+                    steps.append(Step(node, ply, mainline, position, move, found, order))
                 if found is None:
-                    # The line stops here; what it reached still decides whether the game
-                    # was over.
-                    if mainline:
-                        report.complete = False
-                        report.final = position
-                    return following - first + _subtree_size(main) - 1
-                after, move = found, steps[-1].move
-            if text is not None:
-                if watch is not None:
-                    messages = watch.update(move, after, ply)
-                    if messages:
-                        code = "draw-claimable" if watch.rules.claim else "draw-rule"
-                        for message in messages:
-                            problems.append(
-                                Problem(
-                                    code,
-                                    message,
-                                    line=main.line,
-                                    column=main.column,
-                                    ply=ply,
-                                    move=text,
-                                )
+                    state.position, state.ply, state.watch = position, ply, watch
+                    return index
+                after = found
+            if watch is not None:
+                messages = watch.update(move, after, ply)
+                if messages:
+                    code = "draw-claimable" if watch.rules.claim else "draw-rule"
+                    for message in messages:
+                        problems.append(
+                            Problem(
+                                code,
+                                message,
+                                line=lines[index],
+                                column=columns[index],
+                                ply=ply,
+                                move=text,
                             )
-                ply += 1
-            elif watch is not None:
-                watch = DrawWatch(watch.rules, after)  # a setup starts the counts afresh
-            if unwatched and move is not None and move.king and not move.captures:
-                unwatched = False
+                        )
+            ply += 1
+            if state.unwatched and move is not None and move.king and not move.captures:
+                state.unwatched = False
                 problems.append(
                     Problem(
                         "draws-unwatched",
                         f"{unwatched_sentence(self.variant)} (first king move here)",
-                        line=main.line,
-                        column=main.column,
+                        line=lines[index],
+                        column=columns[index],
                         ply=ply - 1,
                         move=text,
                     )
                 )
             position = after
-            parent = main
-            order = following
-        if mainline:
-            report.final = position
-        return order - first
+            index += 1
+            order = following + index - 1
+        state.position, state.ply, state.watch = position, ply, watch
+        return index
 
     def _line_from(
         self, first: Node, position: Position, ply: int, path: tuple[int, ...], order: int
@@ -266,7 +365,15 @@ class _Replayer:
         """Replay a variation whose first move is ``first``, an alternative at ``position``
         with the place ``order`` in written order; returns how many nodes it covered (all of
         ``first``'s line)."""
-        after = self._step(first, position, ply, False, path, order)
+        if first.setup is not None:
+            after = self._setup(first, _Line(position, ply, False, path, self.variant), order)
+        else:
+            problem, move, after = self._match(
+                first.move or "", first.line, first.column, position, ply, path
+            )
+            if problem is not None:
+                self.report.problems.append(problem)
+            self.report.steps.append(Step(first, ply, False, position, move, after, order))
         if after is None:
             return _subtree_size(first)
         covered = yield self._line(
@@ -275,44 +382,38 @@ class _Replayer:
         assert covered is not None
         return 1 + covered
 
-    def _step(
-        self,
-        node: Node,
-        position: Position,
-        ply: int,
-        mainline: bool,
-        path: tuple[int, ...],
-        order: int,
-    ) -> Position | None:
+    def _setup(self, node: Node, state: _Line, order: int) -> Position | None:
+        """The position a setup command sets up (a step for it), or ``None`` (a problem)."""
+        assert node.setup is not None
         report = self.report
-        if node.setup is not None:
-            try:
-                setup = Position.from_fen(node.setup, self.variant)
-            except FenError as exc:
-                report.problems.append(
-                    Problem(
-                        "bad-fen",
-                        f"setup {node.setup!r}: {exc}",
-                        line=node.line,
-                        column=node.column,
-                        ply=ply,
-                        variation=path,
-                    )
+        try:
+            setup = Position.from_fen(node.setup, self.variant)
+        except FenError as exc:
+            report.problems.append(
+                Problem(
+                    "bad-fen",
+                    f"setup {node.setup!r}: {exc}",
+                    line=node.line,
+                    column=node.column,
+                    ply=state.ply,
+                    variation=state.path,
                 )
-                return None
-            report.steps.append(Step(node, ply, mainline, position, None, setup, order))
-            return setup
-        assert node.move is not None  # a node is a move or a setup
-        problem, move, after = self._match(node, position, ply, path)
-        if problem is not None:
-            report.problems.append(problem)
-        report.steps.append(Step(node, ply, mainline, position, move, after, order))
-        return after
+            )
+            return None
+        report.steps.append(
+            Step(node, state.ply, state.mainline, state.position, None, setup, order)
+        )
+        return setup
 
     def _match(
-        self, node: Node, position: Position, ply: int, path: tuple[int, ...]
+        self,
+        text: str,
+        line: int | None,
+        column: int | None,
+        position: Position,
+        ply: int,
+        path: tuple[int, ...],
     ) -> tuple[Problem | None, Move | None, Position | None]:
-        text = node.move or ""
         played = self.fast.match(position, text)
         if played is not None:  # the common case; anything else gets the full diagnosis
             return None, played[0], played[1]
@@ -321,8 +422,8 @@ class _Replayer:
             return Problem(
                 code,
                 message,
-                line=node.line,
-                column=node.column,
+                line=line,
+                column=column,
                 ply=ply,
                 move=text,
                 legal=legal,

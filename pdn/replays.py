@@ -19,6 +19,7 @@ from .cutting import RawGame
 from .excerpts import truncate
 from .model import Game
 from .reader import parse_raw
+from .recording import Recorded
 from .validation import FileRules, Report, validate
 
 #: The games of a file counted together for a tie (the batch a worker process is given).
@@ -54,17 +55,17 @@ class Replays:
         # The games of the current block since the counts were last brought up to date, in
         # order: one not replayed yet, or the rules of one replayed cleanly (None: not clean).
         self._waiting: list[RawGame | Game | str | None] = []
-        self._last: tuple[Game, Report] | None = None
+        self._last: tuple[Game | Recorded, Report] | None = None
 
-    def of(self, game: Game, file: str) -> Report:
+    def of(self, game: Game | Recorded, file: str) -> Report:
         """The report of ``game``, the next game of ``file`` (the same game asked again: the
-        same report)."""
+        same report); ``game`` may be read for its replay alone (:mod:`pdn.recording`)."""
         if self._last is not None and self._last[0] is game:
             return self._last[1]
         if self.variant is not None:
             report = validate(game, self.variant)
         else:
-            self._enter(file, game.index)
+            self._enter(file, (game.game if isinstance(game, Recorded) else game).index)
             report = validate(game, file_rules=_EarlierGames(self))
             clean = report.variant.name if report.variant and report.status == "ok" else None
             if self._waiting:
@@ -138,7 +139,7 @@ class _EarlierGames(Mapping[str, int]):
 _REPLAYS = Replays()
 
 
-def replay_of(game: Game, file: str | None, variant: str | None = None) -> Report:
+def replay_of(game: Game | Recorded, file: str | None, variant: str | None = None) -> Report:
     """The replay of ``game``, the next game of ``file`` in this process, as ``pdn validate``
     makes it (see :class:`Replays`; :func:`pdn.batch.verdict_of` is its verdict); a game of
     no file (``None`` or ``""``) on its own, with no earlier games to go by."""

@@ -32,6 +32,7 @@ from pdn.engine import (
 from .gametype import detect_variant, moves_evidence
 from .model import Game
 from .problems import Problem
+from .recording import Recorded
 from .replay_report import ERROR_STATUSES as ERROR_STATUSES  # re-exported, as Report and Status
 from .replay_report import Report as Report
 from .replay_report import Status as Status
@@ -40,12 +41,15 @@ from .steps import Step as Step  # re-exported: pdn.validation.Step, the replay'
 
 
 def validate(
-    game: Game,
+    game: Game | Recorded,
     variant: Variant | str | None = None,
     *,
     file_rules: Mapping[str, int] | None = None,
 ) -> Report:
     """Replay every line of ``game`` and report what is illegal.
+
+    ``game`` is the model, or a game read for its replay alone (:func:`pdn.recording.record`:
+    the same verdict, problems and positions, without steps).
 
     ``variant`` overrides the variant detected by the reader (a :class:`engine.Variant` or a
     name such as ``"english"``).  Without it and without a ``GameType`` tag the variant is a
@@ -65,6 +69,8 @@ def validate(
     ``rules_evidence``).
     """
     report = replay(game, variant)
+    recorded = game if isinstance(game, Recorded) else None
+    game = report.game
     if variant is not None:
         name = variant.name if isinstance(variant, Variant) else variant
         report.rules_source, report.rules_evidence = "option", f"asked for: {name}"
@@ -76,6 +82,9 @@ def validate(
     first = _first_fault(report)
     if first is None:
         return report
+    if recorded is not None:
+        # Other rules are tried on the model (they read its moves), from the guess's replay.
+        return validate(recorded.model(), file_rules=file_rules)
     return _better_guess(game, report, first, file_rules)
 
 

@@ -19,8 +19,9 @@ from .gametype import first_mover
 from .inputs import Input
 from .jsonio import SCHEMA
 from .model import Game
-from .pool import map_games
+from .pool import map_recorded
 from .problems import Problem
+from .recording import Recorded
 from .replays import replay_of
 from .safe_text import printable
 from .validation import ERROR_STATUSES, Report
@@ -76,10 +77,10 @@ class Verdict:
         }
 
 
-def verdict_of(game: Game, file: str, variant: str | None = None) -> Verdict:
-    """Validate one game, the next of ``file``, and keep what a report needs (the earlier
-    games of its file, in this process, break a tie between rules that all replay it: see
-    :class:`Replays`)."""
+def verdict_of(game: Game | Recorded, file: str, variant: str | None = None) -> Verdict:
+    """Validate one game, the next of ``file`` (the model, or read for its replay alone:
+    :mod:`pdn.recording`), and keep what a report needs (the earlier games of its file, in
+    this process, break a tie between rules that all replay it: see :class:`Replays`)."""
     return verdict_of_report(replay_of(game, file, variant), file)
 
 
@@ -117,7 +118,7 @@ def validate_files(
 ) -> Iterator[Verdict]:
     """Validate every game of every source, in order (see :func:`map_games` for ``jobs`` and
     ``encoding``)."""
-    return map_games(partial(verdict_of, variant=variant), sources, jobs=jobs, encoding=encoding)
+    return map_recorded(partial(verdict_of, variant=variant), sources, jobs=jobs, encoding=encoding)
 
 
 @dataclass(slots=True)

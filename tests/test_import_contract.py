@@ -47,7 +47,7 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
     ("model", {"model", "visitor", "steps"}),
     ("parsing", {"tokens", "parse_problems", "parsing"}),
     ("building", {"builder", "native", "stripping", "excerpts"}),
-    ("reading", {"reader"}),
+    ("reading", {"reader", "recording"}),
     ("rules", {"draws", "fastpath", "replay_report", "replayer", "validation", "replays"}),
     ("writing", {"rewriting", "writer", "jsonio", "diagram"}),
     ("analysis", {"openings", "openings_render", "annotate", "export", "convert"}),

@@ -34,6 +34,7 @@ from .batch import Input, display_name
 from .cutting import RawGame
 from .model import Game
 from .reader import parse_raw
+from .recording import Recorded
 from .replays import Replays
 from .selection import OnProblem, games_as_read
 from .validation import Report
@@ -104,12 +105,21 @@ def game_key(
     return _digest(where, _name(game.tags.get("Black")), _name(game.tags.get("White")))
 
 
-def pairing_key(game: Game) -> bytes:
+def pairing_key(game: Game | Recorded) -> bytes:
     """The key ``pdn report`` counts a game once by: the same mainline, players, event and
-    round (two real games of one pairing always differ in one of them)."""
+    round (two real games of one pairing always differ in one of them); ``game`` may be read
+    for its replay alone (:mod:`pdn.recording`)."""
+    if isinstance(game, Recorded):
+        if game.runs is None:
+            return pairing_key(game.game)
+        # One line of plain moves: no setup command among them.
+        mainline = [canonical_move(move) for move in game.mainline_moves()]
+        game = game.game
+    else:
+        mainline = _mainline(game)
     tags = game.tags
     names = (_name(tags.get(tag)) for tag in ("Event", "Round", "Black", "White"))
-    return _digest(*names, " ".join((game.fen or "").split()), *_mainline(game))
+    return _digest(*names, " ".join((game.fen or "").split()), *mainline)
 
 
 @dataclass(frozen=True, slots=True)

@@ -81,8 +81,8 @@ __all__ = [
 Kind = Literal["ballot", "other", "eleven-man", "setup", "short", "illegal", "not-english"]
 Status = Literal["standard", "barred"]
 
-# The ACF opening is three plies: Black, White, Black.
-_BALLOT_PLIES = 3
+#: The plies a classification reads: the ACF opening is three plies (Black, White, Black).
+BALLOT_PLIES = 3
 
 
 # ----------------------------------------------------------------------------- records
@@ -243,7 +243,7 @@ def _tables() -> _Tables:
     edges: dict[tuple[Position, Position], str] = {}
     children: dict[Position, dict[str, Position]] = {}
     frontier = [start]
-    for _ in range(_BALLOT_PLIES):
+    for _ in range(BALLOT_PLIES):
         following: list[Position] = []
         for position in frontier:
             for move in position.legal_moves():
@@ -255,7 +255,7 @@ def _tables() -> _Tables:
                     following.append(child)
         frontier = following
     # Plies 0-2 only: a position after ply 3 is looked up in the ballot table instead.
-    lines = {position: line for position, line in lines.items() if len(line) <= _BALLOT_PLIES}
+    lines = {position: line for position, line in lines.items() if len(line) <= BALLOT_PLIES}
 
     names = {int(row["number"]): row["name"] or None for row in _read_csv("three_move_deck.csv")}
     three: dict[Position, ThreeMove] = {}
@@ -456,7 +456,7 @@ def classify_positions(
         return Opening("setup", fen=start.fen())
 
     offset = len(line) - 1
-    needed = _BALLOT_PLIES - offset
+    needed = BALLOT_PLIES - offset
     illegal = illegal_ply is not None and 1 <= illegal_ply <= needed
     usable = after[: illegal_ply - 1] if illegal and illegal_ply is not None else after
     sequence = [*line, *usable[:needed]]
@@ -485,9 +485,9 @@ def classify_positions(
         )
         note = f"illegal move {written} at ply {illegal_ply}" if written else None
         return Opening("illegal", played=played, two_move=two_move, ply=illegal_ply, note=note)
-    if len(sequence) <= _BALLOT_PLIES:
+    if len(sequence) <= BALLOT_PLIES:
         return Opening("short", played=played, two_move=two_move)
-    final = sequence[_BALLOT_PLIES]
+    final = sequence[BALLOT_PLIES]
     return _from_entry(tables.three[final], played, sequence[2], two_move)
 
 
@@ -541,13 +541,13 @@ def classify(game: Game, report: Report | None = None) -> Opening:
     errors = {
         (p.ply, p.line, p.column)
         for p in report.problems
-        if p.severity == "error" and p.ply is not None and p.ply <= _BALLOT_PLIES
+        if p.severity == "error" and p.ply is not None and p.ply <= BALLOT_PLIES
     }
     after: list[Position] = []
     texts: list[str] = []
     illegal: int | None = None
     for step in report.mainline_steps():
-        if step.ply > _BALLOT_PLIES:
+        if step.ply > BALLOT_PLIES:
             break
         node = step.node
         if node.move is None:

@@ -22,6 +22,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from functools import partial
 from itertools import chain, islice
 from typing import TypeVar
 
@@ -189,11 +190,12 @@ def map_recorded(
     *,
     jobs: int = 1,
     encoding: str | None = None,
+    first_steps: int = 0,
 ) -> Iterator[T]:
     """:func:`map_games` for work that only replays the games: each PDN game is read for its
-    replay alone (:func:`pdn.recording.record`: no tree for one line of plain moves), a JSON
-    record is the model."""
-    return _map(func, record, sources, jobs, encoding)
+    replay alone (:func:`pdn.recording.record`: no tree for one line of plain moves, steps
+    for its first ``first_steps`` plies), a JSON record is the model."""
+    return _map(func, partial(record, first_steps=first_steps), sources, jobs, encoding)
 
 
 def _map(

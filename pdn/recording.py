@@ -42,10 +42,21 @@ class Recorded:
     """A game as :class:`GameRecorder` kept it: ``game`` holds its tags, problems and rules;
     its moves are ``runs`` (the main line, in order) when it is one line of plain moves, and
     then ``game.root`` has no move until :meth:`model` makes the nodes. ``runs`` is ``None``
-    when the game had to be the model: then ``game`` is whole."""
+    when the game had to be the model: then ``game`` is whole (and its replay has every
+    step)."""
 
     game: Game
     runs: list[Run] | None
+    #: The plies of the main line that get steps when it is replayed from ``runs`` (each with
+    #: a node made for it alone): a caller that reads the opening asks for a few.
+    first_steps: int = 0
+
+    def mainline_moves(self) -> list[str]:
+        """The written moves of the main line (setup commands left out), as
+        :meth:`pdn.model.Game.mainline_moves` gives them, without making the model."""
+        if self.runs is None:
+            return self.game.mainline_moves()
+        return [move for moves, _, _, _ in self.runs for move in moves]
 
     def model(self) -> Game:
         """The game with its moves as nodes: the :class:`~pdn.model.Game` the reader's
@@ -56,12 +67,13 @@ class Recorded:
         return self.game
 
 
-def record(raw: RawGame) -> Recorded:
+def record(raw: RawGame, first_steps: int = 0) -> Recorded:
     """Read one game cut by :func:`pdn.split_games` for its replay (see the module
-    documentation); :meth:`Recorded.model` gives its model when one is needed."""
+    documentation), with steps for the first ``first_steps`` plies of its main line;
+    :meth:`Recorded.model` gives its model when one is needed."""
     recorder = GameRecorder()
     game = accept_raw(raw, recorder)
-    return Recorded(game, recorder.runs)
+    return Recorded(game, recorder.runs, first_steps)
 
 
 def _chain_runs(parent: Node, runs: list[Run]) -> Node:

@@ -45,11 +45,11 @@ def replay(read: Game | Recorded, variant: Variant | str | None) -> Report:
 
     A game read for its replay alone (:class:`~pdn.recording.Recorded`) is played from the
     reader's runs of moves when it has them: the same problems, start and final positions,
-    but no steps (there are no nodes for them)."""
+    but steps only for the first plies it asks for (``first_steps``)."""
     if isinstance(read, Recorded):
-        game, runs = read.game, read.runs
+        game, runs, first_steps = read.game, read.runs, read.first_steps
     else:
-        game, runs = read, None
+        game, runs, first_steps = read, None, 0
     chosen = _choose_variant(game, variant)
     report = Report(game=game, variant=chosen)
     if chosen is None:
@@ -75,7 +75,7 @@ def replay(read: Game | Recorded, variant: Variant | str | None) -> Report:
         if runs is None:
             _Replayer(report, chosen).run(start)
         else:
-            _Replayer(report, chosen).run_plain(start, runs)
+            _Replayer(report, chosen).run_plain(start, runs, first_steps)
         _check_result(report)
     except Exception as exc:  # one game's bug must not stop a whole archive
         report.complete = False
@@ -204,17 +204,30 @@ class _Replayer:
             value = None  # a generator starts with None
             stack.append(task)
 
-    def run_plain(self, start: Position, runs: list[Run]) -> None:
-        """Play a main line given as the reader's runs of moves (no variation, no setup)."""
+    def run_plain(self, start: Position, runs: list[Run], first_steps: int) -> None:
+        """Play a main line given as the reader's runs of moves (no variation, no setup),
+        with a step for each of its first ``first_steps`` plies (a node made for each)."""
         state = _Line(start, 1, True, (), self.variant)
-        order = 0
         report = self.report
-        for texts, _, lines, columns in runs:
-            played = self._moves(state, texts, lines, columns, None, order, order + 1)
+        for texts, numbers, lines, columns in runs:
+            order = state.ply - 1  # one node per ply: its place in written order
+            wanted = min(len(texts), first_steps - order)
+            if wanted > 0:
+                nodes = [
+                    Node(texts[i], None, numbers[i], line=lines[i], column=columns[i])
+                    for i in range(wanted)
+                ]
+                played = self._moves(state, texts[:wanted], lines, columns, nodes, order, order + 1)
+                if played == wanted < len(texts):
+                    rest = slice(wanted, None)
+                    played += self._moves(
+                        state, texts[rest], lines[rest], columns[rest], None, 0, 0
+                    )
+            else:
+                played = self._moves(state, texts, lines, columns, None, order, order + 1)
             if played < len(texts):
                 report.complete = False
                 break
-            order += played
         report.final = state.position
 
     def _line(

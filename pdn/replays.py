@@ -54,7 +54,7 @@ class Replays:
         self._memory = FileRules(block=BLOCK)
         # The games of the current block since the counts were last brought up to date, in
         # order: one not replayed yet, or the rules of one replayed cleanly (None: not clean).
-        self._waiting: list[RawGame | Game | str | None] = []
+        self._waiting: list[RawGame | Game | Recorded | str | None] = []
         self._last: tuple[Game | Recorded, Report] | None = None
 
     def of(self, game: Game | Recorded, file: str) -> Report:
@@ -90,10 +90,10 @@ class Replays:
         short = len(game.mainline_moves()) <= plies  # then its mainline is all there
         return validate(game if short else truncate(game, plies), self.variant)
 
-    def skip(self, game: RawGame | Game, file: str) -> None:
+    def skip(self, game: RawGame | Game | Recorded, file: str) -> None:
         """Note the next game of ``file``, which the caller does not replay."""
         if self.variant is None:
-            self._enter(file, game.index)
+            self._enter(file, (game.game if isinstance(game, Recorded) else game).index)
             self._waiting.append(game)
 
     def _enter(self, file: str, index: int) -> None:

@@ -328,12 +328,12 @@ def test_a_killed_worker_is_one_line_and_exit_2(tmp_path: Path) -> None:
         from pdn import pool
         from pdn.cli import main
         parent = os.getpid()
-        real = pool.parse_raw
-        def parse(raw):
+        real = pool.record  # what validate's workers read with
+        def parse(raw, first_steps=0):
             if os.getpid() != parent:
                 os.kill(os.getpid(), signal.SIGKILL)  # as the out-of-memory killer does
-            return real(raw)
-        pool.parse_raw = parse
+            return real(raw, first_steps)
+        pool.record = parse
         sys.argv = ["pdn", "validate", "-j", "2", {str(path)!r}]
         main()
         """

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, TypeVar
 
 import click
 
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from ..model import Game
     from ..problems import Problem
     from ..progress import Progress
+    from ..recording import Recorded
 
 #: Reading errors said per game by commands whose output is not a report (convert).
 ERRORS_SHOWN = 20
@@ -96,15 +97,41 @@ def games_of(
     return not_pdn_said(games, not_pdn)
 
 
+def recorded_games_of(
+    files: tuple[str, ...], *, first_steps: int = 0, not_pdn: NotPdn | None = None
+) -> Iterator[tuple[str, Game | Recorded]]:
+    """:func:`games_of` for a command that only replays the games: each read for its replay
+    alone (:mod:`pdn.recording`), with steps for its first ``first_steps`` plies."""
+    from ..pool import map_recorded
+
+    named = sources_of(files)
+    progress = progress_bar(files)
+    games = progress.count(
+        map_recorded(_named, progress.sources(named), encoding=encoding(), first_steps=first_steps)
+    )
+    return not_pdn_said(games, not_pdn)
+
+
+def _named(game: Game | Recorded, name: str) -> tuple[str, Game | Recorded]:
+    return name, game
+
+
+#: A game as a command reads it: the model, or read for its replay alone.
+G = TypeVar("G", "Game", "Game | Recorded")
+
+
 def not_pdn_said(
-    games: Iterator[tuple[str, Game]], say: NotPdn | None = None
-) -> Iterator[tuple[str, Game]]:
+    games: Iterator[tuple[str, G]], say: NotPdn | None = None
+) -> Iterator[tuple[str, G]]:
     """The games, each input that is not PDN at all (its one game says ``not-pdn``) said on
     standard error by ``say`` (a new :class:`NotPdn` by default), so that the run ends with
     status 1."""
+    from ..recording import Recorded
+
     say = NotPdn() if say is None else say
     for name, game in games:
-        for problem in game.errors:
+        model = game.game if isinstance(game, Recorded) else game
+        for problem in model.errors:
             if problem.code == "not-pdn":
                 say(name, problem)
         yield name, game

@@ -13,7 +13,15 @@ import click
 from pdn import engine
 
 from ..safe_text import printable
-from .inputs import NotPdn, ReadingErrors, archive_files, games_of, progress_bar, sources_of
+from .inputs import (
+    NotPdn,
+    ReadingErrors,
+    archive_files,
+    games_of,
+    progress_bar,
+    recorded_games_of,
+    sources_of,
+)
 from .options import (
     encoding,
     files_argument,
@@ -29,6 +37,7 @@ from .streams import open_output
 if TYPE_CHECKING:
     from ..model import Game
     from ..names import Aliases
+    from ..recording import Recorded
 
 
 @click.command()
@@ -63,6 +72,7 @@ def openings(
     from collections import Counter
 
     from ..openings import (
+        BALLOT_PLIES,
         Opening,
         ballot_stats,
         classify,
@@ -71,10 +81,17 @@ def openings(
         render_openings_chunks,
         render_stats,
     )
+    from ..replay_report import Report
     from ..replays import Replays
     from ..writer import write_game
 
     replays = Replays()
+
+    def replayed() -> Iterator[Report]:
+        # Nothing is written back: each game read for its replay, with its opening's steps.
+        for name, game in recorded_games_of(files, first_steps=BALLOT_PLIES):
+            yield replays.of(game, name)
+
     with open_output(output, files) as out:
         if ballot is not None:
             extracted = 0
@@ -88,8 +105,9 @@ def openings(
             variants: Counter[str] = Counter()
 
             def classified() -> Iterator[tuple[Opening, str | None]]:
-                for name, game in games_of(files):
-                    opening = classify(game, replays.of(game, name))
+                for report in replayed():
+                    game = report.game
+                    opening = classify(game, report)
                     kinds[opening.kind] += 1
                     if opening.kind == "not-english":
                         variants[game.variant or "unknown"] += 1
@@ -107,8 +125,7 @@ def openings(
             # One row per game, written as it comes in CSV and JSON (text and Markdown size
             # their columns from every row first).
             rows = (
-                opening_row(game, classify(game, replays.of(game, name)))
-                for name, game in games_of(files)
+                opening_row(report.game, classify(report.game, report)) for report in replayed()
             )
             for chunk in render_openings_chunks(rows, fmt):
                 out.write(chunk)
@@ -388,8 +405,9 @@ def report(
     import shutil
 
     from .. import report as reports
-    from ..openings import classify
+    from ..openings import BALLOT_PLIES, classify
     from ..problems import Problem
+    from ..recording import Recorded
     from ..replays import Replays
 
     try:
@@ -407,19 +425,22 @@ def report(
         repeats = _Repeats(dedupe, page_warnings)
         replays = Replays(variant)
         with_games: set[str] = set()
-        for name, game in games_of(files, not_pdn=not_pdn):
+        # Nothing is written back: each game read for its replay, with its opening's steps.
+        read = recorded_games_of(files, first_steps=BALLOT_PLIES, not_pdn=not_pdn)
+        for name, recorded in read:
+            game = recorded.game if isinstance(recorded, Recorded) else recorded
             if any(p.code == "not-pdn" for p in game.errors):
                 with_games.add(name)  # said already (and on the page)
                 continue
-            if not (game.tags or game.mainline_moves() or game.terminator is not None):
+            if not (game.tags or recorded.mainline_moves() or game.terminator is not None):
                 continue  # text between games (or a file of no games): nothing to report
             with_games.add(name)
-            if repeats.skip(name, game):
-                replays.skip(game, name)
+            if repeats.skip(name, recorded):
+                replays.skip(recorded, name)
                 continue
             label = None
             if not no_openings:
-                opening = classify(game, replays.of(game, name))
+                opening = classify(game, replays.of(recorded, name))
                 label = f"ACF {opening.number}" if opening.kind == "ballot" else None
             # index: the game's number in its file, as validate and the warnings give it.
             yield reports.game_record(game, variant, opening=label, index=game.index)
@@ -455,12 +476,14 @@ class _Repeats:
         self.count = 0
         self.page = [] if page is None else page
 
-    def skip(self, name: str, game: Game) -> bool:
-        """Whether to leave ``game`` out: it repeats an earlier game and ``dedupe`` is on."""
+    def skip(self, name: str, read: Game | Recorded) -> bool:
+        """Whether to leave a game out: it repeats an earlier game and ``dedupe`` is on."""
         from ..duplicates import Place, pairing_key
+        from ..recording import Recorded
 
+        game = read.game if isinstance(read, Recorded) else read
         place = Place(name, game.line, game.index)
-        first = self.seen.check(pairing_key(game), place)
+        first = self.seen.check(pairing_key(read), place)
         if first is None:
             return False
         self.count += 1

@@ -33,7 +33,7 @@ says so with a ``draws-unwatched`` notice at the first king move (:func:`unwatch
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from pdn.engine import (
@@ -60,6 +60,9 @@ __all__ = ["DrawRules", "DrawWatch", "Ending", "draw_rules", "unwatched_sentence
 
 #: (men, kings) of one side.
 Material = tuple[int, int]
+#: Plies of a line held as played (move, position after it), and the range of them,
+#: ``[first, last)``, whose positions a run of the draw watch set aside.
+_Stretch = tuple[Sequence[tuple[Move | None, Position]], int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,7 +274,7 @@ class DrawWatch:
     #: The first position of the current run, not yet counted while the run has no other.
     run_start: Position | None = None
     #: The counts of the runs before (kept unhashed, for an illegal move to come).
-    earlier: list[dict[Position, int] | Position] = field(default_factory=list)
+    earlier: list[dict[Position, int] | Position | _Stretch] = field(default_factory=list)
     exact: bool = False  # True after an illegal move: every position since the start counts
     said: set[str] = field(default_factory=set)
     ending: Ending | None = None
@@ -289,18 +292,49 @@ class DrawWatch:
     def update(self, move: Move | None, after: Position, ply: int) -> tuple[str, ...]:
         """The messages for the draws this ply brings (each said once per line); ``move`` is
         ``None`` for an illegal one."""
+        return tuple(message for _, message in self.follow(((move, after),), ply))
+
+    def follow(
+        self, played: Sequence[tuple[Move | None, Position]], ply: int
+    ) -> list[tuple[int, str]]:
+        """:meth:`update` for plies in a row, the first of them ``ply``: each message with
+        the index in ``played`` of the ply that brought it."""
+        said: list[tuple[int, str]] = []
+        endings = self.rules.endings
+        index, count = 0, len(played)
+        while index < count:
+            # Most plies: man moves and captures that leave the ending as it was. Each starts
+            # a new run, and nothing else can change: a stretch of them is taken at once, its
+            # positions kept as the stretch (for an illegal move to come), not one by one.
+            end = index
+            if not self.exact:
+                while end < count:
+                    move = played[end][0]
+                    if (
+                        move is None
+                        or (move.king and not move.captures)
+                        or (endings and (self.ending or move.captures or move.crowns))
+                    ):
+                        break
+                    end += 1
+            if end > index:
+                self.quiet = 0
+                self._new_run(played[index][1])
+                if end - index > 1:
+                    self.earlier.append((played, index, end - 1))
+                    self.run_start = played[end - 1][1]
+                index = end
+                continue
+            move, after = played[index]
+            for message in self._update(move, after, ply + index):
+                said.append((index, message))
+            index += 1
+        return said
+
+    def _update(self, move: Move | None, after: Position, ply: int) -> list[str]:
+        # A ply that may change a count: a king move, an illegal move, a capture or crowning
+        # in a variant that counts endings, anything after an illegal move.
         rules = self.rules
-        if (
-            move is not None
-            and not self.exact
-            and (move.captures or not move.king)
-            and not (rules.endings and (self.ending or move.captures or move.crowns))
-        ):
-            # Most plies: a man move or a capture that leaves the ending as it was. A new run
-            # starts, and nothing else can change.
-            self.quiet = 0
-            self._new_run(after)
-            return ()
         messages: list[str] = []
         irreversible = move is None or bool(move.captures) or not move.king
         if irreversible:
@@ -331,7 +365,7 @@ class DrawWatch:
                     f"move) has occurred {count} times; the game {self._verb()}",
                 )
         if not rules.endings:
-            return tuple(messages)
+            return messages
         changed = move is None or bool(move.captures) or move.crowns
         ending = self._ending_of(after) if changed else self.ending
         carried = self.carried
@@ -359,7 +393,7 @@ class DrawWatch:
             if not ending.stronger_only or after.turn is not self.strong:
                 self.ending_plies += 1
             messages += self._ending_done(ending, self.ending_plies, ply)
-        return tuple(messages)
+        return messages
 
     def _limit(self, ending: Ending) -> int:
         """The plies of an ending's count that draw: its moves each, or the stronger side's."""
@@ -414,6 +448,11 @@ class DrawWatch:
             if isinstance(run, dict):
                 for position, count in run.items():
                     seen[position] = seen.get(position, 0) + count
+            elif isinstance(run, tuple):
+                played, first, last = run
+                for index in range(first, last):
+                    after = played[index][1]
+                    seen[after] = seen.get(after, 0) + 1
             else:
                 seen[run] = seen.get(run, 0) + 1
         self.earlier = []

@@ -14,12 +14,16 @@ fast path never decides that a move is illegal, so verdicts cannot differ).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pdn.engine import MoveLookup, Played, Position, Variant, Written
 
 from .notation import NotationError, parse_move, resolve_squares
 
 #: Distinct texts remembered per variant; far above what real collections write.
 _TEXTS = 4096
+#: Moves parsed ahead of the lookup at a time (see :meth:`FastPath.play`).
+_CHUNK = 32
 
 
 class FastPath:
@@ -36,20 +40,57 @@ class FastPath:
     def match(self, position: Position, text: str) -> Played | None:
         """The legal move ``text`` names in ``position`` and the position after it, or
         ``None`` when the full diagnosis must decide (illegal, a remark, odd notation)."""
-        texts = self._texts
-        # Not get() with a sentinel: compiled, a tuple is a value, and `is` would never hold.
-        try:
-            written = texts[text]
-        except KeyError:
-            written = self._parse(text)
-            if len(texts) >= _TEXTS:
-                # Started afresh rather than trimmed: threads (a dask worker's) share this
-                # table, and a rebinding cannot race the way two deletions of one key can.
-                texts = self._texts = {}
-            texts[text] = written
-        if written is None:
-            return None
-        return self.lookup.match(position, written[0], written[1])
+        played = self.play(position, (text,))
+        return played[0] if played else None
+
+    def play(self, position: Position, texts: Sequence[str], start: int = 0) -> list[Played]:
+        """:meth:`match` for ``texts[start:]`` in a row, from ``position``: the moves played
+        and the positions after them, until one the full diagnosis must decide (all, or
+        fewer).
+
+        >>> from pdn.engine import ENGLISH, Position
+        >>> [move.notation() for move, _ in fast_path(ENGLISH).play(
+        ...     Position.start(ENGLISH), ["11-15", "23-19", "15-19"])]
+        ['11-15', '23-19']
+        """
+        table = self._texts
+        lookup = self.lookup
+        played: list[Played] = []
+        count = len(texts)
+        # In chunks: a line whose moves keep stopping the lookup parses only a chunk ahead
+        # each time, so its cost stays linear in its length.
+        while start < count:
+            end = min(count, start + _CHUNK)
+            written: list[Written | None] = []
+            for at in range(start, end):
+                text = texts[at]
+                # Not get() with a sentinel: compiled, a tuple is a value, and `is` would
+                # never hold.
+                try:
+                    parsed = table[text]
+                except KeyError:
+                    parsed = self._parse(text)
+                    if len(table) >= _TEXTS:
+                        # Started afresh rather than trimmed: threads (a dask worker's) share
+                        # this table, and a rebinding cannot race the way two deletions of one
+                        # key can.
+                        table = self._texts = {}
+                    table[text] = parsed
+                if parsed is None:
+                    break  # the lookup stops here
+                written.append(parsed)
+            more = lookup.play(position, written)
+            if not more:
+                break
+            if played:
+                played.extend(more)
+            else:
+                played = more
+            if len(more) < end - start:
+                break
+            position = more[-1][1]
+            start = end
+        return played
 
     def _parse(self, text: str) -> Written | None:
         try:

@@ -313,61 +313,67 @@ class _Replayer:
         (``state`` is then left before it)."""
         report = self.report
         problems, steps = report.problems, report.steps
-        fast = self.fast.match
+        fast = self.fast.play
         position, ply, mainline, watch = state.position, state.ply, state.mainline, state.watch
         index = 0
-        for text in texts:
-            played = fast(position, text)
-            move: Move | None
-            if played is not None:
-                # The common case, a legal move as the engine writes it, inline: it runs on
-                # every ply of an archive.
-                move, after = played
-                if nodes is not None:
-                    steps.append(Step(nodes[index], ply, mainline, position, move, after, order))
-            else:
+        count = len(texts)
+        while index < count:
+            # The common case, legal moves as the engine writes them, in one run: it covers
+            # almost every ply of an archive.
+            played: Sequence[tuple[Move | None, Position]] = fast(position, texts, index)
+            if not played:
                 node = nodes[index] if nodes is not None else None
                 problem, move, found = self._match(
-                    text, lines[index], columns[index], position, ply, state.path
+                    texts[index], lines[index], columns[index], position, ply, state.path
                 )
                 if problem is not None:
                     problems.append(problem)
                 if node is not None:
                     steps.append(Step(node, ply, mainline, position, move, found, order))
                 if found is None:
-                    state.position, state.ply, state.watch = position, ply, watch
-                    return index
-                after = found
+                    break
+                played = ((move, found),)
+            elif nodes is not None:
+                before = position
+                for offset, (move, after) in enumerate(played):
+                    at = index + offset
+                    place = order if not at else following + at - 1
+                    step = Step(nodes[at], ply + offset, mainline, before, move, after, place)
+                    steps.append(step)
+                    before = after
             if watch is not None:
-                messages = watch.update(move, after, ply)
-                if messages:
+                for offset, message in watch.follow(played, ply):
+                    at = index + offset
                     code = "draw-claimable" if watch.rules.claim else "draw-rule"
-                    for message in messages:
+                    problems.append(
+                        Problem(
+                            code,
+                            message,
+                            line=lines[at],
+                            column=columns[at],
+                            ply=ply + offset,
+                            move=texts[at],
+                        )
+                    )
+            if state.unwatched:
+                for offset, (move, _) in enumerate(played):
+                    if move is not None and move.king and not move.captures:
+                        at = index + offset
+                        state.unwatched = False
                         problems.append(
                             Problem(
-                                code,
-                                message,
-                                line=lines[index],
-                                column=columns[index],
-                                ply=ply,
-                                move=text,
+                                "draws-unwatched",
+                                f"{unwatched_sentence(self.variant)} (first king move here)",
+                                line=lines[at],
+                                column=columns[at],
+                                ply=ply + offset,
+                                move=texts[at],
                             )
                         )
-            ply += 1
-            if state.unwatched and move is not None and move.king and not move.captures:
-                state.unwatched = False
-                problems.append(
-                    Problem(
-                        "draws-unwatched",
-                        f"{unwatched_sentence(self.variant)} (first king move here)",
-                        line=lines[index],
-                        column=columns[index],
-                        ply=ply - 1,
-                        move=text,
-                    )
-                )
-            position = after
-            index += 1
+                        break
+            position = played[-1][1]
+            ply += len(played)
+            index += len(played)
             order = following + index - 1
         state.position, state.ply, state.watch = position, ply, watch
         return index

@@ -61,19 +61,19 @@ def compare_file(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]
     """Replay every game of ``path`` both ways; the number of games and of fast-path answers."""
     games = list(read_games(path))
     answered = 0
-    original = FastPath.match
+    original = FastPath.play
 
-    def counting(self: FastPath, position: Position, text: str) -> Any:
+    def counting(self: FastPath, position: Position, texts: Any, start: int = 0) -> Any:
         nonlocal answered
-        played = original(self, position, text)
-        answered += played is not None
+        played = original(self, position, texts, start)
+        answered += len(played)
         return played
 
     with monkeypatch.context() as patch:
-        patch.setattr(FastPath, "match", counting)
+        patch.setattr(FastPath, "play", counting)
         fast = [fingerprint(validate(game)) for game in games]
     with monkeypatch.context() as patch:
-        patch.setattr(FastPath, "match", lambda self, position, text: None)
+        patch.setattr(FastPath, "play", lambda self, position, texts, start=0: [])
         full = [fingerprint(validate(game)) for game in games]
     for index, (mine, theirs) in enumerate(zip(fast, full, strict=True)):
         assert mine == theirs, f"{path.name}: game {index + 1} differs"

@@ -29,6 +29,8 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .matching import plain_match
 from .movegen import Move, Rules, rules_for
 from .native import new_move, next_position
@@ -40,6 +42,9 @@ Written = tuple[tuple[int, ...], bool]
 #: What a match gives: the legal move and the position after it.
 Played = tuple[Move, Position]
 
+#: A one-square step in the lookup's table: the bits of its two squares, and the Move it is
+#: for a man of Black, of White (``None`` where a man does not step so) and for a king.
+_Quiet = tuple[int, int, tuple[Move | None, Move | None, Move]]
 #: A table key: the position's bitboards, turn and king-move counts, then the written move.
 _Key = tuple[int, int, int, bool, tuple[int, int, int, int], tuple[int, ...], bool]
 
@@ -61,9 +66,9 @@ class MoveLookup:
         "_bit",
         "_hops",
         "_older",
+        "_quiet",
         "_recent",
         "_rules",
-        "_steps",
         "capacity",
         "variant",
     )
@@ -78,12 +83,13 @@ class MoveLookup:
         self._older: dict[_Key, Played] = {}
         rules = self._rules = rules_for(variant)
         self._bit = rules.board.bit
-        # Every one-square step per (from, to), as the Move it is: men per side (crowning
-        # known from the target), kings for both. Frisian's king-move limit makes a step's
-        # legality depend on history: there every quiet move takes the general way.
-        self._steps: tuple[dict[tuple[int, int], Move], ...] = ()
+        # Every one-square step per (from, to): the two squares' bits and the Move it is for
+        # a man of each side (None where a man may not step so; crowning known from the
+        # target) and for a king. Frisian's king-move limit makes a step's legality depend on
+        # history: there every quiet move takes the general way.
+        self._quiet: dict[tuple[int, ...], _Quiet] = {}
         if not variant.king_move_limit:
-            self._steps = (*(_man_steps(rules, side) for side in (0, 1)), _king_steps(rules))
+            self._quiet = _quiet_steps(rules)
         # A man's jumps per side, where a complete jump sequence is the one legal move between
         # its squares: men jump forward only (so no other sequence of a man ends on the same
         # square), any capture may be chosen, and a jumped piece stays until the move is done.
@@ -105,17 +111,75 @@ class MoveLookup:
 
         ``squares`` must be on the board (the caller resolved them against it).
         """
+        played = self.play(position, ((squares, capture_written),))
+        return played[0] if played else None
+
+    def play(self, position: Position, written: Sequence[Written | None]) -> list[Played]:
+        """Play the ``written`` moves in a row from ``position`` while each is one
+        :meth:`match` answers: their legal moves and the positions after them, fewer than
+        ``written`` when one needs ``diagnose`` (or is ``None``: not for the fast path).
+
+        One loop for a whole line: a replay spends most of its time on quiet steps, checked
+        here inline (bit tests and the step tables) rather than one call per ply.
+
+        >>> from pdn.engine import ENGLISH, Position
+        >>> lookup = MoveLookup(ENGLISH)
+        >>> [move.notation() for move, _ in lookup.play(Position.start(ENGLISH),
+        ...     [((11, 15), False), ((23, 19), False), ((15, 19), False)])]
+        ['11-15', '23-19']
+        """
+        played: list[Played] = []
         if position.variant is not self.variant:
-            return None
-        if len(squares) == 2 and not capture_written and self._steps:
-            # A quiet step costs less to check than to look up: no table for it.
-            step = self._step(position, squares)
-            if step is not None:
-                return step
-        if capture_written and self._hops:
-            jump = self._man_jump(position, squares)
-            if jump is not None:
-                return jump
+            return played
+        variant = self.variant
+        white_turn = Color.WHITE
+        quiet = self._quiet
+        hops = self._hops
+        has_capture = self._rules.has_capture
+        for move in written:
+            if move is None:
+                break
+            squares, capture_written = move
+            entry = None if capture_written else quiet.get(squares)
+            if entry is not None:
+                # A one-square step written a-b, from bitboards and the step tables alone:
+                # what diagnose's quick match accepts and Position.play then does.
+                ab, bb, steps = entry
+                black, white, kings = position.black, position.white, position.kings
+                side = 1 if position.turn is white_turn else 0
+                own, opp = (white, black) if side else (black, white)
+                if ab & own and not bb & (own | opp):
+                    king = ab & kings
+                    step = steps[2 if king else side]
+                    if step is not None and not has_capture(own, opp, kings, side):
+                        moved = ab | bb
+                        if king:
+                            kings ^= moved
+                        elif step.crowns:
+                            kings |= bb
+                        if side:
+                            white ^= moved
+                        else:
+                            black ^= moved
+                        position = next_position(
+                            variant, side, black, white, kings, position.king_moves
+                        )
+                        played.append((step, position))
+                        continue
+            one = self._man_jump(position, squares) if capture_written and hops else None
+            if one is None:
+                one = self._remembered(position, squares, capture_written)
+                if one is None:
+                    break
+            played.append(one)
+            position = one[1]
+        return played
+
+    def _remembered(
+        self, position: Position, squares: tuple[int, ...], capture_written: bool
+    ) -> Played | None:
+        # Anything but a quiet step or a man's plain jump: the legal moves between its
+        # squares, the answer kept in the bounded table.
         # Plain ints and tuples hash in C; the variant is the lookup's own.
         key = (
             position.black,
@@ -141,32 +205,6 @@ class MoveLookup:
             recent = self._recent = {}
         recent[key] = played
         return played
-
-    def _step(self, position: Position, squares: tuple[int, ...]) -> Played | None:
-        # A one-square step written a-b, from bitboards and the step tables alone: what
-        # diagnose's quick match accepts and Position.play then does, without either's setup.
-        black, white, kings = position.black, position.white, position.kings
-        side = 1 if position.turn is Color.WHITE else 0
-        own, opp = (white, black) if side else (black, white)
-        bit = self._bit
-        ab, bb = bit[squares[0]], bit[squares[1]]
-        if not ab & own or bb & (own | opp):
-            return None
-        king = ab & kings
-        move = self._steps[2 if king else side].get((squares[0], squares[1]))
-        if move is None or self._rules.has_capture(own, opp, kings, side):
-            return None
-        moved = ab | bb
-        if king:
-            kings ^= moved
-        elif move.crowns:
-            kings |= bb
-        if side:
-            white ^= moved
-        else:
-            black ^= moved
-        after = next_position(position.variant, side, black, white, kings, position.king_moves)
-        return move, after
 
     def _man_jump(self, position: Position, squares: tuple[int, ...]) -> Played | None:
         # A man's capture written hop by hop: each hop over an opponent's piece onto an empty
@@ -214,18 +252,24 @@ class MoveLookup:
         return new_move(squares, tuple(captured), False, crowns), after
 
 
-def _man_steps(rules: Rules, side: int) -> dict[tuple[int, int], Move]:
+def _quiet_steps(rules: Rules) -> dict[tuple[int, ...], _Quiet]:
+    # Every one-square step (from, to) a king can make, with what it is for each piece.
     board = rules.board
     number = board.square_of_index
-    crown = rules.crown[side]
-    steps: dict[tuple[int, int], Move] = {}
+    steps: dict[tuple[int, ...], _Quiet] = {}
     for a in range(1, board.squares + 1):
         table = board.step_table[board.index[a]]
-        for d in rules.man_move_dirs[side]:
-            q = table[d]
-            if q >= 0:
-                b = number[q]
-                steps[a, b] = Move((a, b), (), False, bool(board.bit[b] & crown))
+        for d, q in enumerate(table):
+            if q < 0:
+                continue
+            b = number[q]
+            men = tuple(
+                Move((a, b), (), False, bool(board.bit[b] & rules.crown[side]))
+                if d in rules.man_move_dirs[side]
+                else None
+                for side in (0, 1)
+            )
+            steps[a, b] = (board.bit[a], board.bit[b], (men[0], men[1], Move((a, b), (), True)))
     return steps
 
 
@@ -238,15 +282,3 @@ def _man_hops(rules: Rules, side: int) -> dict[tuple[int, int], tuple[int, int]]
         for _, middle, middle_bit, land, _ in rules.man_jumps[side][board.index[a]]:
             hops[a, number[land]] = (number[middle], middle_bit)
     return hops
-
-
-def _king_steps(rules: Rules) -> dict[tuple[int, int], Move]:
-    board = rules.board
-    number = board.square_of_index
-    steps: dict[tuple[int, int], Move] = {}
-    for a in range(1, board.squares + 1):
-        for q in board.step_table[board.index[a]]:
-            if q >= 0:
-                b = number[q]
-                steps[a, b] = Move((a, b), (), True, False)
-    return steps

@@ -170,6 +170,11 @@ class Rules:
             tuple(board.offsets[d] for d in dirs if d < len(board.offsets))
             for dirs in self.man_capture_dirs
         )
+        #: The shifts of the diagonals a short king captures along beyond its side's men's.
+        self.king_back_offsets = tuple(
+            tuple(board.offsets[d] for d in all_dirs if d not in dirs and d < len(board.offsets))
+            for dirs in self.man_capture_dirs
+        )
         bits = [1 << p for p in range(size)]
         self.bits = tuple(bits)
 
@@ -210,9 +215,9 @@ class Rules:
     def _has_capture_shifts(self, own: int, opp: int, kings: int, side: int) -> bool:
         # Bitboards only, no generation: every piece one shift over a victim onto an empty square.
         empty = self.mask & ~(own | opp)
-        men = own & ~kings
         king = own & kings
-        short = men if not king or self.flying else own
+        # A short king captures like a man in the men's directions: tested with them.
+        short = own & ~kings if king and self.flying else own
         # The shifts written out (no _shift calls): a replay asks this once per quiet ply.
         for off in self.man_capture_offsets[side]:
             if off > 0:
@@ -220,8 +225,17 @@ class Rules:
                     return True
             elif ((short >> -off) & opp) >> -off & empty:
                 return True
-        # The kings' remaining directions (a short king was tested with the men above).
-        return bool(king) and self._king_has_capture(king, opp, empty, self.man_capture_dirs[side])
+        if not king:
+            return False
+        if self.flying:
+            return self._king_has_capture(king, opp, empty, self.man_capture_dirs[side])
+        for off in self.king_back_offsets[side]:
+            if off > 0:
+                if ((king << off) & opp) << off & empty:
+                    return True
+            elif ((king >> -off) & opp) >> -off & empty:
+                return True
+        return False
 
     def _has_capture_men_spare_kings(self, own: int, opp: int, kings: int, side: int) -> bool:
         # Italian: men test against the opponent's men only, kings against everything.

@@ -190,6 +190,49 @@ def test_move_texts_are_parsed_once_and_the_table_stays_bounded(
     assert fast.match(start, "not a move") is None
 
 
+def test_lines_played_before_come_from_the_opening_tree(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pdn.fastpath
+
+    monkeypatch.setattr(pdn.fastpath, "_TREE_PLIES", 3)
+    fast = FastPath(ENGLISH)
+    start = Position.start(ENGLISH)
+    line = ["11-15", "23-19", "8-11", "22-17", "9-13"]
+    first = fast.play(start, line)
+    again = fast.play(start, line)
+    assert [move for move, _ in again] == [move for move, _ in first]
+    assert [after.fen() for _, after in again] == [after.fen() for _, after in first]
+    # The tree's plies are the very positions of the first time (quiet steps are otherwise
+    # played afresh each time, never stored); past its depth they are played again.
+    assert [a is b for (_, a), (_, b) in zip(first, again, strict=True)] == [
+        True,
+        True,
+        True,
+        False,
+        False,
+    ]
+    # A line that leaves the tree goes on from where it leaves, and grows it.
+    other = fast.play(start, ["11-15", "23-19", "9-13", "22-18"])
+    assert other[1][1] is first[1][1] and other[2][0].path == (9, 13)
+    assert fast.play(start, ["11-15", "23-19", "9-13"])[2][1] is other[2][1]
+    # From elsewhere than the start (a setup), nothing comes from the tree.
+    setup = Position.from_fen(start.fen(), ENGLISH)
+    assert setup is not start and fast.play(setup, line)[0][1] is not first[0][1]
+
+
+def test_the_opening_tree_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pdn.fastpath
+
+    monkeypatch.setattr(pdn.fastpath, "_TREE_SIZE", 4)
+    fast = FastPath(ENGLISH)
+    start = Position.start(ENGLISH)
+    for text in ["11-15", "11-16", "10-14", "10-15", "9-13", "9-14", "12-16"]:
+        played = fast.play(start, [text, "22-18", "15-19" if text == "11-15" else "12-16"])
+        assert played and len(fast._tree) <= 4
+    # Started afresh when full: what it holds now still answers.
+    again = fast.play(start, ["12-16", "22-18"])
+    assert [move.path for move, _ in again] == [(12, 16), (22, 18)]
+
+
 def test_a_mans_hops_are_answered_without_the_table() -> None:
     lookup = MoveLookup(ENGLISH)
     position = Position.from_fen("B:W14,15,22,23:B9,10,18", ENGLISH)

@@ -45,6 +45,10 @@ Played = tuple[Move, Position]
 #: A one-square step in the lookup's table: the bits of its two squares, and the Move it is
 #: for a man of Black, of White (``None`` where a man does not step so) and for a king.
 _Quiet = tuple[int, int, tuple[Move | None, Move | None, Move]]
+#: A man's jump in the lookup's table: the bits of its start, the number and bit of the
+#: square it jumps, the bit of its landing square, and (jumped, landing) bits of each jump
+#: onward from there.
+_Hop = tuple[int, int, int, int, tuple[tuple[int, int], ...]]
 #: A table key: the position's bitboards, turn and king-move counts, then the written move.
 _Key = tuple[int, int, int, bool, tuple[int, int, int, int], tuple[int, ...], bool]
 
@@ -63,8 +67,9 @@ class MoveLookup:
     """
 
     __slots__ = (
-        "_bit",
+        "_crown",
         "_hops",
+        "_mask",
         "_older",
         "_quiet",
         "_recent",
@@ -82,7 +87,8 @@ class MoveLookup:
         self._recent: dict[_Key, Played] = {}
         self._older: dict[_Key, Played] = {}
         rules = self._rules = rules_for(variant)
-        self._bit = rules.board.bit
+        self._mask = rules.mask
+        self._crown = rules.crown
         # Every one-square step per (from, to): the two squares' bits and the Move it is for
         # a man of each side (None where a man may not step so; crowning known from the
         # target) and for a king. Frisian's king-move limit makes a step's legality depend on
@@ -93,7 +99,7 @@ class MoveLookup:
         # A man's jumps per side, where a complete jump sequence is the one legal move between
         # its squares: men jump forward only (so no other sequence of a man ends on the same
         # square), any capture may be chosen, and a jumped piece stays until the move is done.
-        self._hops: tuple[dict[tuple[int, int], tuple[int, int]], ...] = ()
+        self._hops: tuple[dict[tuple[int, ...], _Hop], ...] = ()
         if variant.men_jump_forward_only and not (
             variant.majority_capture
             or variant.capture_priority
@@ -213,31 +219,32 @@ class MoveLookup:
         black, white, kings = position.black, position.white, position.kings
         side = 1 if position.turn is Color.WHITE else 0
         own, opp = (white, black) if side else (black, white)
-        bit = self._bit
-        start = bit[squares[0]]
-        if not start & own or start & kings:
-            return None
-        rules = self._rules
         hops = self._hops[side]
-        empty = rules.mask & ~(own | opp) | start
-        taken = 0
-        captured: list[int] = []
-        at = squares[0]
-        for to in squares[1:]:
+        hop = hops.get(squares[:2])
+        if hop is None:
+            return None
+        start, middle, taken, end, onward = hop
+        if not start & own or start & kings or not taken & opp:
+            return None
+        empty = self._mask & ~(own | opp) | start
+        if not end & empty:
+            return None
+        captured: tuple[int, ...] = (middle,)
+        at = squares[1]
+        for to in squares[2:]:  # a jump of several hops (one is the common case)
             hop = hops.get((at, to))
             if hop is None:
                 return None
-            middle, middle_bit = hop
-            if not middle_bit & opp or not bit[to] & empty:
+            _, middle, middle_bit, end, onward = hop
+            if not middle_bit & opp or not end & empty:
                 return None
             taken |= middle_bit
-            captured.append(middle)
+            captured += (middle,)
             at = to
-        for _, _, middle_bit, _, land_bit in rules.man_jumps[side][rules.board.index[at]]:
+        for middle_bit, land_bit in onward:
             if middle_bit & opp and land_bit & empty:
                 return None  # stopped short: diagnose says so
-        end = bit[at]
-        crowns = bool(end & rules.crown[side])
+        crowns = bool(end & self._crown[side])
         moved = start | end
         kings &= ~taken
         if crowns:
@@ -249,7 +256,7 @@ class MoveLookup:
             black ^= moved
             white &= ~taken
         after = next_position(position.variant, side, black, white, kings, position.king_moves)
-        return new_move(squares, tuple(captured), False, crowns), after
+        return new_move(squares, captured, False, crowns), after
 
 
 def _quiet_steps(rules: Rules) -> dict[tuple[int, ...], _Quiet]:
@@ -273,12 +280,15 @@ def _quiet_steps(rules: Rules) -> dict[tuple[int, ...], _Quiet]:
     return steps
 
 
-def _man_hops(rules: Rules, side: int) -> dict[tuple[int, int], tuple[int, int]]:
-    # (from, to) of each jump a man of ``side`` can make: (jumped square, its bit).
+def _man_hops(rules: Rules, side: int) -> dict[tuple[int, ...], _Hop]:
+    # (from, to) of each jump a man of ``side`` can make: the bits of its start, its jumped
+    # square (and that square's number) and its landing square, and the jumps onward from it.
     board = rules.board
     number = board.square_of_index
-    hops: dict[tuple[int, int], tuple[int, int]] = {}
+    jumps = rules.man_jumps[side]
+    hops: dict[tuple[int, ...], _Hop] = {}
     for a in range(1, board.squares + 1):
-        for _, middle, middle_bit, land, _ in rules.man_jumps[side][board.index[a]]:
-            hops[a, number[land]] = (number[middle], middle_bit)
+        for _, middle, middle_bit, land, land_bit in jumps[board.index[a]]:
+            onward = tuple((over, to) for _, _, over, _, to in jumps[land])
+            hops[a, number[land]] = (board.bit[a], number[middle], middle_bit, land_bit, onward)
     return hops

@@ -38,7 +38,7 @@ from .recording import Recorded
 from .replays import Replays
 from .selection import OnProblem, games_as_read
 from .validation import Report
-from .writer import canonical_move, write_game
+from .writer import canonical_move, canonical_moves, write_game
 
 __all__ = [
     "LEVELS",
@@ -113,7 +113,7 @@ def pairing_key(game: Game | Recorded) -> bytes:
         if game.runs is None:
             return pairing_key(game.game)
         # One line of plain moves: no setup command among them.
-        mainline = [canonical_move(move) for move in game.mainline_moves()]
+        mainline = canonical_moves(game.mainline_moves())
         game = game.game
     else:
         mainline = _mainline(game)

@@ -53,7 +53,7 @@ from pdn.results import TERMINATORS
 from pdn.rewriting import rewrite_moves
 from pdn.visitor import GameStart, GameVisitor
 
-__all__ = ["PdnWriter", "canonical_move", "write_game", "write_games"]
+__all__ = ["PdnWriter", "canonical_move", "canonical_moves", "write_game", "write_games"]
 
 _NUMERIC_SQUARE = re.compile(r"[0-9]+")
 _ALGEBRAIC_SQUARE = re.compile(r"([a-lA-L])\s*0*([0-9]+)")
@@ -74,10 +74,26 @@ def canonical_move(text: str) -> str:
         known = _canonical(text)
         if len(_CANONICAL) < 100_000:  # the same few thousand moves recur in every game
             _CANONICAL[text] = known
+            if known == text:
+                _ALREADY.add(text)
     return known
 
 
+def canonical_moves(texts: list[str]) -> list[str]:
+    """:func:`canonical_move` of each of ``texts``: ``texts`` itself when each is written
+    that way already (as most archives write every move), else a new list.
+
+    >>> canonical_moves(["11-15", "23-19"]), canonical_moves(["11-15", "2319"])
+    (['11-15', '23-19'], ['11-15', '23-19'])
+    """
+    if _ALREADY.issuperset(texts):  # one C loop over the line (the common case)
+        return texts
+    return [canonical_move(text) for text in texts]
+
+
 _CANONICAL: dict[str, str] = {}
+#: The texts of _CANONICAL that are their own canonical form.
+_ALREADY: set[str] = set()
 
 
 def _canonical(text: str) -> str:

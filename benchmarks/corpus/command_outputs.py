@@ -126,7 +126,12 @@ def main() -> int:
         print("\n".join(differ) or "every output is the same")
         return 1 if differ else 0
     if args.checkout:
-        sys.path.insert(0, str(args.checkout.resolve()))
+        # The clone's source roots: pdn, and the engine and grammar packages beside it, so
+        # that none of them comes from the installed checkout instead.
+        root = args.checkout.resolve()
+        for folder in (root / "grammars", root / "engine", root):
+            if folder.is_dir():
+                sys.path.insert(0, str(folder))
     out = args.out.resolve()
     result = fingerprint([folder.resolve() for folder in args.folders or DEFAULTS])
     out.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n", encoding="utf-8")

@@ -35,6 +35,7 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
             "results",
             "safe_text",
             "json_text",
+            "schema",
             "tables",
             "explorer_store",
             "filenames",

@@ -43,7 +43,7 @@ def validate(
     import json
 
     from ..batch import Summary, default_jobs, usable_cores, validate_files, verdict_text
-    from ..jsonio import SCHEMA
+    from ..schema import SCHEMA
 
     sources = sources_of(files)
     jobs = default_jobs(sources) if jobs is None else (jobs or usable_cores())

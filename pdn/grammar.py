@@ -101,7 +101,8 @@ def grammar_text() -> str:
     # pkgutil rather than importlib.resources, which costs a small run more than this module
     # (it loads tempfile and zipfile); it reads from a zip archive too.
     data = pkgutil.get_data("pdn_grammars", "pdn.lark")
-    assert data is not None, "the grammar is shipped with its package"
+    if data is None:  # (a loader that cannot read data: no install of pdn has one)
+        raise FileNotFoundError("pdn_grammars/pdn.lark cannot be read from its package")
     text = data.decode("utf-8")
     scores = tuple(word for word in TERMINATORS if word != "*")
     return text.replace("@RESULTS@", _alternation(TERMINATORS)).replace(
@@ -109,9 +110,22 @@ def grammar_text() -> str:
     )
 
 
-def _ours(item: Any) -> Any:
-    """A child the parser hands over: a lark token as a :class:`Token`, a variation as is."""
-    return item if isinstance(item, Variation) else Token.of(item)
+_new_str = str.__new__
+
+
+def _ours(items: list[Any]) -> list[Any]:
+    """The children the parser hands over, each lark token as a :class:`Token` (variations as
+    they are). Written out, without :meth:`Token.of`: a game the parser reads is made of
+    many tokens, and each call would cost."""
+    ours = []
+    for item in items:
+        if type(item) is not Variation:
+            token = _new_str(Token, item)
+            token.type, token.start_pos = item.type, item.start_pos
+            token.line, token.column = item.line, item.column
+            item = token
+        ours.append(item)
+    return ours
 
 
 def _collector() -> Any:
@@ -121,10 +135,10 @@ def _collector() -> Any:
 
     class Collect(Transformer[Any, Any]):
         def start(self, children: list[Any]) -> list[Any]:
-            return [_ours(child) for child in children]
+            return _ours(children)
 
         def variation(self, children: list[Any]) -> Variation:
-            return Variation([_ours(child) for child in children])
+            return Variation(_ours(children))
 
     return Collect()
 

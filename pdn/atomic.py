@@ -32,7 +32,6 @@ import os
 import re
 import signal
 import stat
-import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -183,6 +182,8 @@ def _replacing(
     newline: str,
     check: Callable[[str], None] | None,
 ) -> Iterator[TextIO]:
+    import tempfile  # here: it costs every command's start-up, and many write no file
+
     # Through a symbolic link the file it points to is replaced, and the link is kept.
     target = Path(os.path.realpath(name))
     folder = target.parent

@@ -221,8 +221,15 @@ class Chunker:
         self._result_cache: tuple[int, int, int] = (1 << 62, -1, -1)
         self._special_cache: tuple[int, re.Match[str] | None] = (1 << 62, None)
         self._cut: _Cut | None = None  # the game being cut
-        self._junk_run = _junk_run(self._patterns)
+        self._junk_run: re.Pattern[str] | None = None  # see _junk_words
         self._run_past = -1  # below this (absolute), junk words are scanned one at a time
+
+    def _junk_words(self) -> re.Pattern[str]:
+        """The expression of :func:`_junk_run`, compiled when first needed (it is long)."""
+        found = self._junk_run
+        if found is None:
+            found = self._junk_run = _junk_run(self._patterns)
+        return found
 
     def _fill(self) -> bool:
         try:
@@ -501,16 +508,6 @@ class Chunker:
             if ch == "}":
                 q += 1
                 continue
-            # Words that are neither a result nor the start of the movetext, as many at a time
-            # as the expression takes (a line of junk words is scanned at the regex's speed).
-            # (A run that reaches the guard is left to the word-by-word scan, up to its end.)
-            if base + q >= self._run_past:
-                junk_run = self._junk_run.match(buf, q)
-                if junk_run is not None:
-                    if junk_run.end() < guard or eof:
-                        q = junk_run.end()
-                        continue
-                    self._run_past = base + junk_run.end()
             result = patterns.result.match(buf, q)
             if result is not None:
                 if result.end() >= guard and not eof:
@@ -521,6 +518,18 @@ class Chunker:
                 cut.body = base + q
                 cut.moves = True
                 break
+            # Words that are neither a result nor the start of the movetext, as many at a time
+            # as the expression takes (a line of junk words is scanned at the regex's speed).
+            # (A run that reaches the guard is left to the word-by-word scan, up to its end.)
+            # Its first word is neither (see _junk_run), so it is tried after them: a file with
+            # no junk in a tag section never compiles it.
+            if base + q >= self._run_past:
+                junk_run = self._junk_words().match(buf, q)
+                if junk_run is not None:
+                    if junk_run.end() < guard or eof:
+                        q = junk_run.end()
+                        continue
+                    self._run_past = base + junk_run.end()
             junk = patterns.junk.match(buf, q)
             if junk is None:
                 q += 1

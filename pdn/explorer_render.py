@@ -10,6 +10,7 @@ from typing import Any
 from .explorer import Figures, Node, Reply, Tree
 from .openings import compact_fen
 from .safe_text import one_line
+from .schema import SCHEMA
 from .tables import Column, Table
 
 __all__ = ["render_text", "shown_replies", "to_json"]
@@ -127,8 +128,6 @@ def to_json(tree: Tree, node: Node, *, min_games: int = 1) -> dict[str, Any]:
     >>> data["games"], data["results"]["win"], data["replies"][0]["move"]
     (1, 1, '11-15')
     """
-    from .jsonio import SCHEMA
-
     variant = node.position.variant
     out = {"schema": SCHEMA, "type": "explorer", **node.to_dict()}
     out["replies"] = [reply.to_dict() for reply in shown_replies(node, min_games)]

@@ -15,9 +15,9 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import IO, cast
 
-from .jsonio import looks_like_json, read_json_games
 from .model import Game
 from .reader import read_games
+from .schema import looks_like_json
 
 #: What a command reads from: a path, or an open file (text or bytes).
 Input = str | os.PathLike[str] | IO[str] | IO[bytes]
@@ -103,6 +103,9 @@ def iter_games(source: Input, *, encoding: str | None = None) -> Iterator[Game]:
     :func:`pdn.reader.read_games`); JSON is always UTF-8."""
     if not is_json(source):
         return read_games(source, encoding=encoding)
+    # Here: a run over PDN alone never loads the JSON reader.
+    from .jsonio import read_json_games
+
     if isinstance(source, (str, os.PathLike)):
         return _json_file(os.fspath(source))
     if isinstance(source, io.TextIOBase):
@@ -111,6 +114,8 @@ def iter_games(source: Input, *, encoding: str | None = None) -> Iterator[Game]:
 
 
 def _json_file(path: str) -> Iterator[Game]:
+    from .jsonio import read_json_games
+
     with open(path, encoding="utf-8", errors="replace") as handle:
         yield from read_json_games(handle)
 

@@ -43,6 +43,8 @@ from pdn.json_text import TooLong, dumps, dumps_listing, loads
 from pdn.model import Comment, Game
 from pdn.problems import Problem
 from pdn.results import TERMINATORS
+from pdn.schema import SCHEMA as SCHEMA  # re-exported: its home is apart, for light imports
+from pdn.schema import looks_like_json as looks_like_json
 from pdn.steps import Step
 from pdn.validation import Report
 from pdn.visitor import GameStart, GameVisitor, Skip
@@ -60,9 +62,6 @@ __all__ = [
     "looks_like_json",
     "read_json_games",
 ]
-
-#: The schema name and version every record carries.
-SCHEMA = "pdn-json/1"
 
 JsonDict = dict[str, Any]
 T = TypeVar("T")
@@ -595,13 +594,6 @@ def _path_text(move: Move, variant: Variant) -> str:
     from pdn.notation import move_text
 
     return move_text(move, variant, full=True)
-
-
-def looks_like_json(head: bytes | str) -> bool:
-    """Whether an input starts as the records of this schema do (``{"schema"``): a PDN file
-    could start with a brace comment, but not with that one."""
-    text = head.decode("utf-8", "replace") if isinstance(head, bytes) else head
-    return text.lstrip("\ufeff \t\r\n").startswith('{"schema"')
 
 
 def read_json_games(stream: IO[str]) -> Iterator[Game]:

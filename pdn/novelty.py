@@ -31,9 +31,9 @@ from typing import TYPE_CHECKING, Any
 from .annotate import Annotations
 from .batch import Input, map_games
 from .explorer import Reached, Tree, build, key_position, position_key
-from .jsonio import SCHEMA
 from .model import Comment, Game
 from .replays import replay_of
+from .schema import SCHEMA
 
 if TYPE_CHECKING:
     from .problems import Problem

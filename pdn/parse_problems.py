@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
-from typing import Protocol
-
-from lark import Token
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from typing import TYPE_CHECKING, Protocol
 
 from pdn.cutting import MAX_GAME_CHARS, RawGame
+from pdn.grammar import Token
 from pdn.problems import Problem, Severity
+
+if TYPE_CHECKING:
+    from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 
 class Walk(Protocol):
@@ -60,6 +61,9 @@ class Recovery:
         self.walker = walker
 
     def __call__(self, error: UnexpectedInput) -> bool:
+        # Here: only a game the parser reads (so lark is loaded already) meets an error.
+        from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+
         walker = self.walker
         if isinstance(error, UnexpectedToken):
             token = error.token
@@ -98,7 +102,7 @@ class Recovery:
                     column,
                 )
             # The parser goes on without it; the walker puts its text back in its place.
-            walker.skipped.append(token)
+            walker.skipped.append(Token.of(token))
             return True
         if isinstance(error, UnexpectedCharacters):
             line, column = walker.position(error.line, error.column)
@@ -116,11 +120,13 @@ class Recovery:
         return False
 
     def _close_variations(self, error: UnexpectedToken) -> bool:
+        from lark import Token as LarkToken  # the parser's own, as it feeds them
+
         interactive = error.interactive_parser
         opened = [
             value
             for value in interactive.parser_state.value_stack
-            if isinstance(value, Token) and value.type == "LPAR"
+            if isinstance(value, LarkToken) and value.type == "LPAR"
         ]
         if not opened:
             return False
@@ -133,7 +139,7 @@ class Recovery:
                 line,
                 column,
             )
-            interactive.feed_token(Token("RPAR", ")"))
+            interactive.feed_token(LarkToken("RPAR", ")"))
         return True
 
 

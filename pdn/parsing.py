@@ -38,14 +38,11 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Sequence
-from typing import Any, TypeVar, cast
-
-from lark import Token
-from lark.exceptions import UnexpectedInput
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from pdn.cutting import RawGame
 from pdn.gametype import GameTypeError, parse_game_type
-from pdn.grammar import SETUP_PARTS, TAG_PARTS, Variation, parser, patterns
+from pdn.grammar import SETUP_PARTS, TAG_PARTS, Token, Variation, parser, patterns
 from pdn.model import Comment
 from pdn.parse_problems import (
     Recovery,
@@ -68,6 +65,9 @@ from pdn.tokens import (
     tag_section_end,
 )
 from pdn.visitor import SKIP, GameStart, GameVisitor
+
+if TYPE_CHECKING:
+    from lark.exceptions import UnexpectedInput
 
 __all__ = ["MAX_LISTED_PROBLEMS", "accept_raw", "junk_bracket", "kept_text"]
 
@@ -234,14 +234,19 @@ class _Walker:
             # kept, so every position after it stays true), never the words of its next line.
             text, broken_tokens = set_aside(text, broken)
             tags_end = tag_section_end(text)
-        try:
-            items = simple_items(text, tags_end) or cast(
-                list[Any], parser().parse(text, start="start", on_error=Recovery(self))
-            )
-        except UnexpectedInput as exc:
-            # Recovery gave up (it never should): keep the tag pairs, and the rest as comments.
-            self.unreadable(exc)
-            return
+        items: list[Any] | None = simple_items(text, tags_end)
+        if not items:
+            # Here: a game of the common shape (above) needs no parser, nor lark.
+            from lark.exceptions import UnexpectedInput
+
+            try:
+                items = cast(
+                    list[Any], parser().parse(text, start="start", on_error=Recovery(self))
+                )
+            except UnexpectedInput as exc:
+                # Recovery gave up (it never should): keep the tag pairs, the rest as comments.
+                self.unreadable(exc)
+                return
         n = len(items)
         i = 0
         pending = broken_tokens if broken else []

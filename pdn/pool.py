@@ -20,11 +20,9 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from itertools import chain, islice
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from .cutting import RawGame
 from .inputs import Input, display_name, is_json, iter_games
@@ -32,6 +30,9 @@ from .model import Game
 from .reader import parse_raw, split_games
 from .recording import Recorded, record
 from .replays import BLOCK
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 T = TypeVar("T")
 
@@ -160,6 +161,10 @@ def _watch_parent(watched: int, interval: float = 1.0) -> None:
 def process_pool(workers: int) -> ProcessPoolExecutor:
     """A pool of ``workers`` processes that end when this process dies, however it dies (the
     pool :func:`map_games` runs its batches on)."""
+    # Here: the pool's modules (multiprocessing, sockets) cost a small run's start-up, and only
+    # a run with jobs > 1 over more than one batch of games starts one.
+    from concurrent.futures import ProcessPoolExecutor
+
     return ProcessPoolExecutor(
         max_workers=workers, initializer=_die_with_parent, initargs=(os.getpid(),)
     )
@@ -219,6 +224,8 @@ def _map(
         for name, batch in chain(ahead, batches):
             yield from _run_batch(func, parse, name, batch)
         return
+    from concurrent.futures.process import BrokenProcessPool
+
     try:
         with process_pool(workers) as pool:
             pending: deque[Future[list[T]]] = deque()

@@ -16,10 +16,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from lark import Token
-
 from pdn.cutting import LOST_BRACKET, TAG_LINE, broken_tag_end
-from pdn.grammar import Variation, patterns
+from pdn.grammar import Token, Variation, patterns
 from pdn.model import Comment
 from pdn.results import TERMINATORS
 

@@ -17,13 +17,13 @@ from functools import partial
 from .detection import source_sentence
 from .gametype import first_mover
 from .inputs import Input
-from .jsonio import SCHEMA
 from .model import Game
 from .pool import map_recorded
 from .problems import Problem
 from .recording import Recorded
 from .replays import replay_of
 from .safe_text import printable
+from .schema import SCHEMA
 from .validation import ERROR_STATUSES, Report
 
 

@@ -29,16 +29,16 @@ def _games(folder: Path, count: int) -> Path:
 
 
 class _Recorder:
-    """Stands in for ProcessPoolExecutor's constructor and records how it was asked; a pool
-    larger than the machine is refused before it is made (a regression must fail the test,
-    not fork thousands of processes)."""
+    """Stands in for pdn.pool.process_pool and records how it was asked; a pool larger than
+    the machine is refused before it is made (a regression must fail the test, not fork
+    thousands of processes)."""
 
     def __init__(self, real: Any) -> None:
         self.real = real
         self.workers: list[int] = []
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        workers = kwargs.get("max_workers", args[0] if args else None)
+        workers = kwargs.get("workers", args[0] if args else None)
         self.workers.append(workers)
         assert workers is not None and workers <= usable_cores(), f"{workers} workers asked"
         return self.real(*args, **kwargs)
@@ -53,8 +53,8 @@ def test_worker_count_is_capped_by_cores_and_batches() -> None:
 
 
 def test_huge_jobs_on_a_small_file_starts_no_pool(monkeypatch: pytest.MonkeyPatch) -> None:
-    recorder = _Recorder(pool.ProcessPoolExecutor)
-    monkeypatch.setattr(pool, "ProcessPoolExecutor", recorder)
+    recorder = _Recorder(pool.process_pool)
+    monkeypatch.setattr(pool, "process_pool", recorder)
     many = [v.to_dict() for v in validate_files([ILLEGAL], jobs=10_000)]
     assert recorder.workers == []  # 12 games are one batch: no worker is worth starting
     assert many == [v.to_dict() for v in validate_files([ILLEGAL], jobs=1)]
@@ -65,8 +65,8 @@ def test_huge_jobs_never_exceeds_cores_or_batches(
 ) -> None:
     if usable_cores() < 2:
         pytest.skip("one core: no pool is ever started")
-    recorder = _Recorder(pool.ProcessPoolExecutor)
-    monkeypatch.setattr(pool, "ProcessPoolExecutor", recorder)
+    recorder = _Recorder(pool.process_pool)
+    monkeypatch.setattr(pool, "process_pool", recorder)
     source = _games(tmp_path, 2 * BATCH_SIZE + 1)  # three batches
     results = list(map_games(_index, [source], jobs=10_000))
     assert results == list(range(1, 2 * BATCH_SIZE + 2))

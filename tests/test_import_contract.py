@@ -7,11 +7,18 @@ tree (at the top of the module, in a function, under ``TYPE_CHECKING``; ``import
 listed in :data:`ALLOWED_UPWARD`, with the reason; a new one fails, naming the file, the line
 and the two layers. Also: ``pdn_engine`` imports nothing of ``pdn`` (it knows nothing of PDN
 text), and ``pdn`` reaches the engine only through its public names (``pdn.engine``).
+
+The layers say what a module may import; :func:`test_a_small_run_loads_only_what_it_uses` says
+what a run does not load: ``pdn --help`` no command and no reader, the validation of a small
+file of plain games neither Lark, nor the process pool, nor the JSON reader and writer.
 """
 
 from __future__ import annotations
 
 import ast
+import os
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +42,7 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
             "results",
             "safe_text",
             "json_text",
+            "schema",
             "tables",
             "explorer_store",
             "filenames",
@@ -390,3 +398,59 @@ def test_the_modules_of_a_subpackage_have_layers_of_their_own(tmp_path: Path) ->
         ("pdn", ("parse_game",), "pdn"),
     ]:
         assert _target_module(Import("pdn.cli.probe", target, names, 1, "", probe)) == module
+
+
+#: Run in a fresh interpreter: ``pdn --help``, then ``pdn validate`` of a small file of plain
+#: games (with ``-j 2``: one batch of games starts no pool), printing after each the modules
+#: of :data:`_HEAVY` it loaded.
+_SMALL_RUN = """
+import sys
+from pdn.cli import main
+def run(*args):
+    try:
+        main(list(args), prog_name="pdn")
+    except SystemExit:
+        pass
+    loaded = sorted(m for m in HEAVY if m in sys.modules)
+    print("loaded:", " ".join(loaded) or "-", file=sys.stderr)
+run("--help")
+run("validate", "-j", "2", sys.argv[1])
+run("validate", "--format", "json", sys.argv[1])
+"""
+
+_HEAVY = (
+    "lark",
+    "concurrent.futures.process",
+    "multiprocessing",
+    "pdn.jsonio",
+    "pdn.reader",
+    "pdn.cli.checking",
+    "pdn.atomic",
+    "pdn_engine.position",
+)
+
+
+def test_a_small_run_loads_only_what_it_uses(tmp_path: Path) -> None:
+    small = tmp_path / "small.pdn"
+    small.write_text('[Event "E"]\n[Result "*"]\n1. 11-15 23-19 2. 8-11 22-17 *\n')
+    code = f"HEAVY = {_HEAVY!r}\n{_SMALL_RUN}"
+    env = {**os.environ, "PDN_CACHE_DIR": str(tmp_path / "cache")}
+
+    def loaded() -> list[str]:
+        done = subprocess.run(
+            [sys.executable, "-c", code, str(small)],
+            env=env,
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert '"type": "verdicts"' in done.stdout and "1 clean" in done.stdout
+        return [line for line in done.stderr.splitlines() if line.startswith("loaded:")]
+
+    loaded()  # the first run takes the grammar's terminals from Lark and caches them
+    assert loaded() == [
+        "loaded: -",  # pdn --help: click and the table of commands, nothing of the rest
+        "loaded: pdn.atomic pdn.cli.checking pdn.reader pdn_engine.position",
+        "loaded: pdn.atomic pdn.cli.checking pdn.reader pdn_engine.position",
+    ]

@@ -59,12 +59,13 @@ def test_the_parse_tables_are_cached_and_read_back(tmp_path: Path) -> None:
     )
     first = run_python(code, {"PDN_CACHE_DIR": str(cache)}, tmp_path)
     files = sorted(cache.iterdir())
-    assert len(files) == 1 and files[0].name.endswith(".lark-cache")  # no scratch file left
+    # The tables and the terminals' patterns, and no scratch file left.
+    assert [f.suffix for f in files] == [".lark-cache", ".terminals"]
     assert first.split()[0] == str(files[0])
-    stamp = files[0].stat().st_mtime_ns
+    stamps = [f.stat().st_mtime_ns for f in files]
     again = run_python(code, {"PDN_CACHE_DIR": str(cache)}, tmp_path)
     assert again == first  # same parse from the cached tables ...
-    assert files[0].stat().st_mtime_ns == stamp  # ... which were read, not rewritten
+    assert [f.stat().st_mtime_ns for f in files] == stamps  # ... which were read, not rewritten
     uncached = run_python(code, {"PDN_CACHE_DIR": ""}, tmp_path)
     assert uncached.split(" ", 1)[1] == first.split(" ", 1)[1]
     assert uncached.split()[0] == "None"
@@ -79,6 +80,52 @@ def test_a_damaged_cache_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     text = "1. 11-15 23-19 *"
     assert built.parse(text + "\n", start="start")
     assert write_game(parse_game(text)).strip().endswith("11-15 23-19 *")
+
+
+def test_a_plain_game_is_read_with_the_cached_terminals_and_no_lark(tmp_path: Path) -> None:
+    env = {"PDN_CACHE_DIR": str(tmp_path / "cache")}
+    code = (
+        "import sys, pdn\n"
+        "game = pdn.parse_game('[Event \"x\"]\\n1. 11-15 23-19 2. 8-11 *')\n"
+        "print(pdn.validate(game).status, len(list(game.mainline())), 'lark' in sys.modules)\n"
+    )
+    assert run_python(code, env, tmp_path) == "ok 3 True"  # the terminals taken from Lark ...
+    assert run_python(code, env, tmp_path) == "ok 3 False"  # ... and read back without it
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["another lark", "another grammar", "cut short", "not ascii", "a terminal missing"],
+)
+def test_a_terminals_file_that_does_not_fit_is_rewritten(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    monkeypatch.setenv("PDN_CACHE_DIR", str(tmp_path))
+    truth = grammar._terminals_of(grammar.parser())
+    assert grammar.terminals() == truth
+    [path] = tmp_path.glob("*.terminals")
+    good = path.read_bytes()
+    lines = good.split(b"\n")
+    if damage == "another lark":
+        lines[1] = lines[1].replace(b" ", b" 1", 1)
+    elif damage == "another grammar":
+        lines[2] = lines[2].replace(b"MOVE", b"MOVES", 1)
+    elif damage == "cut short":
+        lines = [lines[0], lines[1], lines[2][:100]]
+    elif damage == "not ascii":
+        lines[3] = lines[3] + "\u00e9".encode()
+    else:
+        lines = [line for line in lines if not line.startswith(b"LPAR\t")]
+    path.write_bytes(b"\n".join(lines))
+    assert grammar.terminals() == truth  # taken from the parser again ...
+    assert path.read_bytes() == good  # ... and written back whole
+    assert [f.name for f in tmp_path.iterdir() if f.name.startswith(".")] == []
+
+
+def test_the_terminals_without_a_cache_are_the_parsers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PDN_CACHE_DIR", "")
+    assert grammar.terminals() == grammar._terminals_of(grammar.parser())
+    assert set(grammar.terminals()) == set(grammar.TERMINALS)
 
 
 @pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX permissions")

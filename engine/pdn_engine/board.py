@@ -40,7 +40,7 @@ from __future__ import annotations
 import csv
 import functools
 import io
-from importlib import resources
+import pkgutil
 
 from .variants import Variant
 
@@ -59,11 +59,15 @@ LAYOUTS = ("diagonal", "mirrored", "orthogonal")
 @functools.cache
 def _square_map(width: int, height: int) -> dict[int, str] | None:
     """The shipped numeric -> algebraic table for a board size, if there is one."""
-    name = f"square_map_{width}x{height}.csv"
-    source = resources.files("pdn_engine").joinpath("data").joinpath(name)
-    if not source.is_file():
+    # pkgutil rather than importlib.resources, which costs a command's start-up more than all
+    # of this module (it loads tempfile and zipfile); it reads from a zip archive too.
+    try:
+        data = pkgutil.get_data("pdn_engine", f"data/square_map_{width}x{height}.csv")
+    except OSError:  # no table for this size
         return None
-    rows = csv.DictReader(io.StringIO(source.read_text(encoding="utf-8")))
+    if data is None:
+        return None
+    rows = csv.DictReader(io.StringIO(data.decode("utf-8")))
     return {int(row["numeric_square"]): row["algebraic_white_at_bottom"] for row in rows}
 
 

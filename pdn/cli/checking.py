@@ -40,10 +40,11 @@ def validate(
     Problems are printed as FILE:LINE:COL: CODE: MESSAGE, grouped per game, then a summary.
     Exit status: 0 when every game is clean, 1 when any has an error, 2 on usage errors.
     """
-    import json
-
     from ..batch import Summary, default_jobs, usable_cores, validate_files, verdict_text
-    from ..jsonio import SCHEMA
+    from ..schema import SCHEMA
+
+    if fmt != "text":
+        import json  # (the text report, the default, needs none of it)
 
     sources = sources_of(files)
     jobs = default_jobs(sources) if jobs is None else (jobs or usable_cores())

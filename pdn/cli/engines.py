@@ -194,7 +194,7 @@ def analyse(
 
     from ..analysis import analyse_files
     from ..batch import default_jobs, usable_cores
-    from ..jsonio import SCHEMA
+    from ..schema import SCHEMA
 
     if depth is not None and movetime is not None:
         raise click.UsageError("give --depth or --movetime, not both")

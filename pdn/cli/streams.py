@@ -17,8 +17,8 @@ from typing import BinaryIO, TextIO
 
 import click
 
-from ..atomic import atomic_writer, reserve_closed_standard_descriptors
-from ..safe_text import printable
+# (pdn.atomic and pdn.safe_text are imported where they are used: ``pdn --help`` imports this
+# module, and needs neither.)
 
 # Exit statuses: 0 all clean, 1 a game has an error, 2 usage errors (click's own convention).
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
@@ -44,6 +44,8 @@ def open_output(
         raise click.UsageError(
             f"{output} is also an input; refusing to overwrite it (use --in-place to do so)"
         )
+    from ..atomic import atomic_writer
+
     # The name as given: the writer must see "/dev/stdout", not the file it resolves to.
     with atomic_writer(output) as handle:
         yield handle
@@ -65,6 +67,7 @@ def write_outputs(
     the exit status is 1). A ``write`` that raises ``unchanged`` leaves its file as it is,
     untouched, and the others go on. Standard input cannot be rewritten in place."""
     from ..inplace import InPlaceRefused, rewrite
+    from ..safe_text import printable
     from .options import encoding
 
     if not (in_place and output == "-"):
@@ -131,6 +134,8 @@ def prepare_standard_streams() -> None:
     """Closed standard streams become explicit errors; text that the output encoding cannot
     hold (Cyrillic names under cp1252, what Windows gives a redirected stream) is written as
     ``\\u....`` escapes instead of raising ``UnicodeEncodeError``."""
+    from ..atomic import reserve_closed_standard_descriptors
+
     reserve_closed_standard_descriptors()
     if sys.stdin is None:
         sys.stdin = _ClosedInput()

@@ -44,7 +44,14 @@ def require(path: Path) -> None:
 
 
 def installed_pdn() -> str:
-    """The path of the ``pdn`` command, which the command benchmarks run in processes."""
+    """The path of the ``pdn`` command, which the command benchmarks run in processes.
+
+    The one beside this interpreter comes first, then the one on ``PATH``: a script run with a
+    virtual environment's python, not activated, measures that environment's pdn.
+    """
+    beside = Path(sys.executable).parent / "pdn"
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return str(beside)
     found = shutil.which("pdn")
     if found is None:
         sys.exit("the pdn command is not installed (pip install -e .)")
@@ -64,8 +71,14 @@ def build_name() -> str:
 
 
 def site_env(site: Path | str | None) -> dict[str, str]:
-    """This process's environment, importing pdn from ``site`` (``PYTHONPATH``) when given."""
+    """This process's environment, importing pdn from ``site`` (``PYTHONPATH``) when given.
+
+    ``PYTHONDONTWRITEBYTECODE`` is left out: a child measured with it would compile every
+    module of pdn from source at each start, which no installed pdn does (a first run writes
+    the ``.pyc`` files; the scripts that time start-up make one before they measure).
+    """
     env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     if site is not None:
         env["PYTHONPATH"] = str(site)
     return env
@@ -142,11 +155,17 @@ def own_peak_kb() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
-def best_of(repeat: int, work: Callable[[], T]) -> tuple[float, T]:
-    """The least wall time of ``repeat`` calls of ``work`` (at least one), and the last result."""
+def best_of(
+    repeat: int, work: Callable[[], T], clock: Callable[[], float] = time.perf_counter
+) -> tuple[float, T]:
+    """The least time of ``repeat`` calls of ``work`` (at least one), and the last result.
+
+    Wall time by default; ``clock=time.process_time`` counts this process's CPU only, which a
+    loaded machine distorts less (a descheduled process's waiting is not counted).
+    """
     times = []
     for _ in range(max(repeat, 1)):
-        start = time.perf_counter()
+        start = clock()
         result = work()
-        times.append(time.perf_counter() - start)
+        times.append(clock() - start)
     return min(times), result

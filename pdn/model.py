@@ -16,7 +16,7 @@ node's ``variations[0]`` is the main continuation and ``variations[1:]`` are alt
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -580,30 +580,71 @@ def line_events(parent: Node) -> Iterator[tuple[int, Node | None]]:
             yield END_VARIATION, None
 
 
+class _Run:
+    """Moves in a row gathered for one :meth:`~pdn.visitor.GameVisitor.visit_moves`."""
+
+    __slots__ = ("before", "columns", "lines", "moves", "numbers")
+
+    def __init__(self) -> None:
+        self.moves: list[str] = []
+        self.numbers: list[str | None] = []
+        self.lines: list[int] = []
+        self.columns: list[int] = []
+        self.before: Sequence[Comment] = ()  # those of the first move
+
+    def send(self, visitor: GameVisitor[Any]) -> None:
+        """Give the moves gathered to ``visitor``, and start afresh (with lists of their own:
+        a visitor may keep those it is given)."""
+        if self.moves:
+            visitor.visit_moves(self.moves, self.numbers, self.before, self.lines, self.columns)
+            self.moves, self.numbers, self.lines, self.columns = [], [], [], []
+            self.before = ()
+
+
 def _visit_line(
     parent: Node, visitor: GameVisitor[Any], steps: list[Step | None] | None = None
 ) -> None:
     """The events of the moves below ``parent``; ``steps``, indexed by written order, are the
-    replay's (a report's :meth:`~pdn.validation.Report.written_steps`), given with them."""
+    replay's (a report's :meth:`~pdn.validation.Report.written_steps`), given with them.
+
+    Without steps, moves in a row with nothing between them but their numbers go to a
+    visitor that has its own :meth:`~pdn.visitor.GameVisitor.visit_moves` (the PDN writer)
+    in one call, as the reader gives them; with steps, each move's step follows it."""
     skipping = 0  # depth inside a variation the visitor skips
     order = -1  # the written-order place of the node visited last
+    gather = steps is None and type(visitor).visit_moves is not GameVisitor.visit_moves
+    run = _Run()
     for event, node in line_events(parent):
         if event == MOVE:
             order += 1
             if skipping:
                 continue
             assert node is not None
-            before = node._before or ()
-            if node.move is None:
-                visitor.visit_setup(node.setup or "", node.number, before, node.line, node.column)
+            move, line, column = node.move, node.line, node.column
+            if gather and move is not None and line is not None and column is not None:
+                if node._before:
+                    run.send(visitor)
+                    run.before = node._before
+                run.moves.append(move)
+                run.numbers.append(node.number)
+                run.lines.append(line)
+                run.columns.append(column)
+                if node.strength is None and not node._nags and not node._after:
+                    continue  # the next move may follow it in the same run
+                run.send(visitor)
             else:
-                visitor.visit_move(node.move, node.number, before, node.line, node.column)
-            if steps is not None and order < len(steps):
-                step = steps[order]
-                if step is not None:
-                    if step.node is not node:
-                        raise ValueError("the game has changed since it was validated")
-                    visitor.visit_step(step)
+                run.send(visitor)
+                before = node._before or ()
+                if move is None:
+                    visitor.visit_setup(node.setup or "", node.number, before, line, column)
+                else:
+                    visitor.visit_move(move, node.number, before, line, column)
+                if steps is not None and order < len(steps):
+                    step = steps[order]
+                    if step is not None:
+                        if step.node is not node:
+                            raise ValueError("the game has changed since it was validated")
+                        visitor.visit_step(step)
             if node.strength is not None:
                 visitor.visit_strength(node.strength)
             if node._nags:
@@ -612,10 +653,13 @@ def _visit_line(
             if node._after:
                 for comment in node._after:
                     visitor.visit_comment(comment)
-        elif event == BEGIN_VARIATION:
+            continue
+        run.send(visitor)
+        if event == BEGIN_VARIATION:
             if skipping or visitor.begin_variation() is SKIP:
                 skipping += 1
         elif skipping:
             skipping -= 1
         else:
             visitor.end_variation()
+    run.send(visitor)

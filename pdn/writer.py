@@ -232,6 +232,33 @@ class _Layout:
         else:
             self._add(text, False)
 
+    def words(self, texts: Sequence[str]) -> None:
+        """Words in a row, none glued to the one before: what :meth:`word` does for each, in
+        one loop (the moves of a line, which are most of an archive's words)."""
+        units = self.units
+        width = self.width
+        columns = self.columns
+        for text in texts:
+            if self.glue or "\n" in text:
+                # Not the plain case: the general way, and the state read back after it.
+                self.width = width
+                self.word(text)
+                units, width = self.units, self.width
+                continue
+            length = len(text)
+            if units and width + 1 + length > columns:
+                self.lines.append(self._line(units))
+                units = self.units = []
+            if units:
+                width += 1 + length
+            else:
+                width = length
+            # Each word starts a group of its own (none is glued): the last one is the group.
+            self.group = len(units)
+            self.group_breaks = False
+            units.append((text, False))
+        self.width = width
+
     def comment(self, comment: Comment) -> None:
         """A comment: line comments end their line, ``%`` lines also start one."""
         text = _comment_text(comment)
@@ -422,6 +449,38 @@ class PdnWriter(GameVisitor[str]):
                 number = None
         self._numbered(number, before, move)
         self.after_move = self.started = True
+
+    def visit_moves(
+        self,
+        moves: list[str],
+        numbers: list[str | None],
+        before: Sequence[Comment],
+        lines: list[int],
+        columns: list[int],
+    ) -> None:
+        if type(self).visit_move is not PdnWriter.visit_move or len(moves) < 2:
+            # A subclass that does something of its own with each move sees each one.
+            super().visit_moves(moves, numbers, before, lines, columns)
+            return
+        # The first move as visit_move writes it; after it, each move follows a move with
+        # nothing between them, so only its number can stand before it: the words are laid
+        # out in one loop, and the last is kept back, as visit_move keeps it (a strength
+        # may follow).
+        self.visit_move(moves[0], numbers[0], before, lines[0], columns[0])
+        words = [self.word or ""]
+        numbering = self.numbering
+        if numbering is not None:
+            first = numbering.first
+            for move in moves[1:]:
+                ply, side = numbering.move()
+                words.append(f"{ply}. {move}" if side == first else move)
+        elif self.move_numbers:
+            for move, number in zip(moves[1:], numbers[1:], strict=True):
+                words.append(f"{number} {move}" if number else move)
+        else:
+            words.extend(moves[1:])
+        self.word = words.pop()
+        self.layout.words(words)
 
     def visit_setup(
         self,

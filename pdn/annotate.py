@@ -33,6 +33,7 @@ from .model import Comment, Game
 from .notation import move_texts
 from .openings import classify
 from .problems import Problem
+from .recording import Recorded
 from .steps import Step
 from .validation import Report, validate
 from .visitor import SKIP, GameFilter, GameStart, GameVisitor, Skip
@@ -71,14 +72,22 @@ class Annotations:
 
 
 def annotations_of(
-    game: Game,
+    game: Game | Recorded,
     report: Report | None = None,
     options: AnnotateOptions = AnnotateOptions(),
 ) -> Annotations:
-    """The annotations of ``game`` (its validation report is computed when not given)."""
+    """The annotations of ``game`` (its validation report is computed when not given).
+
+    ``game`` may be read whole for its replay (:func:`pdn.recording.record`), with steps for
+    the first :data:`~pdn.openings.BALLOT_PLIES` plies at least (the opening's), when no
+    comment is asked for: the comments need every step."""
     report = validate(game) if report is None else report
-    found = Annotations(tags=[pair for pair in _tags(report) if pair[0] not in game.tags])
+    tags = _tags(game, report)
+    model = game.game if isinstance(game, Recorded) else game
+    found = Annotations(tags=[pair for pair in tags if pair[0] not in model.tags])
     if options.fen or options.forced or options.problems:
+        if isinstance(game, Recorded) and game.runs is not None:
+            raise ValueError("comments need every step: give the model")
         found.comments = _comments(report, options)
     return found
 
@@ -94,11 +103,21 @@ def annotate(
     return report
 
 
-def _tags(report: Report) -> list[tuple[str, str]]:
+def _plies(game: Game | Recorded, report: Report) -> int:
+    """The moves of the main line the replay reached (one that stopped it included)."""
+    if isinstance(game, Recorded) and game.runs is not None:
+        # Replayed from the reader's runs, with steps for the first plies only.
+        if report.complete:
+            return len(game.mainline_moves())
+        # Stopped (rare: an illegal game): the model's replay under the same rules says where.
+        report = validate(game.model(), report.variant)
+    return sum(1 for step in report.mainline_steps() if step.node.move is not None)
+
+
+def _tags(game: Game | Recorded, report: Report) -> list[tuple[str, str]]:
     if report.variant is None:
         return []
-    plies = sum(1 for step in report.mainline_steps() if step.node.move is not None)
-    tags = [("PlyCount", str(plies))]
+    tags = [("PlyCount", str(_plies(game, report)))]
     if report.variant.name == "english":
         opening = classify(report.game, report)
         if opening.kind in ("ballot", "eleven-man", "other"):
@@ -205,6 +224,22 @@ class Annotator(GameFilter[T]):
     ) -> None:
         if self._next():
             self.inner.visit_move(move, number, before, line, column)
+
+    def visit_moves(
+        self,
+        moves: list[str],
+        numbers: list[str | None],
+        before: Sequence[Comment],
+        lines: list[int],
+        columns: list[int],
+    ) -> None:
+        if self.skipping or self.annotations.comments:
+            GameVisitor.visit_moves(self, moves, numbers, before, lines, columns)  # one by one
+            return
+        # No comment to add: the moves go on in one call, counted.
+        self._flush()
+        self.count += len(moves)
+        self.inner.visit_moves(moves, numbers, before, lines, columns)
 
     def visit_setup(
         self,

@@ -24,6 +24,7 @@ from .excerpts import split_variations, truncate
 from .export import GAME_CSV_TAGS, csv_rows, csv_text, fen_lines, game_csv_header, game_csv_row
 from .jsonio import SCHEMA, dumps, game_to_dict
 from .model import Game
+from .recording import Recorded
 from .replays import Replays
 from .rewriting import rewrite_moves
 from .stripping import StripOptions, strip_game
@@ -59,6 +60,14 @@ class ConvertOptions:
         return self.fmt != "pdn" or rewrites or self.normalize
 
     @property
+    def writes_as_read(self) -> bool:
+        """Whether the games are written as they were read (a faithful PDN copy, nothing left
+        out, cut or split): then they need no tree, and may be read whole for their replay
+        (:func:`pdn.recording.record`)."""
+        cut = self.max_plies is not None or self.split_variations
+        return not self.replays and not self.strip.strips and not cut
+
+    @property
     def game_columns(self) -> tuple[str, ...]:
         """The tag columns of ``csv-games``: those ``strip`` keeps of the usual ones, or the
         ones it keeps when it names them."""
@@ -74,74 +83,81 @@ class Piece:
     problems: int = 0
 
 
-def convert_games(games: Iterable[tuple[str, Game]], options: ConvertOptions) -> Iterator[Piece]:
-    """The converted text of ``(file name, game)`` pairs, piece by piece, in order."""
+def convert_games(
+    games: Iterable[tuple[str, Game | Recorded]], options: ConvertOptions
+) -> Iterator[Piece]:
+    """The converted text of ``(file name, game)`` pairs, piece by piece, in order; a game
+    may be read whole for its replay (:func:`pdn.recording.record` with ``whole``), which is
+    written from what was read when :attr:`ConvertOptions.writes_as_read`."""
     if options.fmt not in FORMATS:
         raise ValueError(f"unknown format {options.fmt!r}; expected one of {', '.join(FORMATS)}")
     if options.fmt == "json":
         yield Piece(f'{{"schema": "{SCHEMA}", "type": "games", "games": [\n')
     first = True
     replays = Replays(options.variant)
-    for name, whole, game in _excerpts(games, options):
-        game = strip_game(game, options.strip)
-        if not options.replays:
-            yield Piece(_one(game, None, options, first))
+    for name, read in games:
+        if isinstance(read, Recorded) and options.writes_as_read:
+            yield Piece(_one(read, None, options, first))
             first = False
             continue
-        report = replays.of(whole, name)
-        if game is not whole:
-            # A part of the game (stripped, cut, a variation): under the rules chosen for it.
-            report = validate(game, report.variant or options.variant)
-        # Rewriting changes move texts only: the replayed steps and positions still hold.
-        skipped = rewrite_moves(
-            game,
-            report,
-            squares=options.squares,
-            captures=options.captures,
-            separator=options.separator,
-            normalize=options.normalize and options.fmt == "pdn",
-        )
-        if options.fmt == "csv-games":
-            row = game_csv_row(name, game, report, options.game_columns)
-            header = game_csv_header(options.game_columns)
-            yield Piece(csv_text([row], header=first, fields=header), skipped)
-        else:
-            yield Piece(_one(game, report, options, first), skipped)
-        first = False
+        whole = read.model() if isinstance(read, Recorded) else read
+        for game in _excerpts(name, whole, options):
+            game = strip_game(game, options.strip)
+            if not options.replays:
+                yield Piece(_one(game, None, options, first))
+                first = False
+                continue
+            report = replays.of(whole, name)
+            if game is not whole:
+                # A part of the game (stripped, cut, a variation): under the rules chosen for it.
+                report = validate(game, report.variant or options.variant)
+            # Rewriting changes move texts only: the replayed steps and positions still hold.
+            skipped = rewrite_moves(
+                game,
+                report,
+                squares=options.squares,
+                captures=options.captures,
+                separator=options.separator,
+                normalize=options.normalize and options.fmt == "pdn",
+            )
+            if options.fmt == "csv-games":
+                row = game_csv_row(name, game, report, options.game_columns)
+                header = game_csv_header(options.game_columns)
+                yield Piece(csv_text([row], header=first, fields=header), skipped)
+            else:
+                yield Piece(_one(game, report, options, first), skipped)
+            first = False
     if options.fmt == "json":
         yield Piece("\n]}\n")
 
 
-def _excerpts(
-    games: Iterable[tuple[str, Game]], options: ConvertOptions
-) -> Iterator[tuple[str, Game, Game]]:
-    """``(file, game, excerpt)``: the games cut to ``max_plies`` and split into their
-    variations, as asked."""
-    for name, whole in games:
-        game = whole
-        if options.max_plies is not None:
-            game = truncate(game, options.max_plies)
-        if options.split_variations:
-            # Standard input has no name worth saying in the Variation tag.
-            for line in split_variations(game, None if name == "-" else name):
-                yield name, whole, line
-        else:
-            yield name, whole, game
+def _excerpts(name: str, whole: Game, options: ConvertOptions) -> Iterator[Game]:
+    """The game of file ``name`` cut to ``max_plies`` and split into its variations, as
+    asked."""
+    game = whole
+    if options.max_plies is not None:
+        game = truncate(game, options.max_plies)
+    if options.split_variations:
+        # Standard input has no name worth saying in the Variation tag.
+        yield from split_variations(game, None if name == "-" else name)
+    else:
+        yield game
 
 
-def _one(game: Game, report: Report | None, options: ConvertOptions, first: bool) -> str:
+def _one(game: Game | Recorded, report: Report | None, options: ConvertOptions, first: bool) -> str:
     fmt = options.fmt
     if fmt == "pdn":
         # The moves and positions are already rewritten: the writer only lays the game out.
         writer = PdnWriter(
             normalize=options.normalize,
-            variant=game.variant,
+            variant=(game.game if isinstance(game, Recorded) else game).variant,
             columns=options.columns,
             move_numbers=options.move_numbers,
             separate=True,
         )
         return ("" if first else "\n") + game.accept(writer)
     assert report is not None  # every other format replays (ConvertOptions.replays)
+    assert isinstance(game, Game)
     if fmt == "json":
         return ("" if first else ",\n") + dumps(game_to_dict(game, report))
     if fmt == "ndjson":

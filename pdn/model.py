@@ -16,7 +16,7 @@ node's ``variations[0]`` is the main continuation and ``variations[1:]`` are alt
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -514,6 +514,12 @@ class Game:
             if report.game is not self:
                 raise ValueError("the report is of another game")
             steps = report.written_steps()
+        return self.accept_around(visitor, lambda: _visit_line(self.root, visitor, steps))
+
+    def accept_around(self, visitor: GameVisitor[T], moves: Callable[[], None]) -> T:
+        """:meth:`accept` with the events of the moves given by ``moves`` (called where they
+        stand, after the comments before the first move) instead of those of the tree: for
+        a game whose moves are kept elsewhere (:meth:`pdn.recording.Recorded.accept`)."""
         visitor.begin_game(GameStart(self.line, 1, self.index, self.encoding))
         root = self.root
         for comment in root.comments_before:
@@ -523,7 +529,7 @@ class Game:
         if visitor.end_tags() is not SKIP:
             for comment in root.comments_after:
                 visitor.visit_comment(comment)
-            _visit_line(root, visitor, steps)
+            moves()
             if self.terminator is not None:
                 visitor.visit_terminator(self.terminator)
         for problem in self.errors:

@@ -196,11 +196,14 @@ def map_recorded(
     jobs: int = 1,
     encoding: str | None = None,
     first_steps: int = 0,
+    whole: bool = False,
 ) -> Iterator[T]:
     """:func:`map_games` for work that only replays the games: each PDN game is read for its
     replay alone (:func:`pdn.recording.record`: no tree for one line of plain moves, steps
-    for its first ``first_steps`` plies), a JSON record is the model."""
-    return _map(func, partial(record, first_steps=first_steps), sources, jobs, encoding)
+    for its first ``first_steps`` plies, everything read kept when ``whole``), a JSON record
+    is the model."""
+    parse = partial(record, first_steps=first_steps, whole=whole)
+    return _map(func, parse, sources, jobs, encoding)
 
 
 def _map(

@@ -10,6 +10,11 @@ makes the game the model after all: the recorder is a :class:`~pdn.builder.GameB
 the tags, problems and rules come from the one builder, and so does the tree when one is
 made. Comments, NAGs and move strengths are left out: no replay reads them.
 
+A command that writes the games back as they were read (``convert`` to PDN, ``annotate``) reads
+them with ``whole=True``: then nothing is left out, a comment, NAG or strength after the first
+move makes the model too, and :meth:`Recorded.accept` gives a visitor every event of the game,
+its moves as the reader's runs (:meth:`~pdn.visitor.GameVisitor.visit_moves`).
+
 >>> import io, pdn
 >>> [raw] = pdn.split_games(io.StringIO('[Event "A"] 1. 11-15 23-19 2. 8-11 *'))
 >>> recorded = record(raw)
@@ -23,18 +28,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from pdn.builder import GameBuilder
 from pdn.cutting import RawGame
 from pdn.model import Comment, Game, Node
 from pdn.native import chain_nodes
 from pdn.parsing import accept_raw
-from pdn.visitor import GameStart, Skip
+from pdn.visitor import GameStart, GameVisitor, Skip
 
 __all__ = ["GameRecorder", "Recorded", "Run", "record"]
 
 #: A run of moves as the reader gives them: texts, move numbers, lines and columns.
 Run = tuple[list[str], list["str | None"], list[int], list[int]]
+
+T = TypeVar("T")
 
 
 @dataclass(slots=True)
@@ -50,6 +58,8 @@ class Recorded:
     #: The plies of the main line that get steps when it is replayed from ``runs`` (each with
     #: a node made for it alone): a caller that reads the opening asks for a few.
     first_steps: int = 0
+    #: Read with nothing left out (``record(raw, whole=True)``): :meth:`accept` can write it.
+    whole: bool = False
 
     def mainline_moves(self) -> list[str]:
         """The written moves of the main line (setup commands left out), as
@@ -66,14 +76,31 @@ class Recorded:
             self.runs = None
         return self.game
 
+    def accept(self, visitor: GameVisitor[T]) -> T:
+        """Drive ``visitor`` with the events of the game, as :meth:`pdn.model.Game.accept`
+        does (without a report), the moves of ``runs`` as the reader gave them; only for a
+        game read ``whole`` (otherwise its comments, NAGs and strengths are not there)."""
+        if not self.whole:
+            raise ValueError("the game was read for its replay alone: it lacks its comments")
+        runs = self.runs
+        if runs is None:
+            return self.game.accept(visitor)
+        return self.game.accept_around(visitor, lambda: _send_runs(runs, visitor))
 
-def record(raw: RawGame, first_steps: int = 0) -> Recorded:
+
+def _send_runs(runs: list[Run], visitor: GameVisitor[T]) -> None:
+    for moves, numbers, lines, columns in runs:
+        visitor.visit_moves(moves, numbers, (), lines, columns)
+
+
+def record(raw: RawGame, first_steps: int = 0, *, whole: bool = False) -> Recorded:
     """Read one game cut by :func:`pdn.split_games` for its replay (see the module
     documentation), with steps for the first ``first_steps`` plies of its main line;
-    :meth:`Recorded.model` gives its model when one is needed."""
-    recorder = GameRecorder()
+    :meth:`Recorded.model` gives its model when one is needed. ``whole`` keeps everything
+    read, for :meth:`Recorded.accept`."""
+    recorder = GameRecorder(whole)
     game = accept_raw(raw, recorder)
-    return Recorded(game, recorder.runs, first_steps)
+    return Recorded(game, recorder.runs, first_steps, whole)
 
 
 def _chain_runs(parent: Node, runs: list[Run]) -> Node:
@@ -84,7 +111,11 @@ def _chain_runs(parent: Node, runs: list[Run]) -> Node:
 
 
 class GameRecorder(GameBuilder):
-    """Reads a game for its replay: :class:`Recorded` (see the module documentation)."""
+    """Reads a game for its replay: :class:`Recorded` (see the module documentation);
+    ``whole``: with nothing left out."""
+
+    def __init__(self, whole: bool = False) -> None:
+        self.whole = whole
 
     def begin_game(self, start: GameStart) -> None:
         super().begin_game(start)
@@ -100,14 +131,27 @@ class GameRecorder(GameBuilder):
                 state.cur = state.last = last
             self.runs = None
 
+    # No replay reads comments, NAGs and strengths: they are left out, unless the game is read
+    # whole. Then one after a move belongs to its node (before any move, the builder puts a
+    # comment on the root, and drops a NAG or strength as it always does).
+
     def visit_comment(self, comment: Comment) -> None:
-        pass  # no replay reads comments
+        if self.whole:
+            if self.runs:
+                self._as_model()
+            GameBuilder.visit_comment(self, comment)
 
     def visit_nag(self, nag: int) -> None:
-        pass
+        if self.whole:
+            if self.runs:
+                self._as_model()
+            GameBuilder.visit_nag(self, nag)
 
     def visit_strength(self, strength: str) -> None:
-        pass
+        if self.whole:
+            if self.runs:
+                self._as_model()
+            GameBuilder.visit_strength(self, strength)
 
     def visit_move(
         self,
@@ -118,9 +162,9 @@ class GameRecorder(GameBuilder):
         column: int | None,
     ) -> None:
         runs = self.runs
-        if runs is None or line is None or column is None:
+        if runs is None or line is None or column is None or (before and self.whole):
             self._as_model()
-            GameBuilder.visit_move(self, move, number, (), line, column)
+            GameBuilder.visit_move(self, move, number, before if self.whole else (), line, column)
             return
         self.texts.add(move)
         runs.append(([move], [number], [line], [column]))
@@ -134,8 +178,9 @@ class GameRecorder(GameBuilder):
         columns: list[int],
     ) -> None:
         runs = self.runs
-        if runs is None:
-            self._add_moves(moves, numbers, (), lines, columns)
+        if runs is None or (before and self.whole):
+            self._as_model()
+            self._add_moves(moves, numbers, before if self.whole else (), lines, columns)
             return
         self.texts.update(moves)
         runs.append((moves, numbers, lines, columns))
@@ -149,7 +194,7 @@ class GameRecorder(GameBuilder):
         column: int | None,
     ) -> None:
         self._as_model()
-        GameBuilder.visit_setup(self, fen, number, (), line, column)
+        GameBuilder.visit_setup(self, fen, number, before if self.whole else (), line, column)
 
     def begin_variation(self) -> Skip | None:
         self._as_model()

@@ -143,9 +143,10 @@ class GameVisitor(Generic[T]):
     ) -> None:
         """Moves in a row, with nothing between them but their move numbers: the same events
         as :meth:`visit_move` for each in turn (``before`` goes with the first).  The reader
-        gives most moves of an archive this way, so that a visitor that makes something of
-        every move (:class:`~pdn.builder.GameBuilder`) can do it in one loop; the default
-        calls :meth:`visit_move`."""
+        gives most moves of an archive this way, and so does a model's walk without a report
+        to a visitor that has its own (:meth:`pdn.model.Game.accept`), so that a visitor that
+        makes something of every move (:class:`~pdn.builder.GameBuilder`, the PDN writer) can
+        do it in one loop; the default calls :meth:`visit_move`."""
         visit = self.visit_move
         for move, number, line, column in zip(moves, numbers, lines, columns, strict=True):
             visit(move, number, before, line, column)

@@ -17,6 +17,7 @@ from .inputs import (
     games_of,
     not_pdn_said,
     progress_bar,
+    recorded_games_of,
     reported,
     sources_of,
 )
@@ -32,9 +33,10 @@ from .options import (
 from .streams import open_output, write_outputs
 
 if TYPE_CHECKING:
-    from ..model import Tags
+    from ..model import Game, Tags
     from ..names import Aliases
     from ..novelty import Novelty
+    from ..recording import Recorded
 
 
 @click.command()
@@ -173,7 +175,11 @@ def convert(
 
     def write(inputs: tuple[str, ...], out: TextIO) -> None:
         nonlocal problems
-        for piece in convert_games(reported(games_of(inputs), in_place=in_place), options):
+        games: Iterator[tuple[str, Game | Recorded]] = (
+            # Written as read: no tree is needed for a game of plain moves (most are).
+            recorded_games_of(inputs, whole=True) if options.writes_as_read else games_of(inputs)
+        )
+        for piece in convert_games(reported(games, in_place=in_place), options):
             out.write(piece.text)
             problems += piece.problems
 
@@ -227,15 +233,25 @@ def annotate(
 
     def write(inputs: tuple[str, ...], out: TextIO) -> None:
         from ..novelty import add_novelty
+        from ..openings import BALLOT_PLIES
 
         replays = Replays(variant)
-        for number, (name, game) in enumerate(reported(games_of(inputs), in_place=in_place)):
-            report = replays.of(game, name)
-            annotations = annotations_of(game, report, options)
+        games: Iterator[tuple[str, Game | Recorded]]
+        if options == AnnotateOptions() and not found:
+            # Tags only: each game read whole but without a tree where it is one line of
+            # plain moves (most are), replayed from the reader's runs with steps for its
+            # opening, and written from them.
+            games = recorded_games_of(inputs, first_steps=BALLOT_PLIES, whole=True)
+        else:
+            games = games_of(inputs)  # the comments need every step: the model
+        for number, (name, read) in enumerate(reported(games, in_place=in_place)):
+            report = replays.of(read, name)
+            annotations = annotations_of(read, report, options)
+            game = report.game
             novelty = found.get((name, game.index))
             if novelty is not None:
                 add_novelty(annotations, novelty, report)
-            text = game.accept(Annotator(PdnWriter(variant=game.variant), annotations))
+            text = read.accept(Annotator(PdnWriter(variant=game.variant), annotations))
             out.write(("\n" if number else "") + text)
 
     write_outputs(output, files, in_place, write)

@@ -51,9 +51,11 @@ def progress_bar(files: tuple[str, ...], *, slow: bool = True, per_game: bool = 
     return Progress(files, quiet=quiet() or not slow, large=LARGE)
 
 
-def reported(
-    games: Iterator[tuple[str, Game]], *, in_place: bool = False
-) -> Iterator[tuple[str, Game]]:
+#: A game as a command reads it: the model, or read for its replay alone.
+G = TypeVar("G", "Game", "Game | Recorded")
+
+
+def reported(games: Iterator[tuple[str, G]], *, in_place: bool = False) -> Iterator[tuple[str, G]]:
     """The games, each reading error said on standard error as FILE:LINE:COL: CODE: MESSAGE
     (the game is still written with everything that was read; one that lost text on reading
     makes the exit status 1).  In place, a game that lost
@@ -61,8 +63,10 @@ def reported(
     for its length) ends the rewrite of its file with :class:`~pdn.inplace.InPlaceRefused`:
     writing it would replace the file with less than it holds."""
     from ..inplace import InPlaceRefused, text_lost
+    from ..recording import Recorded
 
-    for name, game in games:
+    for name, read in games:
+        game = read.game if isinstance(read, Recorded) else read
         # An input that is not PDN at all was said as it was read (not_pdn_said).
         errors = [p for p in game.errors if p.severity == "error" and p.code != "not-pdn"]
         lost = text_lost(game)
@@ -81,7 +85,7 @@ def reported(
         if len(errors) > ERRORS_SHOWN:
             more = len(errors) - ERRORS_SHOWN
             click.echo(f"{name}:{game.line}:1: {more} more reading errors in this game", err=True)
-        yield name, game
+        yield name, read
 
 
 def games_of(
@@ -98,26 +102,32 @@ def games_of(
 
 
 def recorded_games_of(
-    files: tuple[str, ...], *, first_steps: int = 0, not_pdn: NotPdn | None = None
+    files: tuple[str, ...],
+    *,
+    first_steps: int = 0,
+    whole: bool = False,
+    not_pdn: NotPdn | None = None,
 ) -> Iterator[tuple[str, Game | Recorded]]:
     """:func:`games_of` for a command that only replays the games: each read for its replay
-    alone (:mod:`pdn.recording`), with steps for its first ``first_steps`` plies."""
+    alone (:mod:`pdn.recording`), with steps for its first ``first_steps`` plies; ``whole``
+    for one that writes them back as they were read."""
     from ..pool import map_recorded
 
     named = sources_of(files)
     progress = progress_bar(files)
-    games = progress.count(
-        map_recorded(_named, progress.sources(named), encoding=encoding(), first_steps=first_steps)
+    recorded = map_recorded(
+        _named,
+        progress.sources(named),
+        encoding=encoding(),
+        first_steps=first_steps,
+        whole=whole,
     )
+    games = progress.count(recorded)
     return not_pdn_said(games, not_pdn)
 
 
 def _named(game: Game | Recorded, name: str) -> tuple[str, Game | Recorded]:
     return name, game
-
-
-#: A game as a command reads it: the model, or read for its replay alone.
-G = TypeVar("G", "Game", "Game | Recorded")
 
 
 def not_pdn_said(

@@ -24,6 +24,7 @@ import functools
 
 from .model import Game
 from .notation import capture_separator, move_text, parse_move
+from .steps import Step
 from .validation import Report, validate
 
 __all__ = ["normalize_positions", "rewrite_moves"]
@@ -62,19 +63,29 @@ def rewrite_moves(
     sep = capture_separator(variant, separator)
     # Where men jump forward only, a man's one jump is the only capture between its squares.
     single_hops = variant.men_jump_forward_only
+    known = _known_texts(variant.name, squares, captures, sep)
     skipped = 0
+    setups: list[Step] = []
     for step in report.steps:
         node = step.node
-        if node.move is None:
+        text = node.move
+        if text is None:
+            setups.append(step)
             continue
         move = step.move
         if move is None:  # illegal: it has no single meaning to rewrite
             skipped += 1
             continue
-        algebraic, written_full = _written_form(node.move)
+        key = (text, move.path, move.captures, move.king)
+        rewritten = known.get(key)
+        if rewritten is not None:
+            node.move = rewritten
+            continue
+        algebraic, written_full = _written_form(text)
         if squares is not None:
             algebraic = squares == "algebraic"
         full = captures == "full" or (captures is None and written_full)
+        alone = True  # the text follows from the key alone
         if (
             move.captures
             and not full
@@ -84,13 +95,38 @@ def rewrite_moves(
             # same squares takes other pieces (PDN 3.0); else the full path is written.
             rivals = step.before.legal_moves(between=(move.start, move.end))
             full = len({frozenset(m.captures) for m in rivals}) > 1
-        node.move = move_text(move, variant, full=full, algebraic=algebraic, separator=sep)
+            alone = False  # it depends on the position too
+        rewritten = move_text(move, variant, full=full, algebraic=algebraic, separator=sep)
+        if alone and len(known) < _KNOWN:
+            known[key] = rewritten
+        node.move = rewritten
     if normalize or squares is not None:
         # A FEN names squares too: left numeric beside algebraic moves, a reader has to guess
         # its numbering (pydraughts guesses wrong).
         algebraic = variant.notation == "algebraic" if squares is None else squares == "algebraic"
-        normalize_positions(game, report, algebraic=algebraic)
+        _normalize_positions(game, report, setups, algebraic)
     return skipped
+
+
+#: The rewritten text of a legal move by its written text and what it is (path, captures,
+#: whether a king moved), per variant and way of rewriting: a collection writes the same few
+#: thousand moves again and again. Only texts that follow from those alone are kept (not a
+#: short capture checked against its rivals in the position), a bounded number.
+_KNOWN_TEXTS: dict[
+    tuple[str, str | None, str | None, str],
+    dict[tuple[str, tuple[int, ...], tuple[int, ...], bool], str],
+] = {}
+_KNOWN = 1 << 16
+
+
+def _known_texts(
+    variant: str, squares: str | None, captures: str | None, separator: str
+) -> dict[tuple[str, tuple[int, ...], tuple[int, ...], bool], str]:
+    way = (variant, squares, captures, separator)
+    known = _KNOWN_TEXTS.get(way)
+    if known is None:
+        known = _KNOWN_TEXTS[way] = {}
+    return known
 
 
 @functools.lru_cache(maxsize=4096)
@@ -106,9 +142,15 @@ def normalize_positions(game: Game, report: Report, *, algebraic: bool = False) 
     form (``W:W18,21:B1,K2``: White first, squares ascending, no spaces or trailing dot; with
     ``algebraic`` the squares named as the moves of an algebraic variant are, ``W:Wa1,c1``,
     which leaves no doubt about the numbering); one that could not be read keeps its text."""
+    setups = [step for step in report.steps if step.node.move is None]
+    _normalize_positions(game, report, setups, algebraic)
+
+
+def _normalize_positions(game: Game, report: Report, setups: list[Step], algebraic: bool) -> None:
+    """:func:`normalize_positions`, the steps of the setup commands given."""
     fen = game.tags.get("FEN")
     if fen is not None and report.start is not None:
         game.tags["FEN"] = report.start.fen(algebraic=algebraic)
-    for step in report.steps:
+    for step in setups:
         if step.node.setup is not None and step.after is not None:
             step.node.setup = step.after.fen(algebraic=algebraic)

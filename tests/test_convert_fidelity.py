@@ -103,3 +103,20 @@ def test_normalised_fen_is_canonical_and_faithful_keeps_the_original() -> None:
     assert '[FEN "W:W29,30:B1"]' in convert(russian, "--normalize", "--squares", "numeric")
     # A FEN that cannot be read keeps its text.
     assert '[FEN "W:W99:B1"]' in convert('[FEN "W:W99:B1"]\n*\n', "--normalize")
+
+
+@pytest.mark.parametrize("first", ["alone", "ambiguous"])
+def test_a_capture_is_shortened_by_its_position_whatever_came_before(first: str) -> None:
+    # Rewritten texts are remembered by the written text and the move: not a short capture,
+    # which depends on the rivals in its position (here the same written capture, once the
+    # only one between its squares, once beside another taking other men).
+    texts = {
+        "alone": '[FEN "W:W27:B15,23"]\n1... 27x18x11 *',
+        "ambiguous": '[FEN "W:W27:B15,16,23,24"]\n1... 27x18x11 *',
+    }
+    order = [first, *(name for name in texts if name != first)] * 2
+    for name in order:
+        game = pdn.parse_game(texts[name])
+        rewrite_moves(game, captures="short")
+        expected = "27x11" if name == "alone" else "27x18x11"
+        assert game.mainline_moves() == [expected], name

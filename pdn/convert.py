@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from .excerpts import split_variations, truncate
 from .export import GAME_CSV_TAGS, csv_rows, csv_text, fen_lines, game_csv_header, game_csv_row
-from .jsonio import SCHEMA, dumps, game_to_dict
+from .jsonio import SCHEMA, game_json
 from .model import Game
 from .recording import Recorded
 from .replays import Replays
@@ -159,9 +159,9 @@ def _one(game: Game | Recorded, report: Report | None, options: ConvertOptions, 
     assert report is not None  # every other format replays (ConvertOptions.replays)
     assert isinstance(game, Game)
     if fmt == "json":
-        return ("" if first else ",\n") + dumps(game_to_dict(game, report))
+        return ("" if first else ",\n") + game_json(game, report)
     if fmt == "ndjson":
-        return dumps(game_to_dict(game, report)) + "\n"
+        return game_json(game, report) + "\n"
     if fmt == "csv":
         return csv_text(csv_rows(game, report, game.index), header=first)
     return ("" if first else "\n") + "\n".join(fen_lines(report)) + "\n"

@@ -27,7 +27,6 @@ True
 
 from __future__ import annotations
 
-import functools
 import itertools
 import json
 import re
@@ -40,7 +39,7 @@ from pdn.builder import GameBuilder
 from pdn.detection import source_sentence
 from pdn.engine import VARIANTS, Color, Move, Variant
 from pdn.json_text import TooLong, dumps, dumps_listing, loads
-from pdn.model import Comment, Game
+from pdn.model import Comment, Game, Node
 from pdn.problems import Problem
 from pdn.results import TERMINATORS
 from pdn.schema import SCHEMA as SCHEMA  # re-exported: its home is apart, for light imports
@@ -57,6 +56,7 @@ __all__ = [
     "dumps",
     "dumps_listing",
     "game_from_dict",
+    "game_json",
     "game_to_dict",
     "loads",
     "looks_like_json",
@@ -157,7 +157,7 @@ class JsonBuilder(GameVisitor[JsonDict]):
             data["from"] = move.path[0]
             data["to"] = move.path[-1]
             data["captured"] = list(move.captures)
-            data["path"] = _path_text(move, variant)
+            data["path"] = _path_of(move, variant)
         if step.after is not None:
             data["fen"] = step.after.fen()
 
@@ -235,8 +235,117 @@ def game_to_dict(game: Game, report: Report | None = None) -> JsonDict:
     """The game record of a game; with a validation report, each replayed ply also carries its
     side, squares, full path and the FEN after it, and the record its status, problems and
     start position."""
-    # (The reader's problems are listed only with a report, with the replay's.)
-    record = game.accept(JsonBuilder(report), report)
+    return _completed(game.accept(JsonBuilder(report), report), game, report)
+
+
+def game_json(game: Game, report: Report | None = None) -> str:
+    """The game record of a game as JSON text: ``dumps(game_to_dict(game, report))``.
+
+    A game that is one line of plain moves (no setup, strength, NAG, variation, nor comment
+    after its first move: most of an archive) has its moves written straight as text, with
+    no dictionary made for each."""
+    nodes = _plain_line(game)
+    if nodes is None or (report is not None and report.game is not game):
+        return dumps(game_to_dict(game, report))
+    # The record without its moves, made and written as game_to_dict does, then the moves put
+    # in their place.
+    record = _completed(game.accept_around(JsonBuilder(report), lambda: None), game, report)
+    items = list(record.items())
+    at = next(i for i, (key, _) in enumerate(items) if key == "moves")
+    head, tail = dumps(dict(items[:at])), dumps(dict(items[at + 1 :]))
+    moves = _plain_moves(nodes, report)
+    return f'{head[:-1]}, "moves": [{", ".join(moves)}], {tail[1:]}'
+
+
+def _plain_line(game: Game) -> list[Node] | None:
+    """The nodes of a game that is one line of plain moves, else ``None``."""
+    nodes: list[Node] = []
+    node = game.root
+    while node.variations:
+        if len(node.variations) > 1:
+            return None
+        node = node.variations[0]
+        if node.move is None or node.strength is not None or node._nags or node._after:
+            return None
+        if node._before:
+            return None
+        nodes.append(node)
+    return nodes
+
+
+def _plain_moves(nodes: list[Node], report: Report | None) -> list[str]:
+    """The JSON text of each move of one line of plain moves, as :class:`JsonBuilder` makes it
+    and :func:`dumps` writes it (its fields in the same order)."""
+    steps = report.written_steps() if report is not None and report.variant is not None else []
+    variant = report.variant if report is not None else None
+    reached = len(steps)
+    heads, plays = _HEADS, _PLAYS
+    out: list[str] = []
+    for order, node in enumerate(nodes):
+        # The parts of the text that recur (a move with its number, a move played by a side)
+        # are remembered, a bounded number of each.
+        written = (node.move or "", node.number)
+        head = heads.get(written)
+        if head is None:
+            head = '{"move": ' + _string(written[0])
+            if written[1] is not None:
+                head += ', "number": ' + _string(written[1])
+            if len(heads) < _STRINGS_KEPT:
+                heads[written] = head
+        step = steps[order] if order < reached else None
+        if step is None or variant is None:
+            out.append(head + "}")
+            continue
+        if step.node is not node:
+            raise ValueError("the game has changed since it was validated")
+        # visit_step's fields: the ply, the side, the squares and path of the move (a path and
+        # a FEN are made of square names, digits and separators: nothing to escape), the FEN
+        # after it.
+        side = "white" if step.before.turn is Color.WHITE else "black"
+        played = step.move
+        if played is None:
+            middle = f', "side": "{side}"'
+        else:
+            key = (variant.name, side, played.path, played.captures)
+            middle = plays.get(key, "")
+            if not middle:
+                path = played.path
+                captured = ", ".join(map(str, played.captures))
+                middle = (
+                    f', "side": "{side}", "from": {path[0]}, "to": {path[-1]}, '
+                    f'"captured": [{captured}], "path": "{_path_of(played, variant)}"'
+                )
+                if len(plays) < _STRINGS_KEPT:
+                    plays[key] = middle
+        after = step.after
+        if after is None:
+            out.append(f'{head}, "ply": {step.ply}{middle}}}')
+        else:
+            out.append(f'{head}, "ply": {step.ply}{middle}, "fen": "{after.fen()}"}}')
+    return out
+
+
+_HEADS: dict[tuple[str, str | None], str] = {}
+_PLAYS: dict[tuple[str, str, tuple[int, ...], tuple[int, ...]], str] = {}
+
+
+def _string(text: str) -> str:
+    """A string as JSON text (as :func:`dumps` writes it), remembered: a collection writes the
+    same few thousand moves and numbers."""
+    known = _STRINGS.get(text)
+    if known is None:
+        known = json.dumps(text, ensure_ascii=False)
+        if len(_STRINGS) < _STRINGS_KEPT:
+            _STRINGS[text] = known
+    return known
+
+
+_STRINGS: dict[str, str] = {}
+_STRINGS_KEPT = 1 << 15
+
+
+def _completed(record: JsonDict, game: Game, report: Report | None) -> JsonDict:
+    """The record a :class:`JsonBuilder` made, with the reader's and the replay's findings."""
     record["variant"] = game.variant
     # Why the reader took the game for that variant: the file it came from is not read again.
     record["variant_source"] = game.variant_source
@@ -588,12 +697,21 @@ _END = object()
 _SIDES = {Color.BLACK: "black", Color.WHITE: "white"}
 
 
-@functools.lru_cache(maxsize=4096)
-def _path_text(move: Move, variant: Variant) -> str:
-    # The full path of a move; the same few thousand moves come back in every game.
-    from pdn.notation import move_text
+def _path_of(move: Move, variant: Variant) -> str:
+    """The full path of a move, remembered by its squares (a tuple hashes in C, a move does
+    not): the same few thousand moves come back in every game."""
+    key = (variant.name, move.path, bool(move.captures))
+    known = _PATHS.get(key)
+    if known is None:
+        from pdn.notation import move_text
 
-    return move_text(move, variant, full=True)
+        known = move_text(move, variant, full=True)
+        if len(_PATHS) < _STRINGS_KEPT:
+            _PATHS[key] = known
+    return known
+
+
+_PATHS: dict[tuple[str, tuple[int, ...], bool], str] = {}
 
 
 def read_json_games(stream: IO[str]) -> Iterator[Game]:

@@ -45,3 +45,44 @@ def test_csv_and_fen_follow_the_mainline() -> None:
     rows = list(csv_rows(game, report, 1))
     assert [row[3] for row in rows] == ["11-15", "23-19"]
     assert len(fen_lines(report)) == 3
+
+
+SAMPLE_FILES = sorted((Path(__file__).parent / "fixtures").rglob("*.pdn")) + sorted(
+    (Path(__file__).parent.parent / "examples").glob("*.pdn")
+)
+
+
+def test_json_text_is_the_records_on_the_sample() -> None:
+    # game_json writes the moves of a plain line straight as text: the same text as
+    # dumps(game_to_dict(...)), with a report, without one, and under rules with no replay.
+    from pdn.jsonio import _plain_line, dumps, game_json
+    from pdn.replays import Replays
+
+    games = plain = 0
+    for path in SAMPLE_FILES:
+        replays = Replays()
+        for game in pdn.read_games(path):
+            report = replays.of(game, path.name)
+            for given in (report, None, validate(game, "russian")):
+                assert game_json(game, given) == dumps(game_to_dict(game, given)), path.name
+            games += 1
+            plain += _plain_line(game) is not None
+    assert 0.5 * games < plain < games  # the straight way carries the load, not all of it
+
+
+def test_json_text_of_a_game_stopped_by_an_illegal_move() -> None:
+    from pdn.jsonio import dumps, game_json
+
+    # 15-19 cannot be carried out (19 is taken): a step without a move or a position after
+    # it, and no step for the move after it.
+    game = pdn.parse_game('{before} [Event "x"]\n1. 11-15 23-19 2. 15-19 24-20 *')
+    report = validate(game)
+    text = game_json(game, report)
+    assert text == dumps(game_to_dict(game, report))
+    moves = json.loads(text)["moves"]
+    assert [("ply" in move, "from" in move, "fen" in move) for move in moves] == [
+        (True, True, True),
+        (True, True, True),
+        (True, False, False),
+        (False, False, False),
+    ]

@@ -586,6 +586,58 @@ def line_events(parent: Node) -> Iterator[tuple[int, Node | None]]:
             yield END_VARIATION, None
 
 
+def _visit_line(
+    parent: Node, visitor: GameVisitor[Any], steps: list[Step | None] | None = None
+) -> None:
+    """The events of the moves below ``parent``; ``steps``, indexed by written order, are the
+    replay's (a report's :meth:`~pdn.validation.Report.written_steps`), given with them.
+
+    Without steps, a visitor that has its own :meth:`~pdn.visitor.GameVisitor.visit_moves`
+    (the PDN writer) is given the moves in a row in one call (:func:`_visit_gathered`)."""
+    if steps is None and type(visitor).visit_moves is not GameVisitor.visit_moves:
+        _visit_gathered(parent, visitor)
+        return
+    skipping = 0  # depth inside a variation the visitor skips
+    order = -1  # the written-order place of the node visited last
+    for event, node in line_events(parent):
+        if event == MOVE:
+            order += 1
+            if skipping:
+                continue
+            assert node is not None
+            before = node._before or ()
+            if node.move is None:
+                visitor.visit_setup(node.setup or "", node.number, before, node.line, node.column)
+            else:
+                visitor.visit_move(node.move, node.number, before, node.line, node.column)
+            if steps is not None and order < len(steps):
+                step = steps[order]
+                if step is not None:
+                    if step.node is not node:
+                        raise ValueError("the game has changed since it was validated")
+                    visitor.visit_step(step)
+            _visit_annotations(node, visitor)
+        elif event == BEGIN_VARIATION:
+            if skipping or visitor.begin_variation() is SKIP:
+                skipping += 1
+        elif skipping:
+            skipping -= 1
+        else:
+            visitor.end_variation()
+
+
+def _visit_annotations(node: Node, visitor: GameVisitor[Any]) -> None:
+    """What follows a move or setup: its strength, NAGs and comments."""
+    if node.strength is not None:
+        visitor.visit_strength(node.strength)
+    if node._nags:
+        for nag in node._nags:
+            visitor.visit_nag(nag)
+    if node._after:
+        for comment in node._after:
+            visitor.visit_comment(comment)
+
+
 class _Run:
     """Moves in a row gathered for one :meth:`~pdn.visitor.GameVisitor.visit_moves`."""
 
@@ -601,71 +653,70 @@ class _Run:
     def send(self, visitor: GameVisitor[Any]) -> None:
         """Give the moves gathered to ``visitor``, and start afresh (with lists of their own:
         a visitor may keep those it is given)."""
-        if self.moves:
-            visitor.visit_moves(self.moves, self.numbers, self.before, self.lines, self.columns)
-            self.moves, self.numbers, self.lines, self.columns = [], [], [], []
-            self.before = ()
+        visitor.visit_moves(self.moves, self.numbers, self.before, self.lines, self.columns)
+        self.moves, self.numbers, self.lines, self.columns = [], [], [], []
+        self.before = ()
 
 
-def _visit_line(
-    parent: Node, visitor: GameVisitor[Any], steps: list[Step | None] | None = None
-) -> None:
-    """The events of the moves below ``parent``; ``steps``, indexed by written order, are the
-    replay's (a report's :meth:`~pdn.validation.Report.written_steps`), given with them.
+_NO_NODES: list[Node] = []  # (never changed)
 
-    Without steps, moves in a row with nothing between them but their numbers go to a
-    visitor that has its own :meth:`~pdn.visitor.GameVisitor.visit_moves` (the PDN writer)
-    in one call, as the reader gives them; with steps, each move's step follows it."""
-    skipping = 0  # depth inside a variation the visitor skips
-    order = -1  # the written-order place of the node visited last
-    gather = steps is None and type(visitor).visit_moves is not GameVisitor.visit_moves
+
+def _visit_gathered(parent: Node, visitor: GameVisitor[Any]) -> None:
+    """The events of the moves below ``parent`` without steps, as :func:`line_events` orders
+    them, the moves in a row with nothing between them but their numbers gathered for one
+    :meth:`~pdn.visitor.GameVisitor.visit_moves` (a node made in code without a place in a
+    file, or a setup, goes alone). The walk is :func:`line_events`' own, inline: it runs on
+    every move written, and a variation skipped is not walked at all."""
+    # Entries to go back to: (0, node, its alternatives) to go on with a line, (1, node, _)
+    # to open a variation at node, (2, None, _) to close one.
+    stack: list[tuple[int, Node | None, list[Node]]] = []
+    variations = parent.variations
+    node: Node | None = variations[0] if variations else None
+    alternatives = variations[1:] if len(variations) > 1 else _NO_NODES
     run = _Run()
-    for event, node in line_events(parent):
-        if event == MOVE:
-            order += 1
-            if skipping:
-                continue
-            assert node is not None
+    while True:
+        while node is not None:
             move, line, column = node.move, node.line, node.column
-            if gather and move is not None and line is not None and column is not None:
+            if move is not None and line is not None and column is not None:
                 if node._before:
-                    run.send(visitor)
+                    if run.moves:
+                        run.send(visitor)
                     run.before = node._before
                 run.moves.append(move)
                 run.numbers.append(node.number)
                 run.lines.append(line)
                 run.columns.append(column)
-                if node.strength is None and not node._nags and not node._after:
-                    continue  # the next move may follow it in the same run
-                run.send(visitor)
+                if node.strength is not None or node._nags or node._after:
+                    run.send(visitor)
+                    _visit_annotations(node, visitor)
             else:
-                run.send(visitor)
+                if run.moves:
+                    run.send(visitor)
                 before = node._before or ()
                 if move is None:
                     visitor.visit_setup(node.setup or "", node.number, before, line, column)
                 else:
                     visitor.visit_move(move, node.number, before, line, column)
-                if steps is not None and order < len(steps):
-                    step = steps[order]
-                    if step is not None:
-                        if step.node is not node:
-                            raise ValueError("the game has changed since it was validated")
-                        visitor.visit_step(step)
-            if node.strength is not None:
-                visitor.visit_strength(node.strength)
-            if node._nags:
-                for nag in node._nags:
-                    visitor.visit_nag(nag)
-            if node._after:
-                for comment in node._after:
-                    visitor.visit_comment(comment)
-            continue
-        run.send(visitor)
-        if event == BEGIN_VARIATION:
-            if skipping or visitor.begin_variation() is SKIP:
-                skipping += 1
-        elif skipping:
-            skipping -= 1
-        else:
+                _visit_annotations(node, visitor)
+            variations = node.variations
+            following = variations[0] if variations else None
+            following_alternatives = variations[1:] if len(variations) > 1 else _NO_NODES
+            if alternatives:
+                # Each alternative to this node, with its whole line, then the main line.
+                stack.append((0, following, following_alternatives))
+                for alternative in reversed(alternatives):
+                    stack.append((2, None, _NO_NODES))
+                    stack.append((1, alternative, _NO_NODES))
+                break
+            node, alternatives = following, following_alternatives
+        if run.moves:
+            run.send(visitor)
+        if not stack:
+            return
+        kind, node, alternatives = stack.pop()
+        if kind == 1:
+            if visitor.begin_variation() is SKIP:
+                stack.pop()  # its closing: the visitor receives nothing of it
+                node = None
+        elif kind == 2:
             visitor.end_variation()
-    run.send(visitor)

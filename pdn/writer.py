@@ -304,6 +304,26 @@ class _Numbering:
         self.state = (number + 1 if side != self.first else number, other)
         return number, side
 
+    def following(self, moves: Sequence[str]) -> list[str]:
+        """The words of ``moves`` that each follow a move with nothing between them (only the
+        first mover's get a number), the state moving past them: :meth:`move` for each."""
+        number, side = self.state
+        first = self.first
+        second = "B" if first == "W" else "W"
+        words: list[str] = []
+        for move in moves:
+            if side == first:
+                words.append(f"{number}. {move}")
+                side = second
+            else:
+                words.append(move)
+                number, side = number + 1, first
+        if moves:
+            # The state before the last move: its side was the other one.
+            self.before_last = (number, first) if side == second else (number - 1, second)
+            self.state = (number, side)
+        return words
+
     def setup(self, fen: str) -> None:
         """A setup command: the side to move is the FEN's; numbering goes on from here."""
         number, side = self.state
@@ -470,10 +490,7 @@ class PdnWriter(GameVisitor[str]):
         words = [self.word or ""]
         numbering = self.numbering
         if numbering is not None:
-            first = numbering.first
-            for move in moves[1:]:
-                ply, side = numbering.move()
-                words.append(f"{ply}. {move}" if side == first else move)
+            words.extend(numbering.following(moves[1:]))
         elif self.move_numbers:
             for move, number in zip(moves[1:], numbers[1:], strict=True):
                 words.append(f"{number} {move}" if number else move)

@@ -125,7 +125,7 @@ def _tags(game: Game | Recorded, report: Report) -> list[tuple[str, str]]:
     final = report.final
     if final is not None and report.start is not None and final != report.start:
         tags.append(("FinalFEN", final.fen()))
-    if final is not None and report.complete and not final.legal_moves():
+    if final is not None and report.complete and final.is_game_over():
         tags.append(("Termination", _termination(final)))
     return tags
 

@@ -232,7 +232,6 @@ def annotate(
     found = _novelties_of(files, novelties, variant) if novelties else {}
 
     def write(inputs: tuple[str, ...], out: TextIO) -> None:
-        from ..novelty import add_novelty
         from ..openings import BALLOT_PLIES
 
         replays = Replays(variant)
@@ -250,6 +249,8 @@ def annotate(
             game = report.game
             novelty = found.get((name, game.index))
             if novelty is not None:
+                from ..novelty import add_novelty  # (only then: it takes a while to import)
+
                 add_novelty(annotations, novelty, report)
             text = read.accept(Annotator(PdnWriter(variant=game.variant), annotations))
             out.write(("\n" if number else "") + text)

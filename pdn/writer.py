@@ -167,7 +167,9 @@ class _Layout:
     def __init__(self, columns: int) -> None:
         self.columns = columns
         self.lines: list[str] = []
-        self.units: list[tuple[str, bool]] = []  # the current line: (word, glued to previous)
+        # The current line, each word as it is written there: after a space, unless it is the
+        # first or glued to the one before (so the line is their join).
+        self.units: list[str] = []
         self.glue = False  # the next word sticks to the previous one (after "(")
         # The width of the current line's last row, kept as words come: measuring the line
         # again for each word made laying out a long movetext quadratic.
@@ -178,11 +180,6 @@ class _Layout:
         self.group = 0
         self.group_breaks = False
 
-    def _line(self, units: list[tuple[str, bool]]) -> str:
-        return "".join(
-            word if glued or not i else " " + word for i, (word, glued) in enumerate(units)
-        )
-
     def _add(self, text: str, glued: bool) -> None:
         units = self.units
         spaced = bool(units) and not glued
@@ -191,7 +188,7 @@ class _Layout:
         else:
             self.group = len(units)
             self.group_breaks = "\n" in text
-        units.append((text, glued and bool(units)))
+        units.append(" " + text if spaced else text)
         last = text.rfind("\n")
         if last >= 0:
             self.width = len(text) - last - 1
@@ -201,7 +198,7 @@ class _Layout:
     def newline(self) -> None:
         """End the current line (if anything is on it)."""
         if self.units:
-            self.lines.append(self._line(self.units))
+            self.lines.append("".join(self.units))
             self.units = []
         self.width = 0
         self.glue = False
@@ -217,14 +214,16 @@ class _Layout:
             self._add(text, False)
         elif glued:
             if self.width + length > self.columns:
-                # Too long for this line: carry the glued group it joins over with it.
+                # Too long for this line: carry the glued group it joins over with it (its
+                # first word stood after a space, which it loses at the start of a line).
                 start = self.group
                 if start > 0 and not self.group_breaks:
                     group = units[start:]
                     del units[start:]
                     self.newline()
-                    for index, (word, _) in enumerate(group):
-                        self._add(word, index > 0)
+                    self._add(group[0][1:], False)
+                    for word in group[1:]:
+                        self._add(word, True)
             self._add(text, True)
         elif self.width + 1 + length > self.columns:
             self.newline()
@@ -238,25 +237,30 @@ class _Layout:
         units = self.units
         width = self.width
         columns = self.columns
+        plain = False  # whether the last word was laid out here
         for text in texts:
-            if self.glue or "\n" in text:
+            plain = not self.glue and "\n" not in text
+            if not plain:
                 # Not the plain case: the general way, and the state read back after it.
                 self.width = width
                 self.word(text)
                 units, width = self.units, self.width
                 continue
             length = len(text)
-            if units and width + 1 + length > columns:
-                self.lines.append(self._line(units))
-                units = self.units = []
-            if units:
-                width += 1 + length
-            else:
+            if not units:
                 width = length
-            # Each word starts a group of its own (none is glued): the last one is the group.
-            self.group = len(units)
+                units.append(text)
+            elif width + 1 + length > columns:
+                self.lines.append("".join(units))
+                units = self.units = [text]
+                width = length
+            else:
+                width += 1 + length
+                units.append(" " + text)
+        if plain:
+            # Each word laid out here starts a group of its own: the last one is the group.
+            self.group = len(units) - 1
             self.group_breaks = False
-            units.append((text, False))
         self.width = width
 
     def comment(self, comment: Comment) -> None:

@@ -239,11 +239,22 @@ def test_a_writer_that_writes_moves_its_own_way_sees_each_one() -> None:
     assert pdn.accept_raw(raw, Upper()) == "1. 11x15 23x19 2. 8x11 22x17 *\n"
 
 
-@pytest.mark.parametrize("columns", [1, 8, 12, 20, 80])
+LAID_OUT = [
+    "1. 11-15 (9-13 22-18) 23-19 2. 8-11 22-17 3. 9-13 17-14 4. 10x17 21x14 *",
+    "1. 11-15 (9-13 22-18 (21-17 5-9) 10-14) (1. 10-14) 23-19 2. 8-11 (2. 9-13) 22-17 *",
+    "1. 11-15 23-19 {a comment long enough to fill a line or two} 2. 8-11 22-17 ; end\n"
+    "3. 9-13 17-14 $1 4. 10x17 21x14 (4... 21x14 9-13) 5. 6-10 *",
+    '1. 11-15 /FEN "B:W21,22:B1,2"/ 1-5 22-17 2. 5-9 17-13 (21-17 9-14) *',
+]
+
+
+@pytest.mark.parametrize("text", LAID_OUT)
+@pytest.mark.parametrize("columns", [1, 6, 8, 12, 20, 31, 80])
 @pytest.mark.parametrize("normalize", [False, True])
-def test_moves_in_a_row_are_laid_out_as_one_by_one(columns: int, normalize: bool) -> None:
+def test_moves_in_a_row_are_laid_out_as_one_by_one(
+    text: str, columns: int, normalize: bool
+) -> None:
     # The writer's loop over a run against the same moves given one at a time.
-    text = "1. 11-15 (9-13 22-18) 23-19 2. 8-11 22-17 3. 9-13 17-14 4. 10x17 21x14 *"
     game = pdn.parse_game(text)
 
     class OneByOne(PdnWriter):

@@ -494,7 +494,8 @@ class PdnWriter(GameVisitor[str]):
         words = [self.word or ""]
         numbering = self.numbering
         if numbering is not None:
-            words.extend(numbering.following(moves[1:]))
+            numbered = numbering.following(moves[1:])  # (the numbering goes on without them)
+            words.extend(numbered if self.move_numbers else moves[1:])
         elif self.move_numbers:
             for move, number in zip(moves[1:], numbers[1:], strict=True):
                 words.append(f"{number} {move}" if number else move)

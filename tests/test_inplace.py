@@ -329,10 +329,10 @@ def test_a_killed_worker_is_one_line_and_exit_2(tmp_path: Path) -> None:
         from pdn.cli import main
         parent = os.getpid()
         real = pool.record  # what validate's workers read with
-        def parse(raw, first_steps=0):
+        def parse(raw, first_steps=0, whole=False):
             if os.getpid() != parent:
                 os.kill(os.getpid(), signal.SIGKILL)  # as the out-of-memory killer does
-            return real(raw, first_steps)
+            return real(raw, first_steps, whole=whole)
         pool.record = parse
         sys.argv = ["pdn", "validate", "-j", "2", {str(path)!r}]
         main()

@@ -251,8 +251,9 @@ LAID_OUT = [
 @pytest.mark.parametrize("text", LAID_OUT)
 @pytest.mark.parametrize("columns", [1, 6, 8, 12, 20, 31, 80])
 @pytest.mark.parametrize("normalize", [False, True])
+@pytest.mark.parametrize("move_numbers", [True, False])
 def test_moves_in_a_row_are_laid_out_as_one_by_one(
-    text: str, columns: int, normalize: bool
+    text: str, columns: int, normalize: bool, move_numbers: bool
 ) -> None:
     # The writer's loop over a run against the same moves given one at a time.
     game = pdn.parse_game(text)
@@ -268,5 +269,9 @@ def test_moves_in_a_row_are_laid_out_as_one_by_one(
         ) -> None:
             GameVisitor.visit_moves(self, moves, numbers, before, lines, columns)
 
-    options: dict[str, Any] = {"columns": columns, "normalize": normalize}
+    options: dict[str, Any] = {
+        "columns": columns,
+        "normalize": normalize,
+        "move_numbers": move_numbers,
+    }
     assert game.accept(PdnWriter(**options)) == game.accept(OneByOne(**options))

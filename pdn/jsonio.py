@@ -276,10 +276,14 @@ def _plain_line(game: Game) -> list[Node] | None:
 def _plain_moves(nodes: list[Node], report: Report | None) -> list[str]:
     """The JSON text of each move of one line of plain moves, as :class:`JsonBuilder` makes it
     and :func:`dumps` writes it (its fields in the same order)."""
-    steps = report.written_steps() if report is not None and report.variant is not None else []
     variant = report.variant if report is not None else None
+    # One line without setups is replayed in its written order: its steps are its nodes'.
+    steps = report.steps if report is not None and variant is not None else []
     reached = len(steps)
-    heads, plays = _HEADS, _PLAYS
+    heads = _HEADS
+    plays = _PLAYS.get(variant.name) if variant is not None else None
+    if plays is None:
+        plays = _PLAYS[variant.name if variant is not None else ""] = {}
     out: list[str] = []
     for order, node in enumerate(nodes):
         # The parts of the text that recur (a move with its number, a move played by a side)
@@ -292,28 +296,29 @@ def _plain_moves(nodes: list[Node], report: Report | None) -> list[str]:
                 head += ', "number": ' + _string(written[1])
             if len(heads) < _STRINGS_KEPT:
                 heads[written] = head
-        step = steps[order] if order < reached else None
-        if step is None or variant is None:
+        if order >= reached or variant is None:
             out.append(head + "}")
             continue
+        step = steps[order]
         if step.node is not node:
             raise ValueError("the game has changed since it was validated")
         # visit_step's fields: the ply, the side, the squares and path of the move (a path and
         # a FEN are made of square names, digits and separators: nothing to escape), the FEN
         # after it.
-        side = "white" if step.before.turn is Color.WHITE else "black"
+        white = step.before.turn is Color.WHITE
         played = step.move
         if played is None:
-            middle = f', "side": "{side}"'
+            middle = ', "side": "white"' if white else ', "side": "black"'
         else:
-            key = (variant.name, side, played.path, played.captures)
+            key = (white, played.path, played.captures)
             middle = plays.get(key, "")
             if not middle:
                 path = played.path
                 captured = ", ".join(map(str, played.captures))
                 middle = (
-                    f', "side": "{side}", "from": {path[0]}, "to": {path[-1]}, '
-                    f'"captured": [{captured}], "path": "{_path_of(played, variant)}"'
+                    f', "side": "{"white" if white else "black"}", "from": {path[0]}, '
+                    f'"to": {path[-1]}, "captured": [{captured}], '
+                    f'"path": "{_path_of(played, variant)}"'
                 )
                 if len(plays) < _STRINGS_KEPT:
                     plays[key] = middle
@@ -326,7 +331,8 @@ def _plain_moves(nodes: list[Node], report: Report | None) -> list[str]:
 
 
 _HEADS: dict[tuple[str, str | None], str] = {}
-_PLAYS: dict[tuple[str, str, tuple[int, ...], tuple[int, ...]], str] = {}
+#: Per variant: (white to move, path, captures) -> the move's fields.
+_PLAYS: dict[str, dict[tuple[bool, tuple[int, ...], tuple[int, ...]], str]] = {}
 
 
 def _string(text: str) -> str:

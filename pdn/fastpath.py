@@ -6,9 +6,10 @@ times; :class:`FastPath` turns each into squares once, then asks the engine's
 means "not the common case": the caller runs the full diagnosis, which gives the verdict (the
 fast path never decides that a move is illegal, so verdicts cannot differ).
 
-The openings of an archive repeat: a fifth of OCA 2.0's plies are in a line from the start
-played before, move for move. :class:`FastPath` keeps the tree of those first plies (bounded in
-depth and size), so that a line it holds is followed from the start without a match.
+The openings of an archive repeat: a third of OCA 2.0's plies are in a line from the start
+played before, move for move. :class:`FastPath` keeps the tree of the first plies of those
+lines (bounded in depth and size: it answers 16%), so that a line it holds is followed from the
+start without a match.
 
 >>> from pdn.engine import ENGLISH, Position
 >>> move, after = fast_path(ENGLISH).match(Position.start(ENGLISH), "11-15")

@@ -206,6 +206,7 @@ _SOURCES = {
     "default": "nothing to go on: English, the original PDN's game",
     "replay": "a guess: the only rules that replay the game",
     "replay-file": "a guess: rules that replay the game, those of the file's earlier games",
+    "replay-common": "a guess: the common game of the one board whose rules replay the game",
     "record": "the variant a JSON record names",
 }
 

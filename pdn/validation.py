@@ -29,7 +29,7 @@ from pdn.engine import (
     same_board,
 )
 
-from .gametype import detect_variant, moves_evidence
+from .gametype import detect_variant, moves_evidence, variant_from_evidence
 from .model import Game
 from .problems import Problem
 from .recording import Recorded
@@ -60,9 +60,11 @@ def validate(
     or 64-square board included); of those that replay the whole game, one is used only
     where the evidence is certain (squares above 50 with a 64-square numbering are Turkish;
     squares no other board has), or where ``file_rules`` (variant name -> how many earlier
-    games of the same file replayed cleanly under it) puts it first; otherwise the verdict
-    stays the guess's and the warning names the rules that replay the game and the GameType
-    to add (so an English record with a slip that pool checkers would allow stays an error).
+    games of the same file replayed cleanly under it) puts it first, or where they all play on
+    one board and one of them is its common game (International among the 10x10 rules, with
+    a warning naming the others); otherwise the verdict stays the guess's and the warning
+    names the rules that replay the game and the GameType to add (so an English record with a
+    slip that pool checkers would allow stays an error).
     A game from the start whose first move is the other side's is also tried under the rules
     where that side starts, and the one that goes furthest, if only one does, is used.  The
     report says which rules were used and where they came from (:attr:`Report.rules_source`,
@@ -236,20 +238,38 @@ def _better_guess(
     return _adopt(game, found, f"{why}, and {found.variant.title} rules {how}")
 
 
-def _adopt(game: Game, found: Report, why: str, source: str = "replay") -> Report:
-    """``found``, the report under the rules a failing guess gives way to, saying why."""
+def _adopt(
+    game: Game, found: Report, why: str, source: str = "replay", also: tuple[Variant, ...] = ()
+) -> Report:
+    """``found``, the report under the rules a failing guess gives way to, saying why (and
+    the GameType of each of the rules in ``also`` that replay the game as well)."""
     assert found.variant is not None
     found.rules_source = source
     found.rules_evidence = f"{game.variant_evidence}; {why}"
+    others = "".join(f', or [GameType "{v.game_type}"] for {v.title}' for v in also)
     found.problems.insert(
         0,
         _guess_problem(
             game,
             f"replayed as {found.variant.title} ({game.variant_evidence}): {why}; a guess: "
-            f'add [GameType "{found.variant.game_type}"] to be sure',
+            f'add [GameType "{found.variant.game_type}"] to be sure{others}',
         ),
     )
     return found
+
+
+def _common_game(rules: list[Variant], algebraic: bool) -> Variant | None:
+    """The common game of the one board every rules of ``rules`` play on, for records of
+    that notation (``algebraic`` squares or numeric), when it is among them: International
+    among the 10x10 rules, as English among the 8x8 numeric ones and Russian among the 8x8
+    algebraic ones (the game :func:`pdn.gametype.variant_from_evidence` takes that board's
+    squares for). ``None`` for rules on several boards, or when the board's common game is
+    not among them (an English record that only pool's freer rules replay, or only Russian's
+    with numeric squares, stays an English error)."""
+    if not rules or not all(same_board(rules[0], other) for other in rules):
+        return None
+    common = variant_from_evidence(algebraic, rules[0].squares)
+    return next((variant for variant in rules if variant.name == common), None)
 
 
 def _settle(
@@ -283,6 +303,16 @@ def _settle(
             f"file ({best}) replay cleanly under {found.variant.title} rules"
         )
         return _adopt(game, found, why, "replay-file")
+    common = _common_game(rules, moves_evidence(game.mainline_moves())[0])
+    if common is not None:
+        found = next(other for other in clean if other.variant is common)
+        also = tuple(v for v in rules if v is not common)
+        board = f"{common.width}x{common.height}"
+        why = (
+            f"{said}; {names} rules replay the whole game, all on a {board} board, and "
+            f"{common.title} is that board's common game"
+        )
+        return _adopt(game, found, why, "replay-common", also)
     tags = " or ".join(f'[GameType "{v.game_type}"]' for v in rules)
     which = "to say which" if len(rules) > 1 else "if it was played under them"
     report.problems.insert(

@@ -7,14 +7,16 @@ import random
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from shared_paths import WIEGERW_GAMES, needs_shared
 
 import pdn
 from pdn.batch import validate_files
-from pdn.engine import Position, Variant, get_variant
+from pdn.cli import main
+from pdn.engine import FRISIAN, INTERNATIONAL, POOL, RUSSIAN, Position, Variant, get_variant
 from pdn.gametype import moves_evidence
 from pdn.notation import move_text, move_texts
-from pdn.validation import FileRules
+from pdn.validation import FileRules, _common_game
 
 SAMPLE = Path(__file__).resolve().parent / "fixtures" / "corpus" / "wiegerw__pdn" / "games"
 
@@ -90,18 +92,46 @@ def test_turkish_records_are_replayed_as_turkish(algebraic: bool) -> None:
     assert adopted >= 5
 
 
-@pytest.mark.parametrize(
-    "stem", ["gameterminator", "linecomment", "movestrength", "string", "unicode"]
-)
-def test_international_fragments_name_the_10x10_rules(stem: str) -> None:
-    # 1.32-28 19-23 2.28x19: a wrong side as English; both 10x10 rule sets replay it and
-    # nothing tells them apart, so the verdict stays and names both.
+FRAGMENTS = ["gameterminator", "linecomment", "movestrength", "string", "unicode"]
+
+
+@pytest.mark.parametrize("stem", FRAGMENTS)
+def test_international_fragments_are_replayed_as_international_a_stated_guess(stem: str) -> None:
+    # 1.32-28 19-23 2.28x19: a wrong side as English; both 10x10 rule sets replay it, and
+    # International is the common game of that board: replayed under it, as a guess that
+    # names Frisian and both GameTypes (issue 33).
     game = next(pdn.read_games(SAMPLE / "succeed" / f"{stem}.pdn"))
     report = pdn.validate(game)
-    assert report.variant is pdn.engine.ENGLISH and report.status == "illegal"
+    assert report.variant is pdn.engine.INTERNATIONAL and report.status == "ok"
+    assert report.rules_source == "replay-common"
     (said,) = guesses(report)
+    assert said.startswith("replayed as International draughts")
     assert "Frisian draughts and International draughts rules replay the whole game" in said
-    assert '[GameType "40"] or [GameType "20"]' in said
+    assert '[GameType "20"] to be sure, or [GameType "40"] for Frisian draughts' in said
+    assert [p.code for p in report.problems if p.severity == "error"] == []
+
+
+def test_the_fragments_validate_clean_from_the_cli() -> None:
+    files = [str(SAMPLE / "succeed" / f"{stem}.pdn") for stem in FRAGMENTS]
+    result = CliRunner().invoke(main, ["validate", *files])
+    assert result.exit_code == 0, result.output
+    assert "5 games: 5 clean, 0 with errors" in result.output
+    assert "International draughts 5 (a guess: the common game of the one board" in result.output
+
+
+def test_rules_on_one_board_without_its_common_game_leave_the_error() -> None:
+    # Frisian alone among 10x10 rules, or pool alone among 8x8 ones, is no common game: the
+    # guess's verdict stays (the English slip rule: see test_detection).
+    assert _common_game([FRISIAN, INTERNATIONAL], False) is INTERNATIONAL
+    assert _common_game([FRISIAN], False) is None and _common_game([POOL], False) is None
+    assert _common_game([POOL, pdn.engine.ENGLISH], False) is pdn.engine.ENGLISH
+    assert _common_game([INTERNATIONAL, POOL], False) is None  # two boards
+    czech = get_variant("czech")
+    assert _common_game([RUSSIAN, czech], True) is RUSSIAN
+    # Numeric 8x8 squares are English's: Russian rules replaying them are no common game.
+    assert _common_game([RUSSIAN, czech], False) is None
+    wrong_side = pdn.validate(pdn.parse_game("1. 22-18 11-15 2. 18x11 *"))
+    assert (wrong_side.variant, wrong_side.status) == (pdn.engine.ENGLISH, "illegal")
 
 
 # Its man crowning on e1 goes on capturing as a king in Russian; Brazilian and Czech replay it.

@@ -109,8 +109,13 @@ def convert_games(
                 continue
             report = replays.of(whole, name)
             if game is not whole:
-                # A part of the game (stripped, cut, a variation): under the rules chosen for it.
+                # A part of the game (stripped, cut, a variation): under the rules chosen for
+                # it, and for the same reason.
+                whole_report = report
                 report = validate(game, report.variant or options.variant)
+                if options.variant is None:
+                    report.rules_source = whole_report.rules_source
+                    report.rules_evidence = whole_report.rules_evidence
             # Rewriting changes move texts only: the replayed steps and positions still hold.
             skipped = rewrite_moves(
                 game,
@@ -148,9 +153,11 @@ def _one(game: Game | Recorded, report: Report | None, options: ConvertOptions, 
     fmt = options.fmt
     if fmt == "pdn":
         # The moves and positions are already rewritten: the writer only lays the game out.
+        model = game.game if isinstance(game, Recorded) else game
         writer = PdnWriter(
             normalize=options.normalize,
-            variant=(game.game if isinstance(game, Recorded) else game).variant,
+            # Move numbers count from the first mover of the rules the game was replayed under.
+            variant=model.variant if report is None else report.variant_name,
             columns=options.columns,
             move_numbers=options.move_numbers,
             separate=True,

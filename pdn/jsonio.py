@@ -352,10 +352,16 @@ _STRINGS_KEPT = 1 << 15
 
 def _completed(record: JsonDict, game: Game, report: Report | None) -> JsonDict:
     """The record a :class:`JsonBuilder` made, with the reader's and the replay's findings."""
-    record["variant"] = game.variant
-    # Why the reader took the game for that variant: the file it came from is not read again.
-    record["variant_source"] = game.variant_source
-    record["variant_evidence"] = game.variant_evidence
+    # The rules the game was replayed under (a failing guess retried), else the reader's
+    # guess, and why: the file it came from is not read again.
+    if report is None:
+        record["variant"] = game.variant
+        record["variant_source"] = game.variant_source
+        record["variant_evidence"] = game.variant_evidence
+    else:
+        record["variant"] = report.variant_name
+        record["variant_source"] = report.rules_source
+        record["variant_evidence"] = report.rules_evidence
     if report is not None:
         record["status"] = report.status
         record["problems"] = [p.to_dict() for p in report.all_problems]

@@ -198,8 +198,14 @@ class Selection:
         return self.needs_game() or self.results is not None or self.variant is not None
 
     def replays_games(self) -> bool:
-        """Whether a condition replays games (positions, the verdict, the cut at an error)."""
-        return self.needs_positions() or self.verdict is not None or self.cut_at_error
+        """Whether a condition replays games (positions, the verdict, the cut at an error,
+        or the variant of a game without a GameType)."""
+        return (
+            self.needs_positions()
+            or self.verdict is not None
+            or self.cut_at_error
+            or self.variant is not None
+        )
 
     def replay(self, game: Game, file: str | None = None) -> Report:
         """The replay of ``game``, the next game of ``file``, as ``pdn validate`` replays it
@@ -285,7 +291,7 @@ class Selection:
         :meth:`replay`)."""
         if self.results is not None and parse_result(game.result) not in self.results:
             return False
-        if self.variant is not None and game.variant != self.variant:
+        if self.variant is not None and self._variant_of(game, file) != self.variant:
             return False
         if self.min_plies is not None or self.max_plies is not None:
             plies = len(game.mainline_moves())
@@ -304,6 +310,13 @@ class Selection:
             if self.verdict == "clean" and status != "ok":
                 return False
         return True
+
+    def _variant_of(self, game: Game, file: str | None) -> str | None:
+        """The rules ``game`` is replayed under, as ``pdn validate`` says: its GameType's
+        without a replay, else its replay's (a failing guess is retried)."""
+        if self._replays.certain(game):
+            return game.variant
+        return self.replay(game, file).variant_name
 
     def _ballot_fits(self, game: Game, file: str | None) -> bool:
         # The first three plies are enough where no retry can change the rules.

@@ -449,6 +449,9 @@ class Game:
     tags: Tags = field(default_factory=Tags)
     root: Node = field(default_factory=Node)
     terminator: str | None = None
+    #: The reader's guess of the rules (the GameType's, else from the squares and the file),
+    #: before any replay: the rules a game is replayed under, which every command reports,
+    #: are :attr:`pdn.validation.Report.variant_name` (a failing guess is retried).
     variant: str | None = field(default=None, compare=False)
     variant_source: str = field(default="default", compare=False)
     #: Why the game is taken for its variant, as reports say it (``'GameType "25"'``...).

@@ -46,7 +46,8 @@ class Report:
     final: Position | None = None
     complete: bool = True
     #: Where the rules came from: "option" (the caller's), "gametype", "file", "squares",
-    #: "fen", "default" or "replay" (see :func:`pdn.detection.source_sentence`) ...
+    #: "fen", "default", "replay", "replay-file" or "replay-common"
+    #: (see :func:`pdn.detection.source_sentence`) ...
     rules_source: str = "default"
     #: ... and the evidence, as a sentence (``'GameType "25"'``).
     rules_evidence: str = ""
@@ -66,6 +67,13 @@ class Report:
         if self.variant is None:
             return "unchecked"
         return "ok"
+
+    @property
+    def variant_name(self) -> str | None:
+        """The name of the rules the game was replayed under, the one answer every command
+        gives for its variant (:attr:`pdn.model.Game.variant` is the reader's guess, before
+        the replay); for rules pdn lacks, the variant the game names, if any."""
+        return self.variant.name if self.variant is not None else self.game.variant
 
     @property
     def all_problems(self) -> list[Problem]:

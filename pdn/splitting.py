@@ -157,7 +157,8 @@ class _Lazy:
 
 def _labels(item: _Lazy, by: str | int, number: int, replays: Replays, file: str) -> list[str]:
     """The groups a game goes to (two for ``player``: its Black's and its White's); a ballot is
-    that of the replay ``pdn validate`` makes (``replays``)."""
+    that of the replay ``pdn validate`` makes (``replays``), and so is a variant (a GameType's
+    without a replay)."""
     if isinstance(by, int):
         first = (number - 1) // by * by + 1
         return [f"games-{first:06d}-{first + by - 1:06d}"]
@@ -168,7 +169,12 @@ def _labels(item: _Lazy, by: str | int, number: int, replays: Replays, file: str
         tag = "Event" if by == "event" else "Round"
         return [item.tags.get(tag) or f"no {tag}"]
     if by == "variant":
-        return [item.game.variant or "unknown variant"]
+        # The rules pdn validate replays the game under: its GameType's, else its replay's.
+        game = item.game
+        if replays.certain(game):
+            replays.skip(game, file)
+            return [game.variant or "unknown variant"]
+        return [replays.of(game, file).variant_name or "unknown variant"]
     opening = opening_of(item.game, replays.of(item.game, file))
     if opening.kind == "ballot":
         return [f"ACF {opening.number:03d}"]

@@ -79,7 +79,9 @@ def perft(depth: int, fen: str | None, variant: str | None, divide: bool, merge:
 @click.option(
     "--movetime", type=click.FloatRange(0.01), default=None, help="Seconds a move for both."
 )
-@variant_option(help="The rules, for --ballots start (default English).")
+@variant_option(
+    help="Play the match under these rules, from their --ballots start (default English)."
+)
 @click.option("--max-plies", type=click.IntRange(1), default=300, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True, help="Order of the ballots.")
 @output_option()

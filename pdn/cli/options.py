@@ -26,7 +26,10 @@ VARIANT_NAMES = sorted(engine.VARIANTS)
 # Where the options the plumbing reads are kept, in the context's ``meta``.
 _RECURSIVE, _ENCODING, _QUIET = "pdn.recursive", "pdn.encoding", "pdn.quiet"
 
-_VARIANT_HELP = "Rules to use, overriding the GameType tag and detection."
+_VARIANT_HELP = (
+    "Replay every game under these rules, overriding the GameType tag and detection "
+    "(without it: the rules pdn validate chooses)."
+)
 
 
 def variant_option(help: str = _VARIANT_HELP, name: str = "variant") -> Callable[[FC], FC]:

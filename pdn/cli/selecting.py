@@ -119,7 +119,11 @@ def _check_line(moves: tuple[str, ...] | None, text: str | None) -> None:
     "as the first mover's outcome, so 1-0 also keeps 2-0 (Result tag, else the "
     "terminator).",
 )
-@variant_option(help="Games of this variant (GameType tag, else detected).", name="variant_filter")
+@variant_option(
+    help="Keep the games of this variant: the rules pdn validate replays them under (the "
+    "GameType tag, else a game without one is replayed: a failing guess is retried).",
+    name="variant_filter",
+)
 @click.option(
     "--min-plies", type=click.IntRange(0), default=None, help="At least N mainline plies."
 )
@@ -451,7 +455,8 @@ def dedupe(
     required=True,
     metavar="event|round|ballot|variant|player|N",
     help="One file per event, round, ACF ballot, variant or player (a game goes to both "
-    "players' files), or N games per file.",
+    "players' files), or N games per file. A game's variant is the rules pdn validate "
+    "replays it under (the GameType tag, else its replay's).",
 )
 @output_folder_option("folder", writable=True)
 def split(files: tuple[str, ...], grouping: str, folder: str) -> None:

@@ -110,7 +110,7 @@ def openings(
                     opening = classify(game, report)
                     kinds[opening.kind] += 1
                     if opening.kind == "not-english":
-                        variants[game.variant or "unknown"] += 1
+                        variants[report.variant_name or "unknown"] += 1
                     yield opening, game.result
 
             # Tallied game by game: the memory does not grow with the input.
@@ -439,11 +439,19 @@ def report(
                 replays.skip(recorded, name)
                 continue
             label = None
-            if not no_openings:
-                opening = classify(game, replays.of(recorded, name))
-                label = f"ACF {opening.number}" if opening.kind == "ballot" else None
+            # Who moved first: under the rules validate replays the game under (a failing
+            # guess retried), read without a replay only where they are certain.
+            rules = variant
+            if no_openings and replays.certain(game):
+                replays.skip(recorded, name)
+            else:
+                replayed = replays.of(recorded, name)
+                rules = rules or replayed.variant_name
+                if not no_openings:
+                    opening = classify(game, replayed)
+                    label = f"ACF {opening.number}" if opening.kind == "ballot" else None
             # index: the game's number in its file, as validate and the warnings give it.
-            yield reports.game_record(game, variant, opening=label, index=game.index)
+            yield reports.game_record(game, rules, opening=label, index=game.index)
         for name in dict.fromkeys(files):
             if name not in with_games:
                 not_pdn(name, Problem("not-pdn", "no PDN game in this file", line=1, column=1))

@@ -362,7 +362,6 @@ def _completed(record: JsonDict, game: Game, report: Report | None) -> JsonDict:
         record["variant"] = report.variant_name
         record["variant_source"] = report.rules_source
         record["variant_evidence"] = report.rules_evidence
-    if report is not None:
         record["status"] = report.status
         record["problems"] = [p.to_dict() for p in report.all_problems]
         if report.start is not None:

@@ -145,7 +145,9 @@ class _Line:
     def __init__(self, opened: Token | None = None, closed: bool = True) -> None:
         self.number: str | None = None  # a move number waiting for its move
         self.number_at: tuple[int | None, int | None] = (None, None)
-        self.before: list[Comment] = []  # comments waiting for the next move
+        # Comments waiting for the next move: a deque, so that an empty variation's "(" goes
+        # before them and a line can take over an inner line's comments in constant time.
+        self.before: deque[Comment] = deque()
         self.started = False  # a move or setup of this line was visited
         self.last_is_move = False  # ... and the last one was a move (it can take a strength)
         self.content = False  # this line or a variation inside it holds a move
@@ -517,6 +519,24 @@ class _Walker:
         else:
             state.before.append(comment)
 
+    def place_comments(self, comments: deque[Comment]) -> None:
+        """:meth:`place_comment` for each of ``comments`` (which this takes over), in time
+        that does not grow with the comments already waiting: empty variations nested ``n``
+        deep hand their comments outwards ``n`` times."""
+        state = self.lines[-1]
+        if self.star is not None:
+            self.held.extend(comments)
+        elif state.number is None and (state.started or len(self.lines) == 1):
+            visit = self.visitor.visit_comment
+            for comment in comments:
+                visit(comment)
+        elif len(state.before) < len(comments):
+            # The smaller run joins the larger: each comment moves O(log n) times at most.
+            comments.extendleft(reversed(state.before))
+            state.before = comments
+        else:
+            state.before.extend(comments)
+
     def dangling(self, number: str, at: tuple[int | None, int | None]) -> None:
         """A move number with no move after it: reported, and kept as a comment where it
         stands (the line's number must be cleared before)."""
@@ -660,26 +680,28 @@ class _Walker:
         self.lines.pop()
         outer = self.lines[-1]
         pending = inner.before
+        inner.before = deque()
         if pending and inner.started:
             # Comments after the last move of a variation (and a dangling number) stay with
             # that move.
             for comment in pending:
                 self.visitor.visit_comment(comment)
-            pending = []
+            pending.clear()
         if not inner.content and inner.opened is not None:
             line, column = self.position(inner.opened.line, inner.opened.column)
             self.problem(
                 "junk", f"empty variation at {line}:{column} kept as a comment", line, column
             )
             # Its parentheses (the ")" only if one was written) go with its comments.
-            closing = [Comment(")")] if inner.closed else []
-            pending = [Comment("("), *pending, *closing]
+            pending.appendleft(Comment("("))
+            if inner.closed:
+                pending.append(Comment(")"))
         self.visitor.end_variation()
         if inner.content:
             outer.content = True
-        for comment in pending:
+        if pending:
             # Comments of an empty variation go to the line it was written in.
-            self.place_comment(comment)
+            self.place_comments(pending)
 
     def end_line(self, state: _Line) -> None:
         if state.number is not None:
@@ -687,7 +709,7 @@ class _Walker:
             self.dangling(number, state.number_at)
         for comment in state.before:
             self.visitor.visit_comment(comment)
-        state.before = []
+        state.before = deque()
 
     def setup(self, token: Token, state: _Line) -> None:
         m = SETUP_PARTS.match(token)
@@ -703,8 +725,8 @@ class _Walker:
                     line,
                     column,
                 )
-        before = state.before
-        state.before = []
+        before = list(state.before)
+        state.before.clear()
         self.visitor.visit_setup(fen, state.number, before, line, column)
         self.nodes += 1
         state.number = None
@@ -723,7 +745,7 @@ class _Walker:
         line = self.line0 + token.line - 1
         column = self.col0 + token.column if token.line == 1 else token.column
         visit = self.visitor.visit_moves
-        before: Sequence[Comment] = state.before or _NO_COMMENTS
+        before: Sequence[Comment] = list(state.before) if state.before else _NO_COMMENTS
         number = state.number
         number_line, number_column = state.number_at
         found: list[str] = []
@@ -744,11 +766,11 @@ class _Walker:
                             visit(found, numbers, before, lines, columns)
                             moves += len(found)
                             found, numbers, lines, columns = [], [], [], []
-                            state.before = []
+                            state.before.clear()
                             state.started = state.content = state.last_is_move = True
                         state.number = None
                         self.dangling(number, (number_line, number_column))
-                        before = state.before or _NO_COMMENTS
+                        before = list(state.before) if state.before else _NO_COMMENTS
                     number, number_line, number_column = word, line, column
                 else:
                     found.append(word)
@@ -763,7 +785,7 @@ class _Walker:
             visit(found, numbers, before, lines, columns)
             moves += len(found)
         if moves:
-            state.before = []
+            state.before.clear()
             state.started = state.content = state.last_is_move = True
             self.nodes += moves
         state.number = number
@@ -805,8 +827,8 @@ class _Walker:
                     column,
                     move=move,
                 )
-            before = state.before
-            state.before = []
+            before = list(state.before)
+            state.before.clear()
             visit(move, state.number, before, line, column)
             self.nodes += 1
             state.number = None

@@ -1,0 +1,171 @@
+"""Linear work in every input shape (issue 33, section 1): each shape read, replayed and
+written at ``n`` and ``4n``.
+
+A shape is one thing repeated ``n`` times in one game: variations opened and never closed,
+variations nested and closed, comments, NAGs, tag pairs, moves on one line, moves glued to
+their numbers, junk words. The work counted is every line of Python that runs (pdn's, lark's,
+the standard library's) while the game is read (cut and parsed), replayed (``validate``) and
+written back (the faithful writer): a path that is quadratic in the shape runs ~16 times the
+lines at ``4n``, a linear one ~4. No wall-clock. The same shapes at the issue's sizes are timed
+by ``benchmarks/bench_hostile_shapes.py``.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import pdn
+from pdn import parsing
+from pdn.validation import validate
+from pdn.writer import write_game
+
+pytestmark = pytest.mark.skipif(
+    not parsing.__file__.endswith(".py"), reason="compiled: no lines to count"
+)
+
+#: 4n over n: linear work gives 4, quadratic 16; the margin covers fixed costs.
+LINEAR = 7.0
+#: Two kings going back and forth: legal moves for as long as wanted, replayed to the end.
+_KINGS = '[GameType "21"]\n[FEN "W:WK29:BK4"]\n\n'
+_CYCLE = ("29-25", "4-8", "25-29", "8-4")
+
+
+def _kings(n: int, glued: bool = False) -> str:
+    """``n`` moves of the two kings, numbered, on one line (``1.29-25`` if ``glued``)."""
+    words = []
+    for ply in range(n):
+        if ply % 2 == 0:
+            words.append(f"{ply // 2 + 1}." + ("" if glued else " "))
+        words.append(_CYCLE[ply % 4] + " ")
+    return "".join(words).replace(". ", ".") if glued else "".join(words)
+
+
+#: Each shape: the text of one game holding its unit ``n`` times.
+SHAPES: dict[str, Callable[[int], str]] = {
+    "nesting-open": lambda n: '[Event "n"]\n1. 11-15 ' + "( " * n + "*\n",
+    "nesting-open-moves": lambda n: "1. 11-15 23-19 " + "(23-18 " * n + "*\n",
+    "nesting-closed": lambda n: "1. 11-15 23-19 " + "(23-18 11-20 " * n + ") " * n + "*\n",
+    "nesting-closed-empty": lambda n: "1. 11-15 " + "( " * n + ") " * n + "*\n",
+    "nesting-replayed": lambda n: (
+        _KINGS
+        + "1. 29-25 4-8 "
+        + "".join(f"({_CYCLE[(k + 1) % 4]} 1-2 " for k in range(n))
+        + ") " * n
+        + "*\n"
+    ),
+    "comments": lambda n: "{a} " * n + "1. 11-15 " + "{b} " * n + "23-19 *\n",
+    "line-comments": lambda n: "1. 11-15\n" + "; c\n" * n + "% d\n" * n + "23-19 *\n",
+    "nags": lambda n: "1. 11-15 " + "$1 " * n + "23-19 " + "$6 " * n + "*\n",
+    "tags": lambda n: "".join(f'[Tag{i} "v{i}"]\n' for i in range(n)) + "\n1. 11-15 *\n",
+    "moves-per-line": lambda n: _KINGS + _kings(n) + "*\n",
+    "glued-numbers": lambda n: _KINGS + _kings(n, glued=True) + "*\n",
+    "glued-junk": lambda n: _KINGS + _kings(n).replace("-25 ", "-25x! ") + "*\n",
+    "junk-words": lambda n: "1. 11-15 " + "foo " * n + "23-19 *\n",
+    "junk-between-moves": lambda n: _KINGS + _kings(n).replace("4-8 ", "4-8 wow ") + "*\n",
+    "strengths": lambda n: "1. 11-15 23-19 " + "(23-18! 11-20? ) " * n + "*\n",
+    "dangling-numbers": lambda n: "1. 11-15 " + "9. " * n + "23-19 *\n",
+    "unbalanced-closes": lambda n: "1. 11-15 " + ") " * n + "23-19 *\n",
+}
+
+
+def _lines_run(work: Callable[[], object]) -> int:
+    """How many lines of Python run while ``work`` runs (an operation count)."""
+    count = 0
+
+    def tracer(frame: Any, event: str, arg: object) -> Any:
+        nonlocal count
+        if event == "line":
+            count += 1
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        work()
+    finally:
+        sys.settrace(None)
+    return count
+
+
+def _read(text: str) -> pdn.Game:
+    [game] = pdn.read_games(io.StringIO(text))
+    return game
+
+
+def _ratio(
+    shape: str, step: Callable[[Any], object], prepare: Callable[[str], Any] = str
+) -> tuple[int, int]:
+    """The lines that ``step`` runs on ``prepare(text)`` of the shape at ``_N`` and ``4 * _N``
+    (``prepare`` untraced, and fresh each time: a game keeps its replay)."""
+    counts = []
+    for size in (_N, 4 * _N):
+        text = SHAPES[shape](size)
+        step(prepare(text))  # once untraced: caches and lazy imports are not the shape's work
+        subject = prepare(text)
+        counts.append(_lines_run(lambda s=subject: step(s)))
+    return counts[0], counts[1]
+
+
+#: The size: big enough that a quadratic term outweighs the fixed costs.
+_N = 300
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_reading_each_shape_is_linear(shape: str) -> None:
+    small, big = _ratio(shape, _read)
+    assert big < LINEAR * small, (shape, small, big)
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_replaying_each_shape_is_linear(shape: str) -> None:
+    small, big = _ratio(shape, validate, _read)
+    assert big < LINEAR * small, (shape, small, big)
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_writing_each_shape_is_linear(shape: str) -> None:
+    small, big = _ratio(shape, write_game, _read)
+    assert big < LINEAR * small, (shape, small, big)
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_each_shape_reads_back_as_written(shape: str) -> None:
+    """The shapes are read whole: written back, they read as the same game."""
+    game = _read(SHAPES[shape](50))
+    assert pdn.parse_game(write_game(game)) == game
+
+
+def test_open_nesting_keeps_every_parenthesis_and_says_each_is_unclosed() -> None:
+    n = 400
+    game = _read(SHAPES["nesting-open"](n))
+    assert write_game(game).count("{(}") == n
+    codes = [p.code for p in validate(game).all_problems]
+    assert codes.count("unclosed-variation") == n
+
+
+def _validate_command(path: str) -> object:
+    from click.testing import CliRunner
+
+    from pdn.cli import main
+
+    result = CliRunner().invoke(main, ["validate", path], catch_exceptions=False)
+    assert result.exit_code in (0, 1), result.output
+    return result
+
+
+@pytest.mark.stress
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_pdn_validate_on_each_shape_is_linear(shape: str, tmp_path: Any) -> None:
+    """The command as a user runs it (the file cut, read, replayed, the report printed)."""
+
+    def prepare(text: str) -> str:
+        path = tmp_path / f"{len(text)}.pdn"
+        path.write_text(text, encoding="utf-8")
+        return str(path)
+
+    small, big = _ratio(shape, _validate_command, prepare)
+    assert big < LINEAR * small, (shape, small, big)

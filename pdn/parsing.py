@@ -14,7 +14,9 @@ Policies:
 * ``;`` starts a comment to the end of the line anywhere outside braces and tag values;
   ``%`` too (PDN 3.0 allows it anywhere, not only in column 1);
 * text glued to a move (``8-11Redoversteppedthetimecontrol.``) or stray words become brace
-  comments with a ``junk`` warning; a result inside a variation too;
+  comments with a ``junk`` warning; a run of stray words (white space between, nothing of PDN)
+  is one comment holding them as written, with one warning at its first word; a result inside
+  a variation too;
 * ``[Empty]``, a cut tag pair (``[GameTy``, ``[``) and other brackets with no name and value
   are kept as comments with a ``junk`` warning (:func:`kept_text`; the faithful writer writes
   them back as read, :func:`junk_bracket`); a tag whose value is damaged
@@ -46,6 +48,7 @@ from pdn.grammar import SETUP_PARTS, TAG_PARTS, Token, Variation, parser, patter
 from pdn.model import Comment
 from pdn.parse_problems import (
     Recovery,
+    count_words,
     encoding_messages,
     missing_terminator,
     shorten,
@@ -266,7 +269,11 @@ class _Walker:
                     self.tag_run_located(item, pending)  # a broken pair inside the run
                 else:
                     self.tag_run(item)
-            elif kind in ("COMMENT", "LINECOMMENT", "UNCLOSED", "JUNK"):
+            elif kind == "JUNK":
+                barrier = (pending[0].start_pos or 0) if pending else None
+                item, i = self.junk_run(items, i, item, barrier)
+                visitor.visit_comment(self.any_comment(item))
+            elif kind in ("COMMENT", "LINECOMMENT", "UNCLOSED"):
                 visitor.visit_comment(self.any_comment(item))
             elif kind == "BADTAG":
                 self.bad_tag(item)
@@ -485,15 +492,47 @@ class _Walker:
             )
             return Comment(token[1:].rstrip())
         if kind == "JUNK":
-            self.token_problem(
-                "junk", f"{shorten(str(token))} @ is not PDN; kept as a comment", token
-            )
+            words = count_words(token)
+            if words == 1:
+                message = f"{shorten(str(token))} @ is not PDN; kept as a comment"
+            else:
+                message = f"{words} words {shorten(str(token))} @ are not PDN; kept as one comment"
+            self.token_problem("junk", message, token)
             return Comment(str(token))
         # A bracket that is no tag pair ("[%clock 1:02]" outside braces). It never spans lines;
         # if it holds a "}" it cannot be a brace comment, so it becomes a line comment.
         text = str(token)
         self.token_problem("junk", f"{shorten(text)} @ is not PDN; kept as a comment", token)
         return Comment(text) if "}" not in text else Comment(text, "line")
+
+    def junk_run(
+        self, items: Sequence[Any], i: int, first: Token, barrier: int | None = None
+    ) -> tuple[Token, int]:
+        """``first`` (the JUNK token ``items[i]``) joined with the JUNK tokens right after it,
+        white space between, into one token of the text as written; and the index of the last
+        one. The lexer's runs are bounded: a page of junk is one comment and one problem all
+        the same. Never past a token the parser's recovery skipped, nor past ``barrier``."""
+        start = first.start_pos
+        if start is None:
+            return first, i
+        text = self.text
+        end = start + len(first)
+        last = i
+        limit = self.skipped[0].start_pos if self.skipped else None
+        if barrier is not None and (limit is None or barrier < limit):
+            limit = barrier
+        while last + 1 < len(items):
+            after = items[last + 1]
+            if type(after) is Variation or after.type != "JUNK" or after.start_pos is None:
+                break
+            at = after.start_pos
+            if (limit is not None and at >= limit) or not text[end:at].isspace():
+                break
+            last += 1
+            end = at + len(after)
+        if last == i:
+            return first, i
+        return Token("JUNK", text[start:end], start, first.line, first.column), last
 
     def stray(self, token: Token) -> list[Comment]:
         """A ``}`` with no comment open: reported, and kept (a ``}`` cannot be in a brace
@@ -598,6 +637,9 @@ class _Walker:
                 else:
                     self.moves_fast(item, run, state)
             elif kind in _COMMENT_KINDS:
+                if kind == "JUNK":
+                    item, i = self.junk_run(current, i - 1, item)
+                    i += 1
                 self.place_comment(self.any_comment(item))
             elif kind == "STRENGTH" or kind == "STAR":
                 # A "*" is a strength only right after a move or another mark ("27-20*"):

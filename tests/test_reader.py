@@ -423,7 +423,9 @@ def test_glued_text_is_kept_as_a_comment() -> None:
 def test_stray_tokens() -> None:
     game = only('[Event "x"]\n1. 11-15 . 24-20 } ) 3 $ 1-0')
     assert moves(game) == ["11-15", "24-20"]
-    assert codes(game) == ["junk", "syntax-error", "unopened-variation", "junk", "junk"]
+    # "3 $": two junk words in a row, one comment and one problem.
+    assert codes(game) == ["junk", "syntax-error", "unopened-variation", "junk"]
+    assert game.errors[-1].message == "2 words '3 $' at 2:22 are not PDN; kept as one comment"
 
 
 def test_unclosed_comment_at_the_end_of_the_input() -> None:

@@ -169,3 +169,66 @@ def test_pdn_validate_on_each_shape_is_linear(shape: str, tmp_path: Any) -> None
 
     small, big = _ratio(shape, _validate_command, prepare)
     assert big < LINEAR * small, (shape, small, big)
+
+
+# --- junk words (issue 33, section 4) -----------------------------------------------------------
+
+
+def test_a_run_of_junk_words_is_one_comment_and_one_problem_where_it_starts() -> None:
+    """Words that are no PDN, in a row: one comment holding them as written (spaces and line
+    ends between them kept), one problem at the first word's line and column."""
+    text = '[Event "x"]\n1. 11-15 won  1st prize\n   a1 at the Open 23-19 ; note\nbye *\n'
+    game = _read(text)
+    first = game.root.variations[0]
+    assert first.comments_after[0].text == "won  1st prize\n   a1 at the Open"
+    junk = [p for p in game.errors if p.code == "junk"]
+    assert [(p.line, p.column) for p in junk] == [(2, 10), (4, 1)]
+    assert junk[0].message == (
+        "7 words 'won 1st prize a1 at the Open' at 2:10 are not PDN; kept as one comment"
+    )
+    assert junk[1].message == "'bye' at 4:1 is not PDN; kept as a comment"
+    assert write_game(game).count("{") == 2  # the run and "bye", each a comment
+
+
+def test_junk_before_the_tags_and_in_a_variation_is_one_run_each() -> None:
+    game = _read('hello there world\n[Event "x"]\n1. 11-15 (9-14 so so) 23-19 *\n')
+    assert [p.message for p in game.errors] == [
+        "3 words 'hello there world' at 1:1 are not PDN; kept as one comment",
+        "2 words 'so so' at 3:16 are not PDN; kept as one comment",
+    ]
+    assert "{hello there world}" in write_game(game)
+
+
+def test_junk_runs_stop_at_anything_that_is_pdn() -> None:
+    """A move, a number, a NAG, a comment, a result between junk words ends the run."""
+    game = _read("1. 11-15 aa bb 23-19 cc $1 dd {c} ee 2. ff 9-14 gg *\n")
+    assert game.count_moves() == 3
+    assert sum(p.code == "junk" for p in game.errors) == 6  # aa bb; cc; dd; ee; ff; gg
+
+
+def test_a_page_of_junk_words_costs_less_than_a_line_of_python_per_word() -> None:
+    """A token, a comment and a problem per word made a megabyte of junk cost ~6 s and
+    ~100 MB; a run of words is now one of each."""
+    peaks, sizes = [], []
+    for words in (20_000, 80_000):
+        line = "lorem ipsum dolor sit amet\n"
+        text = '[Event "j"]\n1. 11-15 ' + line * (words // 5) + "23-19 *\n"
+        _read(text)
+        assert _lines_run(lambda t=text: _read(t)) < words // 4
+        (junk,) = [p for p in _read(text).errors if p.code == "junk"]
+        assert junk.message.startswith(f"{words} words 'lorem ipsum dolor sit amet lorem")
+        peaks.append(_peak(lambda t=text: _read(t)))
+        sizes.append(len(text))
+    # Each byte more of junk costs a few bytes (the text, its comment): not a token's 100.
+    assert peaks[1] - peaks[0] < 12 * (sizes[1] - sizes[0]), peaks
+
+
+def _peak(work: Callable[[], object]) -> int:
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        work()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()

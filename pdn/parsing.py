@@ -141,6 +141,7 @@ class _Line:
         "last_is_move",
         "number",
         "number_at",
+        "number_mark",
         "opened",
         "started",
     )
@@ -148,6 +149,7 @@ class _Line:
     def __init__(self, opened: Token | None = None, closed: bool = True) -> None:
         self.number: str | None = None  # a move number waiting for its move
         self.number_at: tuple[int | None, int | None] = (None, None)
+        self.number_mark = 0  # how many of `before` were waiting when the number came
         # Comments waiting for the next move: a deque, so that an empty variation's "(" goes
         # before them and a line can take over an inner line's comments in constant time.
         self.before: deque[Comment] = deque()
@@ -587,7 +589,18 @@ class _Walker:
             line,
             column,
         )
-        self.place_comment(Comment(number))
+        state = self.lines[-1]
+        waiting = state.before
+        mark = min(state.number_mark, len(waiting))
+        if mark == len(waiting):
+            self.place_comment(Comment(number))
+            return
+        # Comments written after the number wait for its move: the number goes before them,
+        # and they go where they would have gone without it.
+        waiting.insert(mark, Comment(number))
+        if self.star is not None or state.started or len(self.lines) == 1:
+            state.before = deque()
+            self.place_comments(waiting)
 
     # Movetext -------------------------------------------------------------------------------
 
@@ -790,6 +803,7 @@ class _Walker:
         before: Sequence[Comment] = list(state.before) if state.before else _NO_COMMENTS
         number = state.number
         number_line, number_column = state.number_at
+        fresh = False  # a number of this run waits for its move
         found: list[str] = []
         numbers: list[str | None] = []
         lines: list[int] = []
@@ -814,6 +828,7 @@ class _Walker:
                         self.dangling(number, (number_line, number_column))
                         before = list(state.before) if state.before else _NO_COMMENTS
                     number, number_line, number_column = word, line, column
+                    fresh = True
                 else:
                     found.append(word)
                     numbers.append(number)
@@ -832,6 +847,8 @@ class _Walker:
             self.nodes += moves
         state.number = number
         state.number_at = (number_line, number_column)
+        if fresh:
+            state.number_mark = len(state.before)
 
     def moves_slow(self, token: Token, run: str, state: _Line) -> None:
         """The general case: numbers glued to moves, spaces inside moves."""
@@ -855,12 +872,14 @@ class _Walker:
                     self.dangling(number, state.number_at)
                 state.number = lone_number
                 state.number_at = (line, column)
+                state.number_mark = len(state.before)
                 continue
             if written_number is not None:
                 if state.number is not None:
                     number, state.number = state.number, None
                     self.dangling(number, state.number_at)
                 state.number = written_number
+                state.number_mark = len(state.before)
             if move[0] == "-":
                 self.problem(
                     "unknown-move",

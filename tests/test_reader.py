@@ -12,7 +12,7 @@ import pytest
 import pdn
 import pdn.cutting
 import pdn.parsing
-from pdn import Comment, Game, parse_game, parse_games, read_games
+from pdn import Comment, Game, parse_game, parse_games, read_games, write_game
 from pdn import decoding as reader_module
 from pdn.reader import RawGame, split_games
 from pdn.visitor import GameStart
@@ -211,6 +211,21 @@ def test_a_number_without_move_is_reported() -> None:
     assert problem.code == "dangling-move-number"
     assert (problem.line, problem.column) == (1, 16)
     assert "'2.'" in problem.message
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [
+        ("1. e4 e5 2. Nf3 Nc6 1-0", "{1.} {e4 e5} {2.} {Nf3 Nc6} 1-0"),
+        ("1. 11-15 {a} 2. {b} 3. 23-19 *", "1. 11-15 {a} {2.} {b} 3. 23-19 *"),
+        ("1. 11-15 ( {a} 1. {b} ) 23-19 *", "1. 11-15 {(} {a} {1.} {b} {)} 23-19 *"),
+        ("1. 11-15 ({a} 1. {b} 2. 9-13) *", "1. 11-15 (2. {a} {1.} {b} 9-13) *"),
+    ],
+)
+def test_a_number_without_move_keeps_its_place_among_comments(text: str, written: str) -> None:
+    """The comments after a number wait for its move; when none comes, the number (kept as a
+    comment) goes before them, not after."""
+    assert write_game(only(text)).strip() == written
 
 
 def test_unknown_moves_are_kept_and_reported() -> None:

@@ -241,3 +241,25 @@ def unlisted(chunk: RawGame, count: int) -> Problem:
     """The last problem of a game with ``count`` problems past those listed."""
     message = f"{count} more problems in the game at {chunk.line}:{chunk.column} are not listed"
     return Problem("syntax-error", message, line=chunk.line, column=chunk.column)
+
+
+# A move of chess in the standard algebraic notation (e4, exd5, Nf3, O-O, e8=Q+), as a chess
+# PGN file writes it: no draughts move looks like one (a draughts square alone is no move).
+_CHESS_MOVE = re.compile(
+    r"(?:[KQRBN][a-h]?[1-8]?x?[a-h][1-8]|[a-h](?:x[a-h])?[1-8](?:=?[QRBN])?|O-O(?:-O)?)[+#]?[!?]*"
+)
+#: Junk words kept to say what a game with no draughts move holds.
+JUNK_SAMPLE = 6
+
+
+def no_draughts_move(words: int, sample: list[str], line: int, column: int) -> Problem:
+    """The ``not-pdn`` error of a game whose movetext holds ``words`` junk words (the first
+    of them ``sample``) and no draughts move at all: a chess game, or other text."""
+    shown = " ".join(sample[:JUNK_SAMPLE]) + (" ..." if words > len(sample) else "")
+    chess = sum(_CHESS_MOVE.fullmatch(word) is not None for word in sample)
+    if chess * 2 >= len(sample) and chess:
+        what = f"its {words} words ({shown!r}) are chess moves: a chess game, not draughts"
+    else:
+        what = f"only {words} words that are not PDN ({shown!r})"
+    message = f"the game holds no draughts move at all, {what}; kept as comments"
+    return Problem("not-pdn", message, line=line, column=column)

@@ -47,10 +47,12 @@ from pdn.gametype import GameTypeError, parse_game_type
 from pdn.grammar import SETUP_PARTS, TAG_PARTS, Token, Variation, parser, patterns
 from pdn.model import Comment
 from pdn.parse_problems import (
+    JUNK_SAMPLE,
     Recovery,
     count_words,
     encoding_messages,
     missing_terminator,
+    no_draughts_move,
     shorten,
     too_long,
     unlisted,
@@ -174,6 +176,9 @@ class _Walker:
         self.tags = 0
         self.game_type_text: str | None = None
         self.nodes = 0  # moves and setups visited
+        self.junk_words = 0  # words that are no PDN, kept as comments
+        self.junk_sample: list[str] = []  # ... the first of them
+        self.junk_at: tuple[int | None, int | None] = (None, None)  # ... where they start
         self.terminator: str | None = None
         self.lines: list[_Line] = []  # the lines of play open, innermost last
         self.star: Token | None = None  # a glued "*" that may still turn out to be the end
@@ -337,7 +342,19 @@ class _Walker:
             self.problem("encoding", message, line, column)
         if headers_only:
             return
-        if not (self.tags or self.nodes or self.terminator is not None):
+        if self.junk_words and not self.nodes and (self.tags or self.terminator is not None):
+            # Tags, words and no move (a chess PGN game): not a draughts game at all; said
+            # even past the listing limit, as a binary input is.
+            at_line, at_column = self.junk_at
+            self.visitor.visit_problem(
+                no_draughts_move(
+                    self.junk_words,
+                    self.junk_sample,
+                    at_line or chunk.line,
+                    at_column or chunk.column,
+                )
+            )
+        elif not (self.tags or self.nodes or self.terminator is not None):
             line, column = chunk.line, chunk.column
             self.problem(
                 "empty-game", f"text at {line}:{column} holds neither tags nor moves", line, column
@@ -495,6 +512,11 @@ class _Walker:
             return Comment(token[1:].rstrip())
         if kind == "JUNK":
             words = count_words(token)
+            if not self.junk_words:
+                self.junk_at = self.position(token.line, token.column)
+            self.junk_words += words
+            if len(self.junk_sample) < JUNK_SAMPLE:
+                self.junk_sample += token.split(None, JUNK_SAMPLE)[:JUNK_SAMPLE]
             if words == 1:
                 message = f"{shorten(str(token))} @ is not PDN; kept as a comment"
             else:

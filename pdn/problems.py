@@ -45,7 +45,12 @@ CODES: dict[str, CodeInfo] = dict(
         _info("odd-tag-name", "warning", "a tag name outside the PDN 3.0 form [A-Z][A-Za-z0-9_]*"),
         _info("missing-terminator", "notice", "the game has no result or '*' at its end"),
         _info("dangling-move-number", "warning", "a move number with no move after it"),
-        _info("not-pdn", "error", "the input is not PDN text (binary data, an image)"),
+        _info(
+            "not-pdn",
+            "error",
+            "the input is not PDN text (binary data, an image), or a game holds no draughts "
+            "move, only words that are not PDN (a chess game)",
+        ),
         _info(
             "game-too-long",
             "error",

@@ -359,6 +359,16 @@ class _Walker:
             self.problem(
                 "empty-game", f"text at {line}:{column} holds neither tags nor moves", line, column
             )
+        elif chunk.end == "tag" and not (self.nodes or self.junk_words or self.terminator):
+            # Cut before another tag section that repeats its tag names (pdn.cutting).
+            line, column = self.offset_position(len(self.text))
+            self.problem(
+                "tags-only",
+                f"the game at {chunk.line}:{chunk.column} has tags and no movetext before the "
+                f"next game's tags at {line}:{column}: read as a game with no moves",
+                chunk.line,
+                chunk.column,
+            )
         elif self.terminator is None and self.nodes and not chunk.skipped:
             line, column = self.offset_position(len(self.text.rstrip()))
             message, severity = missing_terminator(chunk, line, column)

@@ -42,6 +42,11 @@ CODES: dict[str, CodeInfo] = dict(
         _info("junk", "warning", "text that is not PDN was skipped"),
         _info("encoding", "warning", "bytes that are not valid in the detected encoding"),
         _info("empty-game", "warning", "a game with neither tags nor moves"),
+        _info(
+            "tags-only",
+            "warning",
+            "a tag section with no movetext, another game's tags after it: a game with no moves",
+        ),
         _info("odd-tag-name", "warning", "a tag name outside the PDN 3.0 form [A-Z][A-Za-z0-9_]*"),
         _info("missing-terminator", "notice", "the game has no result or '*' at its end"),
         _info("dangling-move-number", "warning", "a move number with no move after it"),

@@ -232,3 +232,26 @@ def _peak(work: Callable[[], object]) -> int:
         return tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
+
+
+# --- tag sections (issue 33, section 7) ---------------------------------------------------------
+
+FILE_SHAPES: dict[str, Callable[[int], str]] = {
+    # Tag sections with no movetext between them: a game each.
+    "tag-only-games": lambda n: "".join(f'[White "w{i}"]\n[Black "b{i}"]\n\n' for i in range(n)),
+    # One tag section, a blank line between every pair, no name repeated: one game.
+    "blank-lines-in-tags": lambda n: (
+        "".join(f'[Tag{i} "v"]\n\n' for i in range(n)) + "1. 11-15 *\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(FILE_SHAPES))
+def test_reading_tag_sections_is_linear(shape: str) -> None:
+    counts = []
+    for size in (_N, 4 * _N):
+        text = FILE_SHAPES[shape](size)
+        games = list(pdn.read_games(io.StringIO(text)))
+        assert len(games) == (size if shape == "tag-only-games" else 1)
+        counts.append(_lines_run(lambda t=text: list(pdn.read_games(io.StringIO(t)))))
+    assert counts[1] < LINEAR * counts[0], (shape, counts)

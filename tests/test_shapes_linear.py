@@ -13,6 +13,7 @@ by ``benchmarks/bench_hostile_shapes.py``.
 from __future__ import annotations
 
 import io
+import operator
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -255,3 +256,36 @@ def test_reading_tag_sections_is_linear(shape: str) -> None:
         assert len(games) == (size if shape == "tag-only-games" else 1)
         counts.append(_lines_run(lambda t=text: list(pdn.read_games(io.StringIO(t)))))
     assert counts[1] < LINEAR * counts[0], (shape, counts)
+
+
+# --- the validator's memory on nested variations (issue 33, section 4) ---------------------------
+
+
+def test_validator_memory_on_nested_replayed_variations_is_linear() -> None:
+    """Each level replayed, an illegal move in each: every problem held its path as a tuple
+    as long as its depth (59/119/331 MB at 2k/4k/8k levels); the paths share their prefix."""
+    peaks = []
+    for n in (500, 2000):
+        game = _read(SHAPES["nesting-replayed"](n))
+        peaks.append(_peak(lambda g=game: validate(g)))
+    assert peaks[1] < LINEAR * peaks[0], peaks
+
+
+def test_shared_variation_paths_read_and_compare_as_tuples() -> None:
+    import pickle
+
+    from pdn.problems import Problem, VariationPath
+
+    problems = validate(_read(SHAPES["nesting-replayed"](12))).all_problems
+    assert sorted(len(p.variation) for p in problems) == list(range(1, 13))
+    deepest = max(problems, key=lambda p: len(p.variation))
+    assert isinstance(deepest.variation, VariationPath)
+    assert deepest.variation == (1,) * 12 and operator.eq((1,) * 12, deepest.variation)
+    assert hash(deepest.variation) == hash((1,) * 12)
+    assert deepest.variation[:2] == (1, 1) and deepest.variation[-1] == 1
+    assert deepest.where == "variation " + ".".join(["1"] * 12) + f", ply {deepest.ply}"
+    assert deepest.to_dict()["variation"] == [1] * 12
+    assert deepest == Problem(**{**{f: getattr(deepest, f) for f in deepest.__slots__}})
+    assert pickle.loads(pickle.dumps(problems)) == problems
+    deep = VariationPath.of(range(1, 5001))  # pickled as its numbers, not 5,000 nested links
+    assert pickle.loads(pickle.dumps(deep)) == tuple(range(1, 5001))

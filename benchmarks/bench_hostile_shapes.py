@@ -14,6 +14,8 @@ The cases (``NAME:N``):
 * ``replayed:N`` -- ``pdn view`` on variations nested ``N`` deep that the replay enters level
   after level (two kings shuffle), an illegal move in each: a problem per level (not in the
   default list: the validator's problems spell their whole path, see the report);
+* ``open:N`` -- ``pdn validate`` of one game whose movetext opens ``N`` variations and closes
+  none (``1. 11-15 ( ( ( ... *``): the reader closes each, with an error;
 * ``writer:N`` -- ``pdn convert`` (faithful PDN) of variations nested ``N`` deep, so that the
   movetext ends in ``N`` glued ``)``;
 * ``split:N`` -- ``pdn split --by event`` of ``N`` games whose events differ only past the
@@ -44,6 +46,9 @@ DEFAULT = [
     "view:10000",
     "view:20000",
     "view:40000",
+    "open:10000",
+    "open:20000",
+    "open:40000",
     "writer:40000",
     "writer:100000",
     "split:16000",
@@ -81,6 +86,9 @@ def _command(case: str, folder: Path) -> list[str]:
     if name == "replayed":
         source.write_text(_replayed(n), encoding="utf-8")
         return ["view", str(source), "-o", str(folder / "page.html")]
+    if name == "open":
+        source.write_text('[Event "n"]\n1. 11-15 ' + "( " * n + "*\n", encoding="utf-8")
+        return ["validate", str(source)]
     if name == "writer":
         source.write_text(_nested(n, ")"), encoding="utf-8")
         return ["convert", str(source), "-o", str(folder / "out.pdn")]

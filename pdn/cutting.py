@@ -1,7 +1,9 @@
 """Cutting a stream of decoded text into games, keeping absolute positions.
 
 A game ends after a result at the top level, where a tag pair follows movetext, where a tag
-pair on its own line shows that a ``{`` comment was never closed, or at the end of the input.
+pair on its own line shows that a ``{`` comment was never closed, where a tag section with no
+movetext is followed, after a blank line, by tag pairs that repeat its names (the next game's:
+the parser warns ``tags-only``), or at the end of the input.
 Comments, tag values and ``%``/``;`` lines are skipped while cutting, so ``{if 1-0 then}`` never
 ends a game.  Games are cut by their structure whatever the length of the lines (a file may hold
 all its games on one line), and the scan of a game goes on where it stopped when more text comes,
@@ -28,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pdn.decoding import Damage, Decoder
-from pdn.grammar import SETUP_PARTS, Patterns, patterns
+from pdn.grammar import SETUP_PARTS, TAG_PARTS, Patterns, patterns
 from pdn.problems import Problem
 from pdn.results import TERMINATORS
 
@@ -192,6 +194,10 @@ class _Cut:
     # The game's text let go since its last line end that was let go: None while no line end
     # was (its first line), else whether that text is blank (for _at_line_start).
     blank: bool | None = None
+    # The names of the game's tag pairs (only once a blank line among them was met), and how
+    # far they were gathered.
+    names: set[str] = field(default_factory=set)
+    names_to: int = -1
 
 
 class Chunker:
@@ -481,6 +487,11 @@ class Chunker:
                     and buf.find("\n", end + 1, guard) < 0
                 ):
                     raise self._wait(cut, q)
+                if tags is not None:
+                    section = self._next_section(cut, buf, q, end)
+                    if section >= 0:
+                        # Tags only, then another game's: a game with no moves ends here.
+                        return section, "tag"
                 at, q = q, broken_tag_end(buf, q, end)
                 if at == start and tags is not None and q == end:
                     cut.tags_end = base + end  # the movetext may start here (then the parser knows)
@@ -605,6 +616,32 @@ class Chunker:
             cut.depth = depth
             raise
 
+    def _next_section(self, cut: _Cut, buf: str, at: int, end: int) -> int:
+        """Where, among the tag pairs ``buf[at:end]``, another game's tag section starts: a
+        tag pair after a blank line whose name the game's tags already hold (pairings,
+        problem sets: tag sections with no movetext between them); -1 if none does.
+
+        A blank line alone may stand inside one tag section, and so may a repeated name
+        (the PDN 3.0 standard's own example repeats ``Event``), so it takes both."""
+        low = max(cut.start - self._base, self._pos)
+        first = at
+        while first > low and buf[first - 1].isspace():
+            first -= 1  # (the white space before the run: a blank line there counts)
+        found = _SECTION_BREAK.search(buf, first, end)
+        while found is not None:
+            pair = found.end()
+            if pair > low:
+                names = cut.names
+                begin = max(cut.names_to - self._base, low)
+                for tag in TAG_PARTS.finditer(buf, begin, pair):
+                    names.add(tag.group(1).strip())
+                cut.names_to = max(cut.names_to, self._base + pair)
+                named = TAG_PARTS.match(buf, pair)
+                if named is not None and named.group(1).strip() in names:
+                    return pair
+            found = _SECTION_BREAK.search(buf, pair + 1, end)
+        return -1
+
     def _signal(self, buf: str, q: int) -> tuple[str, int, int]:
         """The next delimiter or result at or after ``q``: (kind, start, end); start -1 if none.
 
@@ -709,6 +746,8 @@ class Chunker:
         return stop
 
 
+# A blank line, then the "[" of a tag pair.
+_SECTION_BREAK = re.compile(r"\n[^\S\n]*\n\s*(?=\[)")
 _JUNK_RUNS: list[tuple[Patterns, re.Pattern[str]]] = []
 
 

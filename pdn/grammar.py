@@ -231,7 +231,7 @@ TERMINALS = (
     "NAG",
     "SETUP",
     "LPAR",
-    "JUNK",
+    "JUNKWORD",
     "MOVES",
 )
 # The first line of a file of terminals; another layout would get another.
@@ -364,8 +364,8 @@ class Patterns:
 
     @functools.cached_property
     def junk(self) -> re.Pattern[str]:
-        """A word that is no PDN (JUNK)."""
-        return re.compile(self.terminal["JUNK"])
+        """A word that is no PDN (JUNKWORD; the JUNK token is a run of them)."""
+        return re.compile(self.terminal["JUNKWORD"])
 
     @functools.cached_property
     def simple(self) -> re.Pattern[str]:

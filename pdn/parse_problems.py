@@ -9,6 +9,7 @@ end are closed.
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Protocol
@@ -44,14 +45,30 @@ class Walk(Protocol):
         """Tell of a problem."""
 
 
+_WORD = re.compile(r"\S+")
+
+
 def shorten(text: str, limit: int = 40) -> str:
     """``text`` quoted for a message, its white space folded, cut to ``limit`` characters.
 
     >>> shorten("a  long   line"), shorten("x" * 50)[-5:]
     ("'a long line'", "...'")
     """
-    text = " ".join(text.split())
+    # The words up to the limit only: the text may be a megabyte of junk.
+    words = []
+    size = -1
+    for found in _WORD.finditer(text):
+        words.append(found.group())
+        size += len(words[-1]) + 1
+        if size > limit:
+            break
+    text = " ".join(words)
     return repr(text if len(text) <= limit else text[: limit - 3] + "...")
+
+
+def count_words(text: str) -> int:
+    """How many words (runs of characters other than white space) ``text`` holds."""
+    return _WORD.subn("", text)[1]  # (counted in C, with no list of the words)
 
 
 class Recovery:
@@ -224,3 +241,25 @@ def unlisted(chunk: RawGame, count: int) -> Problem:
     """The last problem of a game with ``count`` problems past those listed."""
     message = f"{count} more problems in the game at {chunk.line}:{chunk.column} are not listed"
     return Problem("syntax-error", message, line=chunk.line, column=chunk.column)
+
+
+# A move of chess in the standard algebraic notation (e4, exd5, Nf3, O-O, e8=Q+), as a chess
+# PGN file writes it: no draughts move looks like one (a draughts square alone is no move).
+_CHESS_MOVE = re.compile(
+    r"(?:[KQRBN][a-h]?[1-8]?x?[a-h][1-8]|[a-h](?:x[a-h])?[1-8](?:=?[QRBN])?|O-O(?:-O)?)[+#]?[!?]*"
+)
+#: Junk words kept to say what a game with no draughts move holds.
+JUNK_SAMPLE = 6
+
+
+def no_draughts_move(words: int, sample: list[str], line: int, column: int) -> Problem:
+    """The ``not-pdn`` error of a game whose movetext holds ``words`` junk words (the first
+    of them ``sample``) and no draughts move at all: a chess game, or other text."""
+    shown = " ".join(sample[:JUNK_SAMPLE]) + (" ..." if words > len(sample) else "")
+    chess = sum(_CHESS_MOVE.fullmatch(word) is not None for word in sample)
+    if chess * 2 >= len(sample) and chess:
+        what = f"its {words} words ({shown!r}) are chess moves: a chess game, not draughts"
+    else:
+        what = f"only {words} words that are not PDN ({shown!r})"
+    message = f"the game holds no draughts move at all, {what}; kept as comments"
+    return Problem("not-pdn", message, line=line, column=column)

@@ -14,7 +14,9 @@ Policies:
 * ``;`` starts a comment to the end of the line anywhere outside braces and tag values;
   ``%`` too (PDN 3.0 allows it anywhere, not only in column 1);
 * text glued to a move (``8-11Redoversteppedthetimecontrol.``) or stray words become brace
-  comments with a ``junk`` warning; a result inside a variation too;
+  comments with a ``junk`` warning; a run of stray words (white space between, nothing of PDN)
+  is one comment holding them as written, with one warning at its first word; a result inside
+  a variation too;
 * ``[Empty]``, a cut tag pair (``[GameTy``, ``[``) and other brackets with no name and value
   are kept as comments with a ``junk`` warning (:func:`kept_text`; the faithful writer writes
   them back as read, :func:`junk_bracket`); a tag whose value is damaged
@@ -45,9 +47,12 @@ from pdn.gametype import GameTypeError, parse_game_type
 from pdn.grammar import SETUP_PARTS, TAG_PARTS, Token, Variation, parser, patterns
 from pdn.model import Comment
 from pdn.parse_problems import (
+    JUNK_SAMPLE,
     Recovery,
+    count_words,
     encoding_messages,
     missing_terminator,
+    no_draughts_move,
     shorten,
     too_long,
     unlisted,
@@ -138,6 +143,7 @@ class _Line:
         "last_is_move",
         "number",
         "number_at",
+        "number_mark",
         "opened",
         "started",
     )
@@ -145,7 +151,10 @@ class _Line:
     def __init__(self, opened: Token | None = None, closed: bool = True) -> None:
         self.number: str | None = None  # a move number waiting for its move
         self.number_at: tuple[int | None, int | None] = (None, None)
-        self.before: list[Comment] = []  # comments waiting for the next move
+        self.number_mark = 0  # how many of `before` were waiting when the number came
+        # Comments waiting for the next move: a deque, so that an empty variation's "(" goes
+        # before them and a line can take over an inner line's comments in constant time.
+        self.before: deque[Comment] = deque()
         self.started = False  # a move or setup of this line was visited
         self.last_is_move = False  # ... and the last one was a move (it can take a strength)
         self.content = False  # this line or a variation inside it holds a move
@@ -167,6 +176,9 @@ class _Walker:
         self.tags = 0
         self.game_type_text: str | None = None
         self.nodes = 0  # moves and setups visited
+        self.junk_words = 0  # words that are no PDN, kept as comments
+        self.junk_sample: list[str] = []  # ... the first of them
+        self.junk_at: tuple[int | None, int | None] = (None, None)  # ... where they start
         self.terminator: str | None = None
         self.lines: list[_Line] = []  # the lines of play open, innermost last
         self.star: Token | None = None  # a glued "*" that may still turn out to be the end
@@ -264,7 +276,11 @@ class _Walker:
                     self.tag_run_located(item, pending)  # a broken pair inside the run
                 else:
                     self.tag_run(item)
-            elif kind in ("COMMENT", "LINECOMMENT", "UNCLOSED", "JUNK"):
+            elif kind == "JUNK":
+                barrier = (pending[0].start_pos or 0) if pending else None
+                item, i = self.junk_run(items, i, item, barrier)
+                visitor.visit_comment(self.any_comment(item))
+            elif kind in ("COMMENT", "LINECOMMENT", "UNCLOSED"):
                 visitor.visit_comment(self.any_comment(item))
             elif kind == "BADTAG":
                 self.bad_tag(item)
@@ -326,10 +342,32 @@ class _Walker:
             self.problem("encoding", message, line, column)
         if headers_only:
             return
-        if not (self.tags or self.nodes or self.terminator is not None):
+        if self.junk_words and not self.nodes and (self.tags or self.terminator is not None):
+            # Tags, words and no move (a chess PGN game): not a draughts game at all; said
+            # even past the listing limit, as a binary input is.
+            at_line, at_column = self.junk_at
+            self.visitor.visit_problem(
+                no_draughts_move(
+                    self.junk_words,
+                    self.junk_sample,
+                    at_line or chunk.line,
+                    at_column or chunk.column,
+                )
+            )
+        elif not (self.tags or self.nodes or self.terminator is not None):
             line, column = chunk.line, chunk.column
             self.problem(
                 "empty-game", f"text at {line}:{column} holds neither tags nor moves", line, column
+            )
+        elif chunk.end == "tag" and not (self.nodes or self.junk_words or self.terminator):
+            # Cut before another tag section that repeats its tag names (pdn.cutting).
+            line, column = self.offset_position(len(self.text))
+            self.problem(
+                "tags-only",
+                f"the game at {chunk.line}:{chunk.column} has tags and no movetext before the "
+                f"next game's tags at {line}:{column}: read as a game with no moves",
+                chunk.line,
+                chunk.column,
             )
         elif self.terminator is None and self.nodes and not chunk.skipped:
             line, column = self.offset_position(len(self.text.rstrip()))
@@ -483,15 +521,52 @@ class _Walker:
             )
             return Comment(token[1:].rstrip())
         if kind == "JUNK":
-            self.token_problem(
-                "junk", f"{shorten(str(token))} @ is not PDN; kept as a comment", token
-            )
+            words = count_words(token)
+            if not self.junk_words:
+                self.junk_at = self.position(token.line, token.column)
+            self.junk_words += words
+            if len(self.junk_sample) < JUNK_SAMPLE:
+                self.junk_sample += token.split(None, JUNK_SAMPLE)[:JUNK_SAMPLE]
+            if words == 1:
+                message = f"{shorten(str(token))} @ is not PDN; kept as a comment"
+            else:
+                message = f"{words} words {shorten(str(token))} @ are not PDN; kept as one comment"
+            self.token_problem("junk", message, token)
             return Comment(str(token))
         # A bracket that is no tag pair ("[%clock 1:02]" outside braces). It never spans lines;
         # if it holds a "}" it cannot be a brace comment, so it becomes a line comment.
         text = str(token)
         self.token_problem("junk", f"{shorten(text)} @ is not PDN; kept as a comment", token)
         return Comment(text) if "}" not in text else Comment(text, "line")
+
+    def junk_run(
+        self, items: Sequence[Any], i: int, first: Token, barrier: int | None = None
+    ) -> tuple[Token, int]:
+        """``first`` (the JUNK token ``items[i]``) joined with the JUNK tokens right after it,
+        white space between, into one token of the text as written; and the index of the last
+        one. The lexer's runs are bounded: a page of junk is one comment and one problem all
+        the same. Never past a token the parser's recovery skipped, nor past ``barrier``."""
+        start = first.start_pos
+        if start is None:
+            return first, i
+        text = self.text
+        end = start + len(first)
+        last = i
+        limit = self.skipped[0].start_pos if self.skipped else None
+        if barrier is not None and (limit is None or barrier < limit):
+            limit = barrier
+        while last + 1 < len(items):
+            after = items[last + 1]
+            if type(after) is Variation or after.type != "JUNK" or after.start_pos is None:
+                break
+            at = after.start_pos
+            if (limit is not None and at >= limit) or not text[end:at].isspace():
+                break
+            last += 1
+            end = at + len(after)
+        if last == i:
+            return first, i
+        return Token("JUNK", text[start:end], start, first.line, first.column), last
 
     def stray(self, token: Token) -> list[Comment]:
         """A ``}`` with no comment open: reported, and kept (a ``}`` cannot be in a brace
@@ -517,6 +592,24 @@ class _Walker:
         else:
             state.before.append(comment)
 
+    def place_comments(self, comments: deque[Comment]) -> None:
+        """:meth:`place_comment` for each of ``comments`` (which this takes over), in time
+        that does not grow with the comments already waiting: empty variations nested ``n``
+        deep hand their comments outwards ``n`` times."""
+        state = self.lines[-1]
+        if self.star is not None:
+            self.held.extend(comments)
+        elif state.number is None and (state.started or len(self.lines) == 1):
+            visit = self.visitor.visit_comment
+            for comment in comments:
+                visit(comment)
+        elif len(state.before) < len(comments):
+            # The smaller run joins the larger: each comment moves O(log n) times at most.
+            comments.extendleft(reversed(state.before))
+            state.before = comments
+        else:
+            state.before.extend(comments)
+
     def dangling(self, number: str, at: tuple[int | None, int | None]) -> None:
         """A move number with no move after it: reported, and kept as a comment where it
         stands (the line's number must be cleared before)."""
@@ -528,7 +621,18 @@ class _Walker:
             line,
             column,
         )
-        self.place_comment(Comment(number))
+        state = self.lines[-1]
+        waiting = state.before
+        mark = min(state.number_mark, len(waiting))
+        if mark == len(waiting):
+            self.place_comment(Comment(number))
+            return
+        # Comments written after the number wait for its move: the number goes before them,
+        # and they go where they would have gone without it.
+        waiting.insert(mark, Comment(number))
+        if self.star is not None or state.started or len(self.lines) == 1:
+            state.before = deque()
+            self.place_comments(waiting)
 
     # Movetext -------------------------------------------------------------------------------
 
@@ -578,6 +682,9 @@ class _Walker:
                 else:
                     self.moves_fast(item, run, state)
             elif kind in _COMMENT_KINDS:
+                if kind == "JUNK":
+                    item, i = self.junk_run(current, i - 1, item)
+                    i += 1
                 self.place_comment(self.any_comment(item))
             elif kind == "STRENGTH" or kind == "STAR":
                 # A "*" is a strength only right after a move or another mark ("27-20*"):
@@ -660,26 +767,28 @@ class _Walker:
         self.lines.pop()
         outer = self.lines[-1]
         pending = inner.before
+        inner.before = deque()
         if pending and inner.started:
             # Comments after the last move of a variation (and a dangling number) stay with
             # that move.
             for comment in pending:
                 self.visitor.visit_comment(comment)
-            pending = []
+            pending.clear()
         if not inner.content and inner.opened is not None:
             line, column = self.position(inner.opened.line, inner.opened.column)
             self.problem(
                 "junk", f"empty variation at {line}:{column} kept as a comment", line, column
             )
             # Its parentheses (the ")" only if one was written) go with its comments.
-            closing = [Comment(")")] if inner.closed else []
-            pending = [Comment("("), *pending, *closing]
+            pending.appendleft(Comment("("))
+            if inner.closed:
+                pending.append(Comment(")"))
         self.visitor.end_variation()
         if inner.content:
             outer.content = True
-        for comment in pending:
+        if pending:
             # Comments of an empty variation go to the line it was written in.
-            self.place_comment(comment)
+            self.place_comments(pending)
 
     def end_line(self, state: _Line) -> None:
         if state.number is not None:
@@ -687,7 +796,7 @@ class _Walker:
             self.dangling(number, state.number_at)
         for comment in state.before:
             self.visitor.visit_comment(comment)
-        state.before = []
+        state.before = deque()
 
     def setup(self, token: Token, state: _Line) -> None:
         m = SETUP_PARTS.match(token)
@@ -703,8 +812,8 @@ class _Walker:
                     line,
                     column,
                 )
-        before = state.before
-        state.before = []
+        before = list(state.before)
+        state.before.clear()
         self.visitor.visit_setup(fen, state.number, before, line, column)
         self.nodes += 1
         state.number = None
@@ -723,9 +832,10 @@ class _Walker:
         line = self.line0 + token.line - 1
         column = self.col0 + token.column if token.line == 1 else token.column
         visit = self.visitor.visit_moves
-        before: Sequence[Comment] = state.before or _NO_COMMENTS
+        before: Sequence[Comment] = list(state.before) if state.before else _NO_COMMENTS
         number = state.number
         number_line, number_column = state.number_at
+        fresh = False  # a number of this run waits for its move
         found: list[str] = []
         numbers: list[str | None] = []
         lines: list[int] = []
@@ -744,12 +854,13 @@ class _Walker:
                             visit(found, numbers, before, lines, columns)
                             moves += len(found)
                             found, numbers, lines, columns = [], [], [], []
-                            state.before = []
+                            state.before.clear()
                             state.started = state.content = state.last_is_move = True
                         state.number = None
                         self.dangling(number, (number_line, number_column))
-                        before = state.before or _NO_COMMENTS
+                        before = list(state.before) if state.before else _NO_COMMENTS
                     number, number_line, number_column = word, line, column
+                    fresh = True
                 else:
                     found.append(word)
                     numbers.append(number)
@@ -763,11 +874,13 @@ class _Walker:
             visit(found, numbers, before, lines, columns)
             moves += len(found)
         if moves:
-            state.before = []
+            state.before.clear()
             state.started = state.content = state.last_is_move = True
             self.nodes += moves
         state.number = number
         state.number_at = (number_line, number_column)
+        if fresh:
+            state.number_mark = len(state.before)
 
     def moves_slow(self, token: Token, run: str, state: _Line) -> None:
         """The general case: numbers glued to moves, spaces inside moves."""
@@ -791,12 +904,14 @@ class _Walker:
                     self.dangling(number, state.number_at)
                 state.number = lone_number
                 state.number_at = (line, column)
+                state.number_mark = len(state.before)
                 continue
             if written_number is not None:
                 if state.number is not None:
                     number, state.number = state.number, None
                     self.dangling(number, state.number_at)
                 state.number = written_number
+                state.number_mark = len(state.before)
             if move[0] == "-":
                 self.problem(
                     "unknown-move",
@@ -805,8 +920,8 @@ class _Walker:
                     column,
                     move=move,
                 )
-            before = state.before
-            state.before = []
+            before = list(state.before)
+            state.before.clear()
             visit(move, state.number, before, line, column)
             self.nodes += 1
             state.number = None

@@ -10,8 +10,9 @@ from :data:`CODES`, so a code means the same thing everywhere.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, overload
 
 Severity = Literal["error", "warning", "notice"]
 
@@ -42,10 +43,20 @@ CODES: dict[str, CodeInfo] = dict(
         _info("junk", "warning", "text that is not PDN was skipped"),
         _info("encoding", "warning", "bytes that are not valid in the detected encoding"),
         _info("empty-game", "warning", "a game with neither tags nor moves"),
+        _info(
+            "tags-only",
+            "warning",
+            "a tag section with no movetext, another game's tags after it: a game with no moves",
+        ),
         _info("odd-tag-name", "warning", "a tag name outside the PDN 3.0 form [A-Z][A-Za-z0-9_]*"),
         _info("missing-terminator", "notice", "the game has no result or '*' at its end"),
         _info("dangling-move-number", "warning", "a move number with no move after it"),
-        _info("not-pdn", "error", "the input is not PDN text (binary data, an image)"),
+        _info(
+            "not-pdn",
+            "error",
+            "the input is not PDN text (binary data, an image), or a game holds no draughts "
+            "move, only words that are not PDN (a chess game)",
+        ),
         _info(
             "game-too-long",
             "error",
@@ -88,6 +99,90 @@ CODES: dict[str, CodeInfo] = dict(
 )
 
 
+class VariationPath(Sequence[int]):
+    """The path to a side line (see :attr:`Problem.variation`) that shares its prefix with
+    the path of the line it branches from: variations nested ``n`` deep, each with a problem,
+    hold ``n`` links, not the ``n * n / 2`` numbers of as many tuples.
+
+    It reads as the tuple of its numbers (``len``, iteration, indexing, slices) and is equal
+    to it, with the same hash.
+
+    >>> path = VariationPath.of((2,)).child(1)
+    >>> path == (2, 1), list(path), path[-1], len(path), path
+    (True, [2, 1], 1, 2, (2, 1))
+    """
+
+    __slots__ = ("_hash", "_length", "_number", "_parent")
+
+    def __init__(self, parent: VariationPath | None, number: int) -> None:
+        self._parent = parent
+        self._number = number
+        self._length: int = 1 if parent is None else parent._length + 1
+        self._hash: int | None = None
+
+    @classmethod
+    def of(cls, numbers: Sequence[int]) -> VariationPath | tuple[int, ...]:
+        """The path of ``numbers`` (the empty tuple for the main line)."""
+        if isinstance(numbers, VariationPath):
+            return numbers
+        path: VariationPath | None = None
+        for number in numbers:
+            path = cls(path, number)
+        return () if path is None else path
+
+    def child(self, number: int) -> VariationPath:
+        """The path of the ``number``-th alternative inside this line."""
+        return VariationPath(self, number)
+
+    def _numbers(self) -> tuple[int, ...]:
+        numbers = []
+        link: VariationPath | None = self
+        while link is not None:
+            numbers.append(link._number)
+            link = link._parent
+        return tuple(reversed(numbers))
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._numbers())
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[int, ...]: ...
+    def __getitem__(self, index: int | slice) -> int | tuple[int, ...]:
+        return self._numbers()[index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, VariationPath):
+            return self is other or (
+                self._length == other._length and self._numbers() == other._numbers()
+            )
+        if isinstance(other, tuple):
+            return self._length == len(other) and self._numbers() == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(self._numbers())
+        return self._hash
+
+    def __repr__(self) -> str:
+        return repr(self._numbers())
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # As its numbers: a chain of links thousands long would recurse as deep in pickle.
+        return VariationPath.of, (self._numbers(),)
+
+
+def branch(path: Sequence[int], number: int) -> VariationPath:
+    """The path of the ``number``-th alternative inside the line at ``path``."""
+    parent = VariationPath.of(path)
+    return VariationPath(parent if isinstance(parent, VariationPath) else None, number)
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """One located diagnostic: a syntax error from the reader or an illegal move from replay.
@@ -95,7 +190,8 @@ class Problem:
     ``line`` and ``column`` are 1-based and absolute in the file; ``ply`` is 1-based along the
     line of play it was found in (``None`` for problems that are not about a move);
     ``variation`` is the path to that line: empty on the main line, ``(2,)`` in the second
-    alternative where it branches off, ``(2, 1)`` in the first alternative inside that one.
+    alternative where it branches off, ``(2, 1)`` in the first alternative inside that one (a
+    tuple, or a :class:`VariationPath` that reads and compares as one).
     """
 
     code: str
@@ -106,7 +202,7 @@ class Problem:
     move: str | None = None
     legal: tuple[str, ...] = ()
     severity: Severity = field(default="error")
-    variation: tuple[int, ...] = ()
+    variation: Sequence[int] = ()
 
     def __post_init__(self) -> None:
         info = CODES.get(self.code)

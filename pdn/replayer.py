@@ -31,7 +31,7 @@ from .fastpath import fast_path
 from .gametype import first_colour
 from .model import Game, Node
 from .notation import NotationError, move_texts, parse_move, resolve_squares
-from .problems import Problem
+from .problems import Problem, branch
 from .recording import Recorded, Run
 from .replay_report import Report
 from .results import Outcome, parse_result
@@ -160,7 +160,7 @@ class _Line:
     __slots__ = ("mainline", "path", "ply", "position", "unwatched", "watch")
 
     def __init__(
-        self, position: Position, ply: int, mainline: bool, path: tuple[int, ...], variant: Variant
+        self, position: Position, ply: int, mainline: bool, path: Sequence[int], variant: Variant
     ) -> None:
         self.position = position
         self.ply = ply
@@ -236,7 +236,7 @@ class _Replayer:
         position: Position,
         ply: int,
         mainline: bool,
-        path: tuple[int, ...],
+        path: Sequence[int],
         order: int,
     ) -> Generator[_Task, int | None, int]:
         """Replay the continuation of ``parent``, whose first node has the place ``order`` in
@@ -254,7 +254,7 @@ class _Replayer:
             following = order + 1
             for number in range(1, len(variations)):
                 covered = yield self._line_from(
-                    variations[number], state.position, state.ply, (*path, number), following
+                    variations[number], state.position, state.ply, branch(path, number), following
                 )
                 assert covered is not None
                 following += covered
@@ -379,7 +379,7 @@ class _Replayer:
         return index
 
     def _line_from(
-        self, first: Node, position: Position, ply: int, path: tuple[int, ...], order: int
+        self, first: Node, position: Position, ply: int, path: Sequence[int], order: int
     ) -> Generator[_Task, int | None, int]:
         """Replay a variation whose first move is ``first``, an alternative at ``position``
         with the place ``order`` in written order; returns how many nodes it covered (all of
@@ -431,7 +431,7 @@ class _Replayer:
         column: int | None,
         position: Position,
         ply: int,
-        path: tuple[int, ...],
+        path: Sequence[int],
     ) -> tuple[Problem | None, Move | None, Position | None]:
         played = self.fast.match(position, text)
         if played is not None:  # the common case; anything else gets the full diagnosis

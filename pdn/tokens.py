@@ -159,7 +159,10 @@ def _plain_spans(text: str, tags_end: int) -> tuple[tuple[int, int], ...] | None
     at = max(tags_end, 0)
     if text[at : at + 1].isspace():
         return None  # (text blanked out before the first tag pair)
-    words = text[at:].split()
+    # Split no further than a run's words can go: the text may be a megabyte of prose.
+    words = text[at:].split(None, _PLAIN_RUN_WORDS + 1)
+    if len(words) > _PLAIN_RUN_WORDS + 1:
+        return None  # (too many words for one run, even with a result at the end)
     end = len(text)
     result = _NO_SPAN
     if words and words[-1] in _RESULTS:

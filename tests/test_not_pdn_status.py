@@ -86,3 +86,54 @@ def test_a_forced_wide_codec_without_bom_takes_the_bytes_order(
     assert result.exit_code == 0, result.stderr
     text = path.read_bytes().decode(written)
     assert text == '[Event "aé"]\n[Date "2024.01.02"]\n\n1. 11-15 23-19 *\n'
+
+
+CHESS = '[Event "x"]\n1. e4 e5 2. Nf3 Nc6 1-0\n'
+
+
+def test_a_chess_game_is_not_pdn_and_validate_exits_1() -> None:
+    """Every word of its movetext is junk and it has no move: not a clean draughts game."""
+    result = CliRunner().invoke(main, ["validate"], input=CHESS, catch_exceptions=False)
+    assert result.exit_code == 1
+    assert "1 games: 0 clean, 1 with errors" in result.stdout
+    (said,) = [line for line in result.stdout.splitlines() if ": not-pdn: " in line]
+    assert said.strip() == (
+        "-:2:4: not-pdn: the game holds no draughts move at all, its 4 words "
+        "('e4 e5 Nf3 Nc6') are chess moves: a chess game, not draughts; kept as comments"
+    )
+
+
+def test_a_chess_game_among_draughts_games_is_said_and_kept(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.pdn"
+    path.write_text(GOOD + "\n" + CHESS)
+    result = CliRunner().invoke(main, ["convert", str(path)], catch_exceptions=False)
+    assert result.exit_code == 1
+    assert [line.split(": ")[0] for line in result.stderr.splitlines() if "not-pdn" in line] == [
+        f"{path}:5:4"
+    ]
+    kept = list(parse_games(result.stdout))
+    assert [g.tags["Event"] for g in kept] == ["E", "x"]
+    assert "{e4 e5}" in result.stdout and "{Nf3 Nc6}" in result.stdout
+
+
+def test_tags_and_prose_without_a_move_are_not_pdn() -> None:
+    (game,) = parse_games('[Event "x"]\nsome notes on the day *\n')
+    (problem,) = [p for p in game.errors if p.code == "not-pdn"]
+    assert problem.message == (
+        "the game holds no draughts move at all, only 5 words that are not PDN "
+        "('some notes on the day'); kept as comments"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[Event "x"]\n*\n',  # tags alone: a game with no moves, nothing else
+        '[Event "x"]\n1. 11-15 what a move *\n',  # junk beside a move
+        '[Event "x"]\n1. 11-15 *\n\nThe end of the file\n',  # trailing prose: no game
+        '[Event "x"]\n1. {only a comment} *\n',
+    ],
+)
+def test_games_with_a_move_or_without_junk_are_not_said_to_be_not_pdn(text: str) -> None:
+    for game in parse_games(text):
+        assert all(p.code != "not-pdn" for p in game.errors), game.errors

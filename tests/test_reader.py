@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import pickle
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 import pdn
 import pdn.cutting
 import pdn.parsing
-from pdn import Comment, Game, parse_game, parse_games, read_games
+from pdn import Comment, Game, parse_game, parse_games, read_games, write_game
 from pdn import decoding as reader_module
 from pdn.reader import RawGame, split_games
 from pdn.visitor import GameStart
@@ -211,6 +212,21 @@ def test_a_number_without_move_is_reported() -> None:
     assert problem.code == "dangling-move-number"
     assert (problem.line, problem.column) == (1, 16)
     assert "'2.'" in problem.message
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [
+        ("1. e4 e5 2. Nf3 Nc6 1-0", "{1.} {e4 e5} {2.} {Nf3 Nc6} 1-0"),
+        ("1. 11-15 {a} 2. {b} 3. 23-19 *", "1. 11-15 {a} {2.} {b} 3. 23-19 *"),
+        ("1. 11-15 ( {a} 1. {b} ) 23-19 *", "1. 11-15 {(} {a} {1.} {b} {)} 23-19 *"),
+        ("1. 11-15 ({a} 1. {b} 2. 9-13) *", "1. 11-15 (2. {a} {1.} {b} 9-13) *"),
+    ],
+)
+def test_a_number_without_move_keeps_its_place_among_comments(text: str, written: str) -> None:
+    """The comments after a number wait for its move; when none comes, the number (kept as a
+    comment) goes before them, not after."""
+    assert write_game(only(text)).strip() == written
 
 
 def test_unknown_moves_are_kept_and_reported() -> None:
@@ -423,7 +439,9 @@ def test_glued_text_is_kept_as_a_comment() -> None:
 def test_stray_tokens() -> None:
     game = only('[Event "x"]\n1. 11-15 . 24-20 } ) 3 $ 1-0')
     assert moves(game) == ["11-15", "24-20"]
-    assert codes(game) == ["junk", "syntax-error", "unopened-variation", "junk", "junk"]
+    # "3 $": two junk words in a row, one comment and one problem.
+    assert codes(game) == ["junk", "syntax-error", "unopened-variation", "junk"]
+    assert game.errors[-1].message == "2 words '3 $' at 2:22 are not PDN; kept as one comment"
 
 
 def test_unclosed_comment_at_the_end_of_the_input() -> None:
@@ -832,3 +850,52 @@ def test_tag_names_are_read_when_the_table_of_checked_names_is_full(
     assert [p.code for p in games[2].errors] == [
         p.code for p in pdn.parse_game('[bad name "5"]\n1. 11-15 *').errors
     ]
+
+
+# --- tag sections with no movetext between them (issue 33, section 7) ----------------------------
+
+PAIRINGS = (
+    '[Event "R1"]\n[White "Alma"]\n[Black "Bert"]\n[Result "1-0"]\n\n'
+    '[Event "R1"]\n[White "Cleo"]\n[Black "Dirk"]\n[Result "0-1"]\n\n'
+    '[Event "R1"]\n\n[White "Egon"]\n[Black "Fien"]\n[Result "1-0"]\n'
+)
+
+
+def test_tag_sections_with_no_movetext_between_them_are_games_of_their_own() -> None:
+    """A tag section after a blank line that repeats the tag names before it starts a game:
+    the one before is a game with no moves, with a warning; a blank line alone (the third
+    section) or a repeated name alone stays inside one tag section."""
+    games = list(parse_games(PAIRINGS))
+    assert [(g.tags["White"], g.tags["Black"], g.tags["Result"]) for g in games] == [
+        ("Alma", "Bert", "1-0"),
+        ("Cleo", "Dirk", "0-1"),
+        ("Egon", "Fien", "1-0"),
+    ]
+    assert [[(p.code, p.line, p.column) for p in g.errors] for g in games] == [
+        [("tags-only", 1, 1)],
+        [("tags-only", 6, 1)],
+        [],
+    ]
+    assert games[0].errors[0].message == (
+        "the game at 1:1 has tags and no movetext before the next game's tags at 6:1: "
+        "read as a game with no moves"
+    )
+    assert "".join(write_game(g) for g in games).count("[White") == 3
+
+
+def test_a_repeated_tag_name_without_a_blank_line_stays_in_its_game() -> None:
+    (game,) = parse_games('[Event "A"]\n[Event "B"]\n[White "W"]\n\n1. 11-15 *\n')
+    assert game.errors == [] and game.count_moves() == 1
+
+
+def test_pdn_report_keeps_every_pairing_of_tag_only_games(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from pdn.cli import main
+
+    path = tmp_path / "pairings.pdn"
+    path.write_text(PAIRINGS)
+    result = CliRunner().invoke(main, ["report", str(path)], catch_exceptions=False)
+    assert re.search(r"Games:\s+3 ", result.stdout), result.stdout
+    for name in ("Alma", "Bert", "Cleo", "Dirk", "Egon", "Fien"):
+        assert name in result.stdout

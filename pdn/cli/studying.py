@@ -13,6 +13,7 @@ import click
 from pdn import engine
 
 from ..safe_text import printable
+from .guard import InputPath
 from .inputs import (
     NotPdn,
     ReadingErrors,
@@ -263,7 +264,7 @@ _against_option = click.option(
     "--against",
     multiple=True,
     required=True,
-    type=click.Path(exists=True),
+    type=InputPath(),
     metavar="ARCHIVE",
     help="The archive to compare with (a file or folder; repeatable).",
 )

@@ -46,7 +46,7 @@ from typing import IO, Any
 
 from pdn.engine import ENGLISH, Position, Variant, board_for, changes, get_variant, letters
 
-from .batch import Input, map_games
+from .batch import Input, map_games, page_name
 from .gametype import first_colour
 from .jsonio import dumps
 from .model import BEGIN_VARIATION, MOVE, Game, Node, line_events
@@ -332,7 +332,8 @@ def view_game(
             ballot = f"ACF {opening.number}"
     tags = game.tags
     row = [one_line(tags.get(name) or "") for name in COLUMNS[:5]]
-    row += [one_line(game.result or ""), ballot, report.status, one_line(file)]
+    # The page is published: it names the file, not the user's folders.
+    row += [one_line(game.result or ""), ballot, report.status, one_line(page_name(file))]
     start = report.start
     first = first_colour(board_variant, game.game_type)  # a GameType may name it ("20,B")
     record: JsonDict = {

@@ -229,7 +229,7 @@ def view(
     shown games' positions are counted, so a large archive costs its replay time, not its
     tree's memory; FILES are read twice (so not standard input).
     """
-    from ..batch import display_name
+    from ..batch import page_name
     from ..viewer import view_files
 
     if depth is not None and not analyse:
@@ -239,7 +239,7 @@ def view(
 
         depth = DEPTH
     sources = sources_of(files)
-    name = title or ", ".join(display_name(s) for s in sources)
+    name = title or ", ".join(page_name(s) for s in sources)
     workers = jobs or os.cpu_count() or 1
     panel = None
     if explorer or archives:

@@ -33,8 +33,6 @@ one page never share one.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import html
 import json
 import secrets
@@ -53,7 +51,7 @@ from .model import BEGIN_VARIATION, MOVE, Game, Node, line_events
 from .notation import NotationError, parse_move, resolve_squares
 from .problems import Problem
 from .replays import replay_of
-from .safe_text import one_line, printable
+from .safe_text import csp_source, one_line, printable
 from .steps import Step
 from .validation import Report
 
@@ -371,12 +369,6 @@ def _evaluation(game: Game, report: Report, depth: int) -> JsonDict:
 def asset(name: str) -> str:
     """The text of one of the pages' scripts or styles (``pdn/viewer_assets``)."""
     return resources.files("pdn").joinpath("viewer_assets").joinpath(name).read_text("utf-8")
-
-
-def csp_source(text: str) -> str:
-    """The CSP source that allows exactly this inline script or style."""
-    digest = hashlib.sha256(text.encode("utf-8")).digest()
-    return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
 
 
 def write_page(

@@ -206,3 +206,34 @@ def test_output_naming_one_of_several_inputs_is_refused(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2 and "--in-place without -o" in result.stderr
     assert one.read_bytes() == two.read_bytes() == TOURNAMENT.read_bytes()
+
+
+def test_the_guard_is_linear_in_the_number_of_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pdn.cli import guard
+
+    calls = 0
+    real = guard._identity
+
+    def counted(path: str) -> tuple[int, int] | None:
+        nonlocal calls
+        calls += 1
+        return real(path)
+
+    monkeypatch.setattr(guard, "_identity", counted)
+    files = []
+    for n in range(200):
+        path = tmp_path / f"g{n}.pdn"
+        path.write_text("1. 11-15 23-19 *\n")
+        files.append(str(path))
+    out = tmp_path / "out.txt"
+    out.write_text("")  # there already: every file is checked against it
+    counts = []
+    for n in (100, 200):
+        calls = 0
+        # -o first: each FILE is checked as it is parsed, against the output.
+        result = CliRunner().invoke(main, ["validate", "-o", str(out), *files[:n]])
+        assert result.exit_code == 0, result.output
+        counts.append(calls)
+    assert counts[1] <= 2.2 * counts[0], counts

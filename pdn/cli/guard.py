@@ -24,7 +24,7 @@ from typing import Any
 import click
 
 # Where the paths are kept, in the context's ``meta``: (option as the user wrote it, path).
-_READ, _WRITTEN = "pdn.read", "pdn.written"
+_READ, _WRITTEN, _CACHE = "pdn.read", "pdn.written", "pdn.read_identities"
 
 __all__ = ["InputPath", "OutputPath", "files_read", "guard_output", "same_file"]
 
@@ -38,9 +38,12 @@ class InputPath(click.Path):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         converted = super().convert(value, param, ctx)
         if ctx is not None and converted != "-":
-            ctx.meta.setdefault(_READ, []).append((_option_name(param), str(converted)))
+            entry = (_option_name(param), str(converted))
+            ctx.meta.setdefault(_READ, []).append(entry)
+            # Only the new path against the outputs so far: linear in the number of FILES.
             for option, path in ctx.meta.get(_WRITTEN, []):
-                _check(ctx, option, path)
+                if not (entry[0] == "FILES" and _rewrites_in_place(ctx, option)):
+                    _refuse(path, _identities([entry]))
         return converted
 
 
@@ -55,7 +58,7 @@ class OutputPath(click.Path):
         if ctx is not None and converted != "-":
             option, path = _option_name(param), str(converted)
             ctx.meta.setdefault(_WRITTEN, []).append((option, path))
-            _check(ctx, option, path)
+            guard_output(path, skip_files=_rewrites_in_place(ctx, option))
         return converted
 
 
@@ -67,29 +70,52 @@ def _option_name(param: click.Parameter | None) -> str:
     return max(param.opts, key=len)
 
 
-def _check(ctx: click.Context, option: str, path: str) -> None:
+def _rewrites_in_place(ctx: click.Context, option: str) -> bool:
     # -o naming a FILE, with --in-place, is the rewrite of that FILE: write_outputs decides.
-    in_place = option == "--output" and any(p.name == "in_place" for p in ctx.command.params)
-    guard_output(path, skip_files=in_place)
+    return option == "--output" and any(p.name == "in_place" for p in ctx.command.params)
 
 
 def files_read(*, skip_files: bool = False) -> list[tuple[str, str]]:
     """(option, path) of every file the running command reads, folders expanded
     (``skip_files``: but its FILES)."""
+    context = click.get_current_context(silent=True)
+    named: list[tuple[str, str]] = [] if context is None else context.meta.get(_READ, [])
+    return _expanded(e for e in named if not (skip_files and e[0] == "FILES"))
+
+
+def _expanded(named: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
     from ..inputs import input_files
     from .options import recursive
 
-    context = click.get_current_context(silent=True)
-    named: list[tuple[str, str]] = [] if context is None else context.meta.get(_READ, [])
     found: list[tuple[str, str]] = []
     for option, path in named:
-        if skip_files and option == "FILES":
-            continue
         try:
             inside = input_files([path], recursive=recursive()) if os.path.isdir(path) else [path]
         except ValueError:  # a folder of no PDN file: nothing in it is read
             inside = []
         found.extend((option, file) for file in inside)
+    return found
+
+
+_Identity = tuple[int, int]
+
+
+def _identity(path: str) -> _Identity | None:
+    """The device and inode of a regular file, else None (missing, a device, a pipe)."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return (found.st_dev, found.st_ino) if stat.S_ISREG(found.st_mode) else None
+
+
+def _identities(named: Iterable[tuple[str, str]]) -> dict[_Identity, tuple[str, str]]:
+    """Each regular file of ``named`` (folders expanded) by its identity."""
+    found: dict[_Identity, tuple[str, str]] = {}
+    for option, path in _expanded(named):
+        identity = _identity(path)
+        if identity is not None:
+            found.setdefault(identity, (option, path))
     return found
 
 
@@ -101,26 +127,35 @@ def guard_output(
     by device and inode. A target that does not exist yet, or is no regular file (a
     terminal, ``/dev/null``, a pipe), is not refused: writing it destroys nothing read."""
     name = os.fspath(target)
-    if name == "-":
+    if name == "-" or _identity(name) is None:
+        return  # not there (or no regular file): nothing read is at stake
+    context = click.get_current_context(silent=True)
+    named: list[tuple[str, str]] = [] if context is None else context.meta.get(_READ, [])
+    # Kept while no path is added: a folder of outputs (diagrams) checks each against them.
+    key = f"{_CACHE}.{skip_files}"
+    cached = None if context is None else context.meta.get(key)
+    if cached is None or cached[0] != len(named):
+        read = _identities(e for e in named if not (skip_files and e[0] == "FILES"))
+        cached = (len(named), read)
+        if context is not None:
+            context.meta[key] = cached
+    _refuse(name, {**_identities(("FILES", one) for one in also if one != "-"), **cached[1]})
+
+
+def _refuse(name: str, read: dict[_Identity, tuple[str, str]]) -> None:
+    """A usage error when ``name`` is one of the files ``read``."""
+    identity = _identity(name)
+    if identity is None or identity not in read:
         return
-    try:
-        written = os.stat(name)
-    except OSError:
-        return  # not there (or not reachable): nothing read is at stake
-    if not stat.S_ISREG(written.st_mode):
-        return
-    read = [*files_read(skip_files=skip_files), *(("FILES", one) for one in also if one != "-")]
-    for option, path in read:
-        if not same_file(path, written):
-            continue
-        named = _same_name(path, name)
-        hint = ""
-        if option in ("FILES", "FILE"):
-            what = "an input" if named else f"the same file as the input {path}"
-            hint = " (--in-place without -o rewrites each FILE)" if _has_in_place() else ""
-        else:
-            what = f"read by {option}" if named else f"the same file as {option} {path}"
-        raise click.UsageError(f"{name} is {what}; refusing to overwrite a file pdn reads{hint}")
+    option, path = read[identity]
+    named = _same_name(path, name)
+    hint = ""
+    if option in ("FILES", "FILE"):
+        what = "an input" if named else f"the same file as the input {path}"
+        hint = " (--in-place without -o rewrites each FILE)" if _has_in_place() else ""
+    else:
+        what = f"read by {option}" if named else f"the same file as {option} {path}"
+    raise click.UsageError(f"{name} is {what}; refusing to overwrite a file pdn reads{hint}")
 
 
 def same_file(path: str | os.PathLike[str], other: str | os.PathLike[str] | os.stat_result) -> bool:

@@ -33,7 +33,7 @@ import re
 import signal
 import stat
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from types import FrameType
 from typing import TextIO
@@ -327,23 +327,38 @@ def _raise_terminated(signum: int, frame: FrameType | None) -> None:
 def signals_as_exit() -> Iterator[None]:
     """Within the block, ``SIGTERM`` and ``SIGHUP`` raise :class:`Terminated`, so that every
     ``finally`` and ``with`` runs (a scratch folder is removed); once out of the block the
-    process dies of the same signal, as it would have. Outside the main thread, or where a
-    program set its own handlers, this changes nothing."""
+    process dies of the same signal, as it would have. An atomic write under way outside the
+    block (its handler installed) is cleaned up then, by that handler. Outside the main
+    thread, or where a program set its own handlers, this changes nothing."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    installed = [s for s in _CLEANUP_SIGNALS if signal.getsignal(s) is signal.SIG_DFL]
-    for signum in installed:
+    # Ours to take over: the default, and the atomic writer's cleanup (which would end the
+    # process at once, skipping the block's own cleanup); a program's own handler is kept.
+    saved = {
+        signum: handler
+        for signum in _CLEANUP_SIGNALS
+        if (handler := signal.getsignal(signum)) is signal.SIG_DFL or handler is _on_signal
+    }
+    for signum in saved:
         signal.signal(signum, _raise_terminated)
     try:
         yield
     except Terminated as stop:
-        for signum in installed:
-            signal.signal(signum, signal.SIG_DFL)
-        installed = []
+        _restore(saved)
+        saved = {}
         if stop.signum in _CLEANUP_SIGNALS:
             os.kill(os.getpid(), stop.signum)
         raise
     finally:
-        for signum in installed:
-            signal.signal(signum, signal.SIG_DFL)
+        _restore(saved)
+
+
+def _restore(saved: Mapping[signal.Signals, object]) -> None:
+    """Put back the handlers :func:`signals_as_exit` replaced; the atomic writer's only while
+    a temporary file is still pending."""
+    with _lock:
+        for signum, handler in saved.items():
+            if handler is _on_signal and not _pending:
+                handler = signal.SIG_DFL
+            signal.signal(signum, handler)  # type: ignore[arg-type]

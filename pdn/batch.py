@@ -23,6 +23,7 @@ from .inputs import (
     is_json,
     iter_games,
     named_games,
+    page_name,
 )
 from .pool import (
     BATCH_SIZE,
@@ -59,6 +60,7 @@ __all__ = [
     "iter_games",
     "map_games",
     "named_games",
+    "page_name",
     "process_pool",
     "usable_cores",
     "validate_files",

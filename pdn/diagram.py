@@ -22,7 +22,7 @@ from pdn.engine import Color, Move, Position, board_for, letters, svg_diagram, x
 
 from .filenames import safe_name
 from .model import Game, Node, Tags
-from .safe_text import one_line
+from .safe_text import csp_source, one_line
 from .validation import Report, locate, validate
 
 __all__ = [
@@ -211,6 +211,16 @@ def confined(directory: Path, name: str) -> Path:
     return target
 
 
+_SHEET_STYLE = (
+    "body{font-family:sans-serif;margin:1cm}"
+    ".sheet{display:flex;flex-wrap:wrap;gap:1cm}"
+    "figure.diagram{margin:0;break-inside:avoid;page-break-inside:avoid;width:8.5cm}"
+    "figure.diagram svg{width:100%;height:auto}"
+    "figcaption{font-size:10pt;text-align:center}"
+    "@media print{body{margin:0}}"
+)
+
+
 def diagram_sheet(items: Sequence[Snapshot], *, title: str = "Diagrams", flip: bool = False) -> str:
     """A printable HTML page of diagrams with captions (two per row on A4; every value from
     the file is escaped, and a character XML does not allow is shown as ``\\uNNNN``). Print
@@ -226,17 +236,15 @@ def diagram_sheet(items: Sequence[Snapshot], *, title: str = "Diagrams", flip: b
             + (f"<br><small>{xml_text(event)}</small>" if event else "")
             + "</figcaption></figure>"
         )
+    # As strict as the viewer's: no script, and only this page's own style (by its hash).
+    policy = f"default-src 'none'; style-src {csp_source(_SHEET_STYLE)}"
     return "\n".join(
         [
             "<!DOCTYPE html>",
             '<html lang="en"><head><meta charset="utf-8">',
+            f'<meta http-equiv="Content-Security-Policy" content="{policy}">',
             f"<title>{xml_text(title)}</title>",
-            "<style>body{font-family:sans-serif;margin:1cm}"
-            ".sheet{display:flex;flex-wrap:wrap;gap:1cm}"
-            "figure.diagram{margin:0;break-inside:avoid;page-break-inside:avoid;width:8.5cm}"
-            "figure.diagram svg{width:100%;height:auto}"
-            "figcaption{font-size:10pt;text-align:center}"
-            "@media print{body{margin:0}}</style></head><body>",
+            f"<style>{_SHEET_STYLE}</style></head><body>",
             f"<h1>{xml_text(title)}</h1>",
             '<div class="sheet">',
             *cards,

@@ -502,7 +502,9 @@ class Tree:
         ``min_games`` games, at most ``plies`` plies below it, each once (breadth first)."""
         seen = {position_key(root)}
         frontier = [root]
-        for level in range(plies + 1):
+        level = 0
+        # Until the tree ends, not for every level asked: --plies may be any number.
+        while frontier and level <= plies:
             following: list[Position] = []
             for position in frontier:
                 node = self.node(position)
@@ -515,6 +517,7 @@ class Tree:
                         seen.add(key)
                         following.append(reply.position)
             frontier = following
+            level += 1
 
     def summary(self, variant: Variant | None = None) -> str:
         """What went in, for the variant shown: its games, those that stopped before the

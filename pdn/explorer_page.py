@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import html
 import itertools
+import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -113,7 +114,9 @@ def explorer_data(
     """
     if max_nodes < 1:
         raise ValueError("max_nodes must be 1 or more")
-    nodes = list(itertools.islice(tree.walk(root, plies=plies, min_games=min_games), max_nodes))
+    # (islice takes no more than sys.maxsize: a larger bound is no bound.)
+    walked = tree.walk(root, plies=plies, min_games=min_games)
+    nodes = list(itertools.islice(walked, min(max_nodes, sys.maxsize)))
     index = {node.position: i for i, node in enumerate(nodes)}
     level = {root: 0}
     out_nodes: list[JsonDict] = []

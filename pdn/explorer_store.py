@@ -8,6 +8,9 @@ arrays, :class:`SpilledCounts` in a temporary SQLite database (upserts add recor
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import os
 import sqlite3
 from array import array
 from collections.abc import Iterable, Iterator, MutableSequence, Sequence
@@ -24,6 +27,7 @@ __all__ = [
     "WIN",
     "CountTable",
     "Row",
+    "SpillError",
     "SpilledCounts",
     "added",
     "merge_row",
@@ -185,53 +189,99 @@ _UPSERT_COUNTS = """
 _COLUMNS = "win, draw, loss, unknown, first, last"
 
 
+class SpillError(OSError):
+    """The temporary database of :class:`SpilledCounts` failed (a full or unwritable
+    temporary folder): an :class:`OSError` naming that folder, with SQLite's reason."""
+
+
+def _temporary_folder() -> str:
+    import tempfile  # (only once a tree spills)
+
+    # Where SQLite puts a temporary database: SQLITE_TMPDIR, TMPDIR, then as Python does.
+    return os.environ.get("SQLITE_TMPDIR") or os.environ.get("TMPDIR") or tempfile.gettempdir()
+
+
+@contextlib.contextmanager
+def _disk_errors() -> Iterator[None]:
+    """SQLite's errors as a :class:`SpillError`: a user learns which folder and why, in one
+    line, never a traceback."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        reason = str(exc)
+        code = errno.ENOSPC if "full" in reason else errno.EIO
+        raise SpillError(
+            code,
+            f"the explorer's temporary database failed ({reason}); "
+            "set TMPDIR to a folder with room",
+            _temporary_folder(),
+        ) from None
+
+
 class SpilledCounts:
-    """The counts that no longer fit in memory, in a private temporary SQLite database."""
+    """The counts that no longer fit in memory, in a private temporary SQLite database.
+    Every failure of the database is a :class:`SpillError`."""
 
     def __init__(self) -> None:
-        # A tree may change threads (a partition's, handed back by a threaded scheduler);
-        # it is never used by two at once.
-        self.db = sqlite3.connect("", check_same_thread=False)
-        self.db.execute(f"CREATE TABLE positions (key BLOB PRIMARY KEY, {_COLUMNS}) WITHOUT ROWID")
-        self.db.execute(
-            f"CREATE TABLE moves (source BLOB, target BLOB, {_COLUMNS}, "
-            "PRIMARY KEY (source, target)) WITHOUT ROWID"
-        )
+        with _disk_errors():
+            # A tree may change threads (a partition's, handed back by a threaded
+            # scheduler); it is never used by two at once.
+            self.db = sqlite3.connect("", check_same_thread=False)
+            self.db.execute(
+                f"CREATE TABLE positions (key BLOB PRIMARY KEY, {_COLUMNS}) WITHOUT ROWID"
+            )
+            self.db.execute(
+                f"CREATE TABLE moves (source BLOB, target BLOB, {_COLUMNS}, "
+                "PRIMARY KEY (source, target)) WITHOUT ROWID"
+            )
 
     def add(self, table: CountTable) -> None:
+        """Add up the records of ``table`` into the database."""
         db = self.db
-        db.executemany(
-            f"INSERT INTO positions VALUES (?, ?, ?, ?, ?, ?, ?) "
-            f"ON CONFLICT (key) DO UPDATE SET {_UPSERT_COUNTS}",
-            ((_blob(key), *counts) for key, counts in table.positions()),
-        )
-        db.executemany(
-            f"INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-            f"ON CONFLICT (source, target) DO UPDATE SET {_UPSERT_COUNTS}",
-            ((_blob(a), _blob(b), *counts) for (a, b), counts in table.moves()),
-        )
-        # Committed, so that the pages written need not stay in the cache until the end.
-        db.commit()
+        with _disk_errors():
+            db.executemany(
+                f"INSERT INTO positions VALUES (?, ?, ?, ?, ?, ?, ?) "
+                f"ON CONFLICT (key) DO UPDATE SET {_UPSERT_COUNTS}",
+                ((_blob(key), *counts) for key, counts in table.positions()),
+            )
+            db.executemany(
+                f"INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                f"ON CONFLICT (source, target) DO UPDATE SET {_UPSERT_COUNTS}",
+                ((_blob(a), _blob(b), *counts) for (a, b), counts in table.moves()),
+            )
+            # Committed, so that the pages written need not stay in the cache until the end.
+            db.commit()
 
     def position(self, key: int) -> tuple[int, ...] | None:
-        row = self.db.execute(
-            f"SELECT {_COLUMNS} FROM positions WHERE key = ?", (_blob(key),)
-        ).fetchone()
+        """The record of the position ``key``, or None."""
+        with _disk_errors():
+            row = self.db.execute(
+                f"SELECT {_COLUMNS} FROM positions WHERE key = ?", (_blob(key),)
+            ).fetchone()
         return None if row is None else tuple(row)
 
     def moves_from(self, key: int) -> Iterator[tuple[int, tuple[int, ...]]]:
-        rows = self.db.execute(
-            f"SELECT target, {_COLUMNS} FROM moves WHERE source = ?", (_blob(key),)
-        )
-        for target, *counts in rows:
-            yield int.from_bytes(target, "big"), tuple(counts)
+        """(the position it leads to, its record) of each move from ``key``."""
+        with _disk_errors():
+            rows = self.db.execute(
+                f"SELECT target, {_COLUMNS} FROM moves WHERE source = ?", (_blob(key),)
+            )
+            for target, *counts in rows:
+                yield int.from_bytes(target, "big"), tuple(counts)
 
     def positions(self) -> Iterator[tuple[int, tuple[int, ...]]]:
-        for key, *counts in self.db.execute(f"SELECT key, {_COLUMNS} FROM positions"):
-            yield int.from_bytes(key, "big"), tuple(counts)
+        """(key, record) of every position."""
+        with _disk_errors():
+            for key, *counts in self.db.execute(f"SELECT key, {_COLUMNS} FROM positions"):
+                yield int.from_bytes(key, "big"), tuple(counts)
 
     def moves(self) -> Iterator[tuple[tuple[int, int], tuple[int, ...]]]:
-        for source, target, *counts in self.db.execute(
-            f"SELECT source, target, {_COLUMNS} FROM moves"
-        ):
-            yield (int.from_bytes(source, "big"), int.from_bytes(target, "big")), tuple(counts)
+        """((source, target), record) of every move."""
+        with _disk_errors():
+            for source, target, *counts in self.db.execute(
+                f"SELECT source, target, {_COLUMNS} FROM moves"
+            ):
+                yield (
+                    (int.from_bytes(source, "big"), int.from_bytes(target, "big")),
+                    tuple(counts),
+                )

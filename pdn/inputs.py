@@ -32,6 +32,19 @@ def display_name(source: Input) -> str:
     return name if isinstance(name, str) and not name.startswith("<") else "-"
 
 
+def page_name(source: Input) -> str:
+    """How a source is named on a page pdn writes for others to read (the viewer, a report,
+    the explorer): as given when the path is relative, its base name when it is absolute,
+    so that a published page never shows the user's folders (messages on the terminal keep
+    :func:`display_name`).
+
+    >>> page_name("/home/someone/club/2025/round3.pdn"), page_name("2025/round3.pdn")
+    ('round3.pdn', '2025/round3.pdn')
+    """
+    name = display_name(source)
+    return os.path.basename(name) if os.path.isabs(name) else name
+
+
 #: The file name ending of the files read from a folder (compared ignoring case: old DOS
 #: archives write ``GAMES.PDN``).
 PDN_SUFFIX = ".pdn"

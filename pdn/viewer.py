@@ -33,8 +33,6 @@ one page never share one.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import html
 import json
 import secrets
@@ -46,14 +44,14 @@ from typing import IO, Any
 
 from pdn.engine import ENGLISH, Position, Variant, board_for, changes, get_variant, letters
 
-from .batch import Input, map_games
+from .batch import Input, map_games, page_name
 from .gametype import first_colour
 from .jsonio import dumps
 from .model import BEGIN_VARIATION, MOVE, Game, Node, line_events
 from .notation import NotationError, parse_move, resolve_squares
 from .problems import Problem
 from .replays import replay_of
-from .safe_text import one_line, printable
+from .safe_text import csp_source, one_line, printable
 from .steps import Step
 from .validation import Report
 
@@ -332,7 +330,8 @@ def view_game(
             ballot = f"ACF {opening.number}"
     tags = game.tags
     row = [one_line(tags.get(name) or "") for name in COLUMNS[:5]]
-    row += [one_line(game.result or ""), ballot, report.status, one_line(file)]
+    # The page is published: it names the file, not the user's folders.
+    row += [one_line(game.result or ""), ballot, report.status, one_line(page_name(file))]
     start = report.start
     first = first_colour(board_variant, game.game_type)  # a GameType may name it ("20,B")
     record: JsonDict = {
@@ -370,12 +369,6 @@ def _evaluation(game: Game, report: Report, depth: int) -> JsonDict:
 def asset(name: str) -> str:
     """The text of one of the pages' scripts or styles (``pdn/viewer_assets``)."""
     return resources.files("pdn").joinpath("viewer_assets").joinpath(name).read_text("utf-8")
-
-
-def csp_source(text: str) -> str:
-    """The CSP source that allows exactly this inline script or style."""
-    digest = hashlib.sha256(text.encode("utf-8")).digest()
-    return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
 
 
 def write_page(

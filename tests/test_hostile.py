@@ -485,15 +485,21 @@ def test_a_stray_nul_is_reported_and_the_file_kept_in_place(tmp_path: Path) -> N
     original = TOURNAMENT.read_bytes()
     at = original.index(b"1. ")
     path.write_bytes(original[:at] + b"\x00" + original[at:])
+    # In place (-o naming the one FILE is --in-place): the U+FFFD would be new: refused.
     proc = pdn("convert", "--in-place", path, "-o", path)
     err = no_traceback(proc)
+    assert proc.returncode == 1 and "left as it is" in err
+    assert path.read_bytes() == original[:at] + b"\x00" + original[at:]
+    copy = tmp_path / "copy.pdn"
+    proc = pdn("convert", path, "-o", copy)
+    err = no_traceback(proc)
     assert proc.returncode == 0
-    rewritten = path.read_bytes()
+    rewritten = copy.read_bytes()
     assert b"\x00" not in rewritten  # the NUL is damage, shown as U+FFFD in a comment
     games = list(_read(rewritten))
     assert [g.mainline_moves() for g in games] == [g.mainline_moves() for g in _read(original)]
     assert "NUL" not in err  # a warning: convert says only errors
-    assert pdn("validate", path).returncode == 0  # and our own output reads back clean
+    assert pdn("validate", copy).returncode == 0  # and our own output reads back clean
 
 
 def test_nul_damage_has_its_offset(tmp_path: Path) -> None:

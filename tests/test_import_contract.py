@@ -89,7 +89,7 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
     ("presentation", {"viewer", "explorer_page"}),
     # The command line's plumbing, then its commands, each module loaded by ``pdn.cli`` only
     # when one of its commands runs (so none imports another, nor the package's group).
-    ("command plumbing", {"cli.streams", "cli.options", "cli.inputs"}),
+    ("command plumbing", {"cli.guard", "cli.streams", "cli.options", "cli.inputs"}),
     (
         "commands",
         {

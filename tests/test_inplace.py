@@ -384,6 +384,52 @@ def test_sigterm_in_split_removes_the_spool_folder(tmp_path: Path) -> None:
     assert list(scratch.iterdir()) == []
 
 
+def test_sigterm_in_split_inside_an_atomic_write_removes_both(tmp_path: Path) -> None:
+    # An atomic write's handler installed (a program writing its log while it splits): the
+    # signal must still end the split through its with blocks, then the write's cleanup.
+    path = tmp_path / "many.pdn"
+    path.write_text("\n".join(game(f"P{n}") for n in range(300)))
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    ready = tmp_path / "ready"
+    log = tmp_path / "log.txt"
+    script = textwrap.dedent(
+        f"""
+        import signal, time
+        from pathlib import Path
+        from pdn import splitting
+        from pdn.atomic import atomic_writer
+        real = splitting._Spool.write
+        def write(self, name, text):
+            real(self, name, text)
+            if len(self.paths) == 5:
+                Path({str(ready)!r}).touch()
+                time.sleep(60)  # SIGTERM arrives here
+        splitting._Spool.write = write
+        with atomic_writer({str(log)!r}) as out:
+            out.write("splitting\\n")
+            assert signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
+            splitting.split_files([{str(path)!r}], {str(tmp_path / "out")!r}, "player")
+        """
+    )
+    env = {**os.environ, "TMPDIR": str(scratch)}
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, env=env)
+    try:
+        for _ in range(600):
+            if ready.exists() or proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert ready.exists() and any(scratch.iterdir())  # the spool folder is there
+        assert list(tmp_path.glob(".log.txt.*.tmp"))  # and the log being written
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == -signal.SIGTERM  # died of the signal, as before
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert list(scratch.iterdir()) == []
+    assert not list(tmp_path.glob(".log.txt.*")) and not log.exists()
+
+
 # -------------------------------------------------------------------- alias lists, CSV cells
 
 

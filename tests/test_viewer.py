@@ -134,7 +134,8 @@ def test_view_command_writes_the_page(tmp_path: Path) -> None:
     page = read_page(out.read_text(encoding="utf-8"))
     games = len(list(pdn.read_games(str(EXAMPLES / "illegal-moves.pdn"))))
     assert len(page.games) == games + 7
-    assert page.meta["rows"][-1][8] == str(VARIATIONS)  # the file as given
+    # An absolute path: its base name (the page is published, the user's folders are not).
+    assert page.meta["rows"][-1][8] == VARIATIONS.name
     again = CliRunner().invoke(main, ["view", str(out), "-o", str(out)])
     assert again.exit_code == 2 and "refusing to overwrite" in again.output
 

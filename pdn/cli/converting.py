@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, TextIO
 import click
 
 from ..safe_text import printable
+from .guard import InputPath, OutputPath
 from .inputs import (
     ReadingErrors,
     archive_files,
@@ -199,7 +200,7 @@ def convert(
 @click.option(
     "--novelties",
     multiple=True,
-    type=click.Path(exists=True),
+    type=InputPath(),
     metavar="ARCHIVE",
     help="A comment at each game's novelty against ARCHIVE (a file or folder; repeatable): "
     "its first move to a position no archive game reached, as pdn novelty finds it.",
@@ -332,7 +333,7 @@ def _headers_of(files: tuple[str, ...]) -> Iterator[Tags]:
 @click.option(
     "--log",
     "log_file",
-    type=click.Path(dir_okay=False, writable=True),
+    type=OutputPath(writable=True),
     default=None,
     help="Write the list of changes here instead of standard error.",
 )

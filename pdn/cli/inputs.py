@@ -180,11 +180,12 @@ class NotPdn:
         self.count += 1
         # Every command then ends with status 1 (the group), whether or not it calls exit().
         click.get_current_context().find_root().meta[INPUT_LOST] = True
-        where = f"{name}:{problem.line or 1}:{problem.column or 1}"
-        line = f"{where}: {problem.code}: {problem.message}"
-        click.echo(printable(line), err=True)
+        where = f"{problem.line or 1}:{problem.column or 1}: {problem.code}: {problem.message}"
+        click.echo(printable(f"{name}:{where}"), err=True)
         if self.page is not None:
-            self.page.append(line)
+            from ..inputs import page_name  # a page names the file, not the user's folders
+
+            self.page.append(f"{page_name(name)}:{where}")
 
     def exit(self) -> None:
         """Exit 1 when an input was not PDN."""

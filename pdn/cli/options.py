@@ -18,6 +18,8 @@ from click.decorators import FC
 
 from pdn import engine
 
+from .guard import InputPath, OutputPath
+
 if TYPE_CHECKING:
     from ..names import Aliases
 
@@ -115,7 +117,7 @@ def files_argument() -> Callable[[FC], FC]:
         func = click.argument(
             "files",
             nargs=-1,
-            type=click.Path(exists=True, allow_dash=True),
+            type=InputPath(allow_dash=True),
             callback=_expand_files,
         )(func)
         return click.option(
@@ -148,7 +150,7 @@ def output_option() -> Callable[[FC], FC]:
     return click.option(
         "-o",
         "--output",
-        type=click.Path(dir_okay=False, writable=True, allow_dash=True),
+        type=OutputPath(writable=True),
         default="-",
         show_default=True,
         help="Where to write; '-' is standard output. Files are replaced atomically.",
@@ -198,7 +200,7 @@ def names_option() -> Callable[[FC], FC]:
     return click.option(
         "--names",
         "aliases",
-        type=click.Path(exists=True, dir_okay=False),
+        type=InputPath(dir_okay=False),
         default=None,
         callback=_load_aliases,
         help="Alias list to apply (CSV: old,new[,tags[,why]]): player and event renames, "
@@ -256,7 +258,7 @@ def in_place_option() -> Callable[[FC], FC]:
         is_flag=True,
         help="Without -o: rewrite each FILE with its own output (atomically, once it is all "
         "read), as sed -i does, in its own encoding and line ends; a FILE that would lose "
-        "text is left as it is (exit 1). With -o: allow OUTPUT to be one of the inputs.",
+        "text is left as it is (exit 1). -o naming the one FILE does the same.",
     )
 
 

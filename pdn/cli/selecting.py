@@ -15,6 +15,7 @@ import click
 from pdn import engine
 
 from ..safe_text import printable
+from .guard import InputPath, OutputPath
 from .inputs import NotPdn, progress_bar, sources_of
 from .options import (
     encoding,
@@ -330,13 +331,14 @@ def select(
 @click.option(
     "--against",
     multiple=True,
-    type=click.Path(exists=True),
+    type=InputPath(),
     metavar="ARCHIVE",
     help="Also drop the games ARCHIVE already has (a file or folder, read but never "
     "written; repeatable).",
 )
 @click.option(
     "--duplicates-to",
+    type=OutputPath(),
     default=None,
     metavar="FILE",
     help="Write the repeats dropped to FILE, each as read.",
@@ -344,6 +346,7 @@ def select(
 @click.option(
     "--report",
     "report_to",
+    type=OutputPath(),
     default=None,
     metavar="FILE",
     help="Write the list of repeats to FILE (FILE:LINE: game N repeats FILE:LINE (game M)); "

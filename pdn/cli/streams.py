@@ -12,7 +12,6 @@ import io
 import os
 import sys
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import BinaryIO, TextIO
 
 import click
@@ -30,22 +29,19 @@ INPUT_LOST = "pdn.input_lost"
 
 
 @contextlib.contextmanager
-def open_output(
-    output: str, inputs: tuple[str, ...] = (), *, in_place: bool = False
-) -> Iterator[TextIO]:
-    """Standard output for ``-``, else an atomic writer that refuses to overwrite an input."""
+def open_output(output: str, inputs: tuple[str, ...] = ()) -> Iterator[TextIO]:
+    """Standard output for ``-``, else an atomic writer that refuses to overwrite a file the
+    command reads (:func:`pdn.cli.guard.guard_output`: its FILES, archives and lists, and
+    ``inputs``)."""
     if output == "-":
         if isinstance(sys.stdout, _ClosedOutput):
             raise StreamClosedError("standard output")  # before any work is done
         yield sys.stdout
         return
-    target = Path(output).resolve()
-    if not in_place and any(i != "-" and Path(i).resolve() == target for i in inputs):
-        raise click.UsageError(
-            f"{output} is also an input; refusing to overwrite it (use --in-place to do so)"
-        )
     from ..atomic import atomic_writer
+    from .guard import guard_output
 
+    guard_output(output, inputs)
     # The name as given: the writer must see "/dev/stdout", not the file it resolves to.
     with atomic_writer(output) as handle:
         yield handle
@@ -60,7 +56,8 @@ def write_outputs(
     unchanged: type[Exception] | None = None,
 ) -> None:
     """Call ``write(inputs, out)``: once, with every input and OUTPUT; or, with ``in_place``
-    and no ``-o``, once per input file with that file as its output, through
+    and no ``-o`` (or ``-o`` naming the one input), once per input file with that file as its
+    output, through
     :func:`pdn.inplace.rewrite`: in its own encoding (``--encoding`` when given) and line
     ends, replaced atomically only when its whole output is written and nothing of it would
     be lost (else it is left as it was, said in one line, the other files are still done, and
@@ -68,11 +65,19 @@ def write_outputs(
     untouched, and the others go on. Standard input cannot be rewritten in place."""
     from ..inplace import InPlaceRefused, rewrite
     from ..safe_text import printable
+    from .guard import same_file
     from .options import encoding
 
+    if in_place and output != "-" and any(f != "-" and same_file(f, output) for f in files):
+        if len(files) > 1:
+            raise click.UsageError(
+                f"-o {output} is one of several FILES; --in-place without -o rewrites each "
+                "FILE in its own encoding and line ends"
+            )
+        output = "-"  # the one FILE rewritten in place, with the same guards and encoding
     if not (in_place and output == "-"):
         try:
-            with open_output(output, files, in_place=in_place) as out:
+            with open_output(output, files) as out:
                 write(files, out)
         except InPlaceRefused as exc:
             raise click.ClickException(printable(str(exc))) from exc

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 import click
@@ -13,6 +13,7 @@ import click
 from pdn import engine
 
 from ..safe_text import printable
+from .guard import InputPath
 from .inputs import (
     NotPdn,
     ReadingErrors,
@@ -236,7 +237,7 @@ def explore(
     if isinstance(position, str):
         raise click.BadParameter(position, param_hint="--fen" if fen else "--moves")
     if fmt == "html":
-        from ..batch import display_name
+        from ..batch import page_name
         from ..explorer_page import explorer_html
 
         page = explorer_html(
@@ -246,7 +247,7 @@ def explore(
             plies=plies,
             max_nodes=max_nodes,
             line=line if line is not None else (None if fen is not None else ""),
-            title="Explorer: " + ", ".join(display_name(s) for s in sources),
+            title="Explorer: " + ", ".join(page_name(s) for s in sources),
         )
         with open_output(output, files) as out:
             out.write(page)
@@ -263,7 +264,7 @@ _against_option = click.option(
     "--against",
     multiple=True,
     required=True,
-    type=click.Path(exists=True),
+    type=InputPath(),
     metavar="ARCHIVE",
     help="The archive to compare with (a file or folder; repeatable).",
 )
@@ -487,6 +488,7 @@ class _Repeats:
     def skip(self, name: str, read: Game | Recorded) -> bool:
         """Whether to leave a game out: it repeats an earlier game and ``dedupe`` is on."""
         from ..duplicates import Place, pairing_key
+        from ..inputs import page_name
         from ..recording import Recorded
 
         game = read.game if isinstance(read, Recorded) else read
@@ -496,12 +498,16 @@ class _Repeats:
             return False
         self.count += 1
         how = "counted once" if self.dedupe else "counted again"
-        message = (
-            f"{place}:1: warning: game {game.index} repeats {first} (game {first.index}), {how}"
-        )
-        click.echo(printable(message), err=True)
+
+        def said(name: Callable[[str], str]) -> str:
+            return (
+                f"{name(place.file)}:{place.line}:1: warning: game {game.index} repeats "
+                f"{name(first.file)}:{first.line} (game {first.index}), {how}"
+            )
+
+        click.echo(printable(said(str)), err=True)
         if self.count <= self.SHOWN:
-            self.page.append(message)
+            self.page.append(said(page_name))  # a page names the file, not the user's folders
         return self.dedupe
 
     def summary(self) -> None:

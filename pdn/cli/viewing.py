@@ -14,6 +14,7 @@ from pdn import engine
 
 from ..atomic import atomic_writer
 from ..safe_text import printable
+from .guard import InputPath, guard_output
 from .inputs import NotPdn, games_of, progress_bar, sources_of
 from .options import (
     encoding,
@@ -66,9 +67,7 @@ def _write_picture(out: TextIO, svg: str, png: bool) -> None:
 
 
 @click.command()
-@click.argument(
-    "file", required=False, type=click.Path(exists=True, allow_dash=True, dir_okay=False)
-)
+@click.argument("file", required=False, type=InputPath(allow_dash=True, dir_okay=False))
 @click.option("--fen", default=None, help="Draw this position (no FILE needed).")
 @click.option(
     "--move",
@@ -179,7 +178,7 @@ def show(
     "--explorer-from",
     "archives",
     multiple=True,
-    type=click.Path(exists=True, dir_okay=False),
+    type=InputPath(dir_okay=False),
     metavar="ARCHIVE",
     help="Also count these files' games in the panel (repeatable; implies --explorer).",
 )
@@ -230,7 +229,7 @@ def view(
     shown games' positions are counted, so a large archive costs its replay time, not its
     tree's memory; FILES are read twice (so not standard input).
     """
-    from ..batch import display_name
+    from ..batch import page_name
     from ..viewer import view_files
 
     if depth is not None and not analyse:
@@ -240,7 +239,7 @@ def view(
 
         depth = DEPTH
     sources = sources_of(files)
-    name = title or ", ".join(display_name(s) for s in sources)
+    name = title or ", ".join(page_name(s) for s in sources)
     workers = jobs or os.cpu_count() or 1
     panel = None
     if explorer or archives:
@@ -334,6 +333,7 @@ def diagram(
         chosen.extend(found)
     if sheet:
         target = confined(folder, "sheet.html")
+        guard_output(target)
         with atomic_writer(target) as out:
             out.write(diagram_sheet(chosen, flip=flip))
         click.echo(f"{len(chosen)} diagrams written to {target}", err=True)
@@ -349,6 +349,7 @@ def diagram(
             caption=item.caption,
         )
         target = confined(folder, file_stem(item) + (".png" if png else ".svg"))
+        guard_output(target)
         with atomic_writer(target) as out:
             _write_picture(out, picture, png)
     click.echo(f"{len(chosen)} diagrams written to {folder}", err=True)

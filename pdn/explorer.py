@@ -651,7 +651,7 @@ def positions_asked(
     from pdn.engine import FenError
 
     from .criteria import parse_line
-    from .matching import line_position
+    from .filtering import line_position
 
     line = parse_line(moves) if moves is not None else None
     names = [get_variant(variant).name] if variant is not None else list(VARIANT_ORDER)

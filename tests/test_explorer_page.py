@@ -164,7 +164,7 @@ def test_explore_html_command(tmp_path: Path) -> None:
     tree = build([GERMAN])
     start = tree.start()
     assert start is not None
-    root = pdn.selection.line_position(start, ("11-15", "22-18"))
+    root = pdn.filtering.line_position(start, ("11-15", "22-18"))
     assert root is not None
     assert data["root"] == letters(root) and data["line"] == "11-15 22-18"
     assert data["nodes"][0]["f"] == figures_row(tree.figures(root))

@@ -29,7 +29,7 @@ COMPILED = (
     "pdn_engine.native",
     "pdn_engine.perft",
     "pdn_engine.search",
-    "pdn_engine.matching",
+    "pdn_engine.acceptance",
     "pdn_engine.faults",
     "pdn_engine.wording",
     "pdn_engine.diagnose",

@@ -23,6 +23,7 @@ imports without dask, and its examples need it; ``tests/test_dask.py`` runs them
 
 from __future__ import annotations
 
+import collections
 import io
 import os
 from collections.abc import Iterable, Iterator, Sequence
@@ -351,10 +352,14 @@ def explorer_tree(
 ) -> Tree:
     """The opening explorer's tree of ``paths``, equal to :func:`pdn.explorer.build`'s (the
     arguments are its own): the workers replay the games and build one tree per partition,
-    and only these trees' counts travel back, ``at_once`` partitions at a time, to be merged
-    here in input order, into a tree that spills to SQLite past ``spill`` entries as one
-    process's does: besides that tree, this process holds at most ``at_once`` partitions'
-    trees, however many there are (computed now)."""
+    and only these trees' counts travel back, to be merged here in input order, into a tree
+    that spills to SQLite past ``spill`` entries as one process's does (computed now).
+
+    On a :mod:`distributed` cluster (the default client), ``at_once`` partitions are
+    computed at a time and each tree is merged as it arrives, the next partition asked for
+    at once: besides its tree this process then holds one partition's tree at a time. On
+    a local scheduler ``at_once`` partitions are computed together, then merged: it holds
+    at most ``at_once`` of them."""
     from dask.base import compute
 
     players_at, within = tuple(players_at), None if within is None else tuple(within)
@@ -364,6 +369,10 @@ def explorer_tree(
     )
     parts = bag.to_delayed()
     step = max(at_once, 1)
+    client = _distributed_client()
+    if client is not None:
+        _merge_as_they_arrive(tree, client, parts, step)
+        return tree
     for first in range(0, len(parts), step):
         done = list(compute(*parts[first : first + step]))
         done.reverse()
@@ -371,6 +380,41 @@ def explorer_tree(
             for part in done.pop():
                 tree.merge(part)
     return tree
+
+
+def _distributed_client() -> Any:
+    """The :mod:`distributed` client that computes now, if one does (``None`` when dask's
+    scheduler is a local one, or distributed is not installed)."""
+    from dask.base import get_scheduler
+
+    scheduler = get_scheduler()
+    owner = getattr(scheduler, "__self__", None)
+    try:
+        from distributed import Client
+    except ImportError:
+        return None
+    return owner if isinstance(owner, Client) else None
+
+
+def _merge_as_they_arrive(tree: Tree, client: Any, parts: Sequence[Any], step: int) -> None:
+    """Merge each partition's trees into ``tree`` in input order as soon as it arrives,
+    keeping ``step`` partitions computing on the cluster (their trees stay there until
+    asked for), and letting each go once merged."""
+    window: collections.deque[Any] = collections.deque(
+        client.compute(part) for part in parts[:step]
+    )
+    following = step
+    while window:
+        future = window.popleft()
+        trees = future.result()
+        future.release()
+        del future
+        if following < len(parts):
+            window.append(client.compute(parts[following]))
+            following += 1
+        trees.reverse()
+        while trees:  # each let go once merged
+            tree.merge(trees.pop())
 
 
 def _tree_of_pieces(

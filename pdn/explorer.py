@@ -23,6 +23,8 @@ to a temporary SQLite database, so that the memory stays flat however large the 
 
 from __future__ import annotations
 
+import heapq
+import itertools
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -499,25 +501,36 @@ class Tree:
 
     def walk(self, root: Position, *, plies: int, min_games: int = 1) -> Iterator[Node]:
         """Every node reached from ``root`` through replies played in at least
-        ``min_games`` games, at most ``plies`` plies below it, each once (breadth first)."""
+        ``min_games`` games, at most ``plies`` plies below it, each once, the most played
+        first (see :meth:`walk_plies`, which also says each one's ply)."""
+        for _, node in self.walk_plies(root, plies=plies, min_games=min_games):
+            yield node
+
+    def walk_plies(
+        self, root: Position, *, plies: int, min_games: int = 1
+    ) -> Iterator[tuple[int, Node]]:
+        """Every node reached from ``root`` through replies played in at least
+        ``min_games`` games, at most ``plies`` plies below it, each once with its ply below
+        the root along the way it was found: the most played first (the root, then always
+        the position reached by the most games among those found so far; of equal ones the
+        nearer, then the one found first), so that a page that holds only the first ``n``
+        follows the main lines to their end rather than every side line near the root. A
+        node comes after the node it was found from."""
         seen = {position_key(root)}
-        frontier = [root]
-        level = 0
-        # Until the tree ends, not for every level asked: --plies may be any number.
-        while frontier and level <= plies:
-            following: list[Position] = []
-            for position in frontier:
-                node = self.node(position)
-                yield node
-                if level == plies:
-                    continue
-                for reply in node.replies:
-                    key = position_key(reply.position)
-                    if reply.figures.games >= min_games and key not in seen:
-                        seen.add(key)
-                        following.append(reply.position)
-            frontier = following
-            level += 1
+        found = itertools.count()
+        waiting: list[tuple[int, int, int, Position]] = [(0, 0, next(found), root)]
+        while waiting:
+            _, level, _, position = heapq.heappop(waiting)
+            node = self.node(position)
+            yield level, node
+            if level == plies:
+                continue
+            for reply in node.replies:
+                key = position_key(reply.position)
+                if reply.figures.games >= min_games and key not in seen:
+                    seen.add(key)
+                    entry = (-reply.reached.games, level + 1, next(found), reply.position)
+                    heapq.heappush(waiting, entry)
 
     def summary(self, variant: Variant | None = None) -> str:
         """What went in, for the variant shown: its games, those that stopped before the
@@ -654,7 +667,7 @@ def positions_asked(
     from pdn.engine import FenError
 
     from .criteria import parse_line
-    from .matching import line_position
+    from .filtering import line_position
 
     line = parse_line(moves) if moves is not None else None
     names = [get_variant(variant).name] if variant is not None else list(VARIANT_ORDER)

@@ -1,8 +1,9 @@
 """What one game adds to the opening explorer's tree: the positions its mainline reached
 (:class:`Reached`, the legal beginning of its replay), each named by one integer
-(:func:`position_key`: variant, side to move, men and kings), and the moves between them, with
-its result, date and players (:class:`Line`, made by :func:`line_of`). Small records, sent back
-by workers and added up by :class:`pdn.explorer.Tree`.
+(:func:`position_key`: variant, side to move, men and kings, Frisian's king-move runs), and
+the moves between them, with its result, date and players (:class:`Line`, made by
+:func:`line_of`). Small records, sent back by workers and added up by
+:class:`pdn.explorer.Tree`.
 
 >>> import pdn
 >>> line = line_of(pdn.validate(pdn.parse_game("1. 11-15 23-19 2. 8-11 *")), depth=2)
@@ -52,12 +53,48 @@ def _width(variant: Variant) -> int:
     return _board_for(variant).mask.bit_length()
 
 
-_WIDTHS: dict[str, int] = {}
+def _run_widths(variant: Variant) -> tuple[int, int]:
+    """The bits of a king-move run's square and count (both 0 without a king-move limit)."""
+    if not variant.king_move_limit:
+        return 0, 0
+    return variant.squares.bit_length(), variant.king_move_limit.bit_length()
+
+
+_WIDTHS: dict[str, tuple[int, int, int]] = {}
+
+
+def _widths(variant: Variant) -> tuple[int, int, int]:
+    widths = _WIDTHS.get(variant.name)
+    if widths is None:
+        widths = _WIDTHS[variant.name] = (_width(variant), *_run_widths(variant))
+    return widths
+
+
+def _runs(position: Position, square_bits: int, count_bits: int) -> int:
+    """Frisian's king-move runs as one number, each side's reduced to what its legal moves
+    can still depend on: a count above the limit is the limit, and a run whose king is gone
+    (taken) or whose side has no man left (the limit binds only a player with men, and men
+    never come back) is no run, as its next move would make it one anew."""
+    board = _board_for(position.variant)
+    limit = position.variant.king_move_limit
+    number = 0
+    for side, pieces in enumerate((position.black, position.white)):
+        square, count = position.king_moves[2 * side : 2 * side + 2]
+        if (
+            not count
+            or not 1 <= square <= board.squares
+            or not board.bit[square] & pieces & position.kings
+            or not pieces & ~position.kings
+        ):
+            square = count = 0
+        number = (number << square_bits | square) << count_bits | min(count, limit)
+    return number
 
 
 def position_key(position: Position) -> int:
-    """One integer naming ``position``: its variant, side to move, men and kings (Frisian's
-    king-move counts are left out, as a FEN leaves them out).
+    """One integer naming ``position``: its variant, side to move, men and kings, and
+    Frisian's king-move runs (:attr:`Position.king_moves`, which decide whether a king may
+    move again): everything the legal moves from it depend on, and nothing else.
 
     >>> from pdn.engine import ENGLISH
     >>> key = position_key(Position.start(ENGLISH))
@@ -65,25 +102,37 @@ def position_key(position: Position) -> int:
     True
     """
     variant = position.variant
-    width = _WIDTHS.get(variant.name)
-    if width is None:
-        width = _WIDTHS[variant.name] = _width(variant)
-    packed = (((position.kings << width | position.white) << width | position.black) << 1) | int(
-        position.turn
-    )
+    width, square_bits, count_bits = _widths(variant)
+    packed = (position.kings << width | position.white) << width | position.black
+    if square_bits:
+        run_bits = 2 * (square_bits + count_bits)
+        packed = packed << run_bits | _runs(position, square_bits, count_bits)
+    packed = packed << 1 | int(position.turn)
     return packed << VARIANT_BITS | _VARIANT_INDEX[variant.name]
 
 
 def key_position(key: int) -> Position:
-    """The position :func:`position_key` named (its king-move counts all zero)."""
+    """The position :func:`position_key` named (its king-move runs as the key holds them)."""
     variant = VARIANTS[VARIANT_ORDER[key & ((1 << VARIANT_BITS) - 1)]]
-    width = _WIDTHS.get(variant.name) or _WIDTHS.setdefault(variant.name, _width(variant))
+    width, square_bits, count_bits = _widths(variant)
     packed = key >> VARIANT_BITS
     mask = (1 << width) - 1
     turn = Color(packed & 1)
     packed >>= 1
+    runs: tuple[int, int, int, int] = (0, 0, 0, 0)
+    if square_bits:
+        count_mask, square_mask = (1 << count_bits) - 1, (1 << square_bits) - 1
+        white_count = packed & count_mask
+        packed >>= count_bits
+        white_square = packed & square_mask
+        packed >>= square_bits
+        black_count = packed & count_mask
+        packed >>= count_bits
+        black_square = packed & square_mask
+        packed >>= square_bits
+        runs = (black_square, black_count, white_square, white_count)
     black, white, kings = packed & mask, packed >> width & mask, packed >> 2 * width
-    return Position(variant, turn, black, white, kings)
+    return Position(variant, turn, black, white, kings, runs)
 
 
 # ----------------------------------------------------------------------------- dates

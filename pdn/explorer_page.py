@@ -8,8 +8,8 @@ line played from the root as a breadcrumb and in the address's ``#`` part, so th
 browser's back button steps back. The page holds the nodes of
 :meth:`Tree.walk <pdn.explorer.Tree.walk>` from the root: the replies played in at least
 ``min_games`` games, at most ``plies`` plies below the root, and no more than ``max_nodes``
-positions (breadth first: the nearest, and within a ply those below the most played
-replies, are kept); the page says how many
+positions (the most played first, so that the main lines are followed to their end before
+the side lines near the root); the page says how many
 replies lead to positions it left out, and which options bring them in.
 
 ``pdn view FILES --explorer`` adds :func:`panel_data` to the viewer: the collection's replies at
@@ -99,7 +99,7 @@ def explorer_data(
     line: str | None = "",
 ) -> JsonDict:
     """What the explorer's page embeds: the board's geometry, the root's pieces and side to
-    move, and its nodes (the root first, as :meth:`Tree.walk` gives them, at most
+    move, and its nodes (the root first, as :meth:`Tree.walk_plies` gives them, at most
     ``max_nodes``), each with its figures and its replies played in at least ``min_games``
     games as ``[move, figures, games that reached the position after it, index of that
     node or -1, the squares the move changes]``; with what was left out.
@@ -115,22 +115,19 @@ def explorer_data(
     if max_nodes < 1:
         raise ValueError("max_nodes must be 1 or more")
     # (islice takes no more than sys.maxsize: a larger bound is no bound.)
-    walked = tree.walk(root, plies=plies, min_games=min_games)
+    walked = tree.walk_plies(root, plies=plies, min_games=min_games)
     nodes = list(itertools.islice(walked, min(max_nodes, sys.maxsize)))
-    index = {node.position: i for i, node in enumerate(nodes)}
-    level = {root: 0}
+    index = {node.position: i for i, (_, node) in enumerate(nodes)}
     out_nodes: list[JsonDict] = []
     past_plies = capped = 0
-    for node in nodes:
+    for level, node in nodes:
         replies = []
-        below = level[node.position] + 1
+        below = level + 1
         for reply in shown_replies(node, min_games):
             target = index.get(reply.position, -1)
-            if target >= 0:
-                level.setdefault(reply.position, below)
-            elif below > plies:
+            if target < 0 and below > plies:
                 past_plies += 1
-            else:
+            elif target < 0:
                 capped += 1
             replies.append(
                 [

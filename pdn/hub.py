@@ -18,8 +18,10 @@ Scores are in men, a win in n plies being ``100 - n/100``.
 
 from __future__ import annotations
 
+import math
 import shlex
 import subprocess
+import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -27,6 +29,7 @@ from typing import TextIO
 
 from pdn.engine import (
     INTERNATIONAL,
+    MAX_DEPTH,
     VARIANTS,
     Found,
     Move,
@@ -164,6 +167,38 @@ def _arguments(text: str) -> dict[str, str]:
 # ----------------------------------------------------------------------------- the engine
 
 
+#: What each name of a ``level`` command takes: a whole number from a least value, or a
+#: finite number of seconds from a least value (a value out of range is an ``error``).
+_LEVELS: dict[str, tuple[bool, float, float]] = {
+    "depth": (True, 1, MAX_DEPTH),
+    "nodes": (True, 1, 10**15),
+    "move-time": (False, 0.001, 10**9),
+    "time": (False, 0, 10**9),
+    "inc": (False, 0, 10**9),
+    "moves": (True, 0, 10**6),
+}
+
+
+def _level(args: dict[str, str]) -> dict[str, float]:
+    """A ``level`` command's values, each checked against :data:`_LEVELS` (a number that
+    never ends a search, as ``nodes=0`` or ``move-time=nan``, is refused, not run)."""
+    level: dict[str, float] = {}
+    for name, text in args.items():
+        if text == "":
+            continue
+        whole, least, most = _LEVELS.get(name, (False, -math.inf, math.inf))
+        try:
+            value = float(text)
+        except ValueError:
+            raise HubError(f"level {name}={text}: not a number") from None
+        if not math.isfinite(value) or not least <= value <= most:
+            raise HubError(f"level {name}={text}: not from {least:g} to {most:g}")
+        if whole and value != int(value):
+            raise HubError(f"level {name}={text}: not a whole number")
+        level[name] = value
+    return level
+
+
 @dataclass(slots=True)
 class HubEngine:
     """pdn's search behind the Hub protocol: feed it lines with :meth:`handle` (or run
@@ -171,11 +206,18 @@ class HubEngine:
     ``nodes`` are its level until a ``level`` command sets another; ``version`` is said in its
     ``id``.
 
+    A search (``go``) runs in a thread of its own while the engine goes on reading, so that
+    ``stop`` can end it: the search then answers at once (within
+    :data:`~pdn_engine.search.CHECK_EVERY` nodes) with the best move of its last completed
+    iteration; ``quit`` ends it without an answer, ``ping`` is answered meanwhile.
+    :meth:`wait` waits for the search running, if any.
+
     >>> import io
     >>> out = io.StringIO()
     >>> engine = HubEngine(out, depth=2)
     >>> for line in ("hub", "init", "pos pos=" + "W" + "b" * 20 + "e" * 10 + "w" * 20, "go think"):
     ...     _ = engine.handle(line)
+    >>> engine.wait()
     >>> out.getvalue().splitlines()[-1].startswith("done move=")
     True
     """
@@ -191,17 +233,42 @@ class HubEngine:
     quiet: int = 0
     level: dict[str, float] = field(default_factory=dict)
     _search: Search | None = None
+    _thread: threading.Thread | None = None
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _quit: bool = False
+    _answered: bool = False
+    _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def say(self, line: str) -> None:
-        """Write one line of the protocol."""
-        self.out.write(line + "\n")
-        self.out.flush()
+        """Write one line of the protocol (whole, whichever thread says it)."""
+        with self._lock:
+            self.out.write(line + "\n")
+            self.out.flush()
 
     def serve(self, lines: Iterable[str]) -> None:
-        """Answer every line until ``quit`` or the end of the input."""
+        """Answer every line until ``quit`` or the end of the input (where a search still
+        running is waited for, so that a piped ``go`` is answered)."""
         for line in lines:
             if not self.handle(line):
-                break
+                return
+        self.wait()
+
+    def wait(self) -> None:
+        """Wait for the search running, if any, to answer."""
+        thread = self._thread
+        if thread is not None:
+            thread.join()
+            self._thread = None
+
+    def searching(self) -> bool:
+        """Whether a search is running and has not been told to stop nor answered."""
+        thread = self._thread
+        return (
+            thread is not None
+            and thread.is_alive()
+            and not self._stop.is_set()
+            and not self._answered
+        )
 
     def handle(self, line: str) -> bool:
         """Answer one line; ``False`` after ``quit``. A line it cannot read is answered with
@@ -209,12 +276,29 @@ class HubEngine:
         command, _, rest = line.strip().partition(" ")
         try:
             return self._handle(command, rest)
-        except (HubError, ValueError) as exc:
+        except (HubError, ValueError, ArithmeticError) as exc:
             text = str(exc).replace('"', "'")
             self.say(f'error message="{text}"')
             return True
 
     def _handle(self, command: str, rest: str) -> bool:
+        if command == "stop":
+            self._stop.set()
+            return True
+        if command == "quit":
+            self._quit = True
+            self._stop.set()
+            self.wait()
+            return False
+        if command == "ping":
+            self.say("pong")
+            return True
+        if command in ("ponder-hit", ""):
+            return True
+        if self.searching():
+            # The search reads the engine's state as it was; a GUI stops it first.
+            raise HubError(f"{command!r} while searching: send stop first")
+        self.wait()
         if command == "hub":
             version = f" version={self.version}" if self.version else ""
             self.say(f'id name=pdn{version} author="the pdn authors"')
@@ -237,17 +321,9 @@ class HubEngine:
         elif command == "pos":
             self._set_position(_arguments(rest))
         elif command == "level":
-            self.level = {
-                name: float(value) for name, value in _arguments(rest).items() if value != ""
-            }
+            self.level = _level(_arguments(rest))
         elif command == "go":
             self._go()
-        elif command == "ping":
-            self.say("pong")
-        elif command == "quit":
-            return False
-        elif command in ("stop", "ponder-hit", ""):
-            pass  # the search answers before reading the next line: nothing runs to stop
         else:
             raise HubError(f"unknown command {command!r}")
         return True
@@ -292,6 +368,24 @@ class HubEngine:
             raise HubError("go before pos")
         if self._search is None:
             self._search = search_for(self.variant)
+        self._stop = threading.Event()
+        self._answered = False
+        self._thread = threading.Thread(
+            target=self._think,
+            args=(self._search, self.position, list(self.history), self.quiet, self._stop),
+            name="pdn-hub-search",
+            daemon=True,
+        )
+        self._thread.start()
+
+    def _think(
+        self,
+        search: Search,
+        position: Position,
+        history: list[Position],
+        quiet: int,
+        stop: threading.Event,
+    ) -> None:
         depth, movetime, nodes = self._limits()
         started = time.monotonic()
 
@@ -303,15 +397,21 @@ class HubEngine:
                 f'time={spent:.2f} nps={found.nodes / spent:.0f} pv="{line}"'
             )
 
-        found = self._search.run(
-            self.position,
+        found = search.run(
+            position,
             depth=depth,
             movetime=movetime,
             nodes=nodes,
-            history=self.history,
-            quiet=self.quiet,
+            history=history,
+            quiet=quiet,
             info=info,
+            stop=stop.is_set,
         )
+        if self._quit:
+            return  # quit asked during the search: no answer
+        # Answered before it says so: a command read after "done" waits for this thread,
+        # no longer refused as sent during the search.
+        self._answered = True
         if found.best is None:
             self.say("done")  # no legal move: the game is over
             return

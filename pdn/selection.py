@@ -24,7 +24,7 @@ Games are written as read: the text of a selected game is the reader's
 [1]
 
 The work is done by three modules whose names this one gathers: :mod:`pdn.criteria` (the
-conditions as written), :mod:`pdn.matching` (:class:`Selection`: a game against them) and
+conditions as written), :mod:`pdn.filtering` (:class:`Selection`: a game against them) and
 :mod:`pdn.raw_edits` (the text of a game cut or marked).
 """
 
@@ -47,8 +47,8 @@ from .criteria import (
     parse_where,
 )
 from .cutting import RawGame
+from .filtering import Selection, line_position, opening_of
 from .inputs import Input, display_name, is_json, iter_games
-from .matching import Selection, line_position, opening_of
 from .model import Game
 from .parsing import accept_raw
 from .problems import Problem

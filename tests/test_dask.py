@@ -5,6 +5,7 @@ Skipped when dask (``pip install "pdn[dask]"``) is not installed; the ``test`` e
 
 from __future__ import annotations
 
+import gc
 import itertools
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,7 +22,7 @@ from pdn import dask as pdn_dask  # noqa: E402
 from pdn import read_games, write_game  # noqa: E402
 from pdn.batch import validate_files  # noqa: E402
 from pdn.engine import ENGLISH, Position  # noqa: E402
-from pdn.explorer import build  # noqa: E402
+from pdn.explorer import Tree, build  # noqa: E402
 from pdn.openings import ballot_stats, classify  # noqa: E402
 from pdn.validation import validate  # noqa: E402
 
@@ -152,6 +153,40 @@ def test_explorer_tree_with_a_variant_within_and_players(client: distributed.Cli
     assert tree_facts(tree) == tree_facts(expected)
     assert tree.node(start) == expected.node(start)
     assert tree.node(start).players
+
+
+def _live_trees() -> int:
+    return sum(1 for thing in gc.get_objects() if type(thing) is Tree)
+
+
+@pytest.mark.stress
+def test_the_client_holds_one_partition_tree_at_a_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Worker processes: every tree alive in this process is the client's. At each merge it
+    # holds the tree being built and the partition's tree being merged, not the others
+    # computed meanwhile (they wait on the workers until asked for).
+    files = all_files()
+    held: list[int] = []
+    merge = Tree.merge
+
+    def counted(self: Tree, other: Tree) -> None:
+        held.append(_live_trees())
+        merge(self, other)
+
+    monkeypatch.setattr(Tree, "merge", counted)
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+        ) as cluster,
+        distributed.Client(cluster),
+    ):
+        tree = pdn_dask.explorer_tree(files, piece_bytes=SMALL, at_once=4)
+    partitions = len(pdn_dask.pieces(files, piece_bytes=SMALL))
+    assert len(held) == partitions > 8
+    assert max(held) == 2
+    monkeypatch.undo()
+    assert tree_facts(tree) == tree_facts(build(files))
 
 
 @needs_shared(OCA)

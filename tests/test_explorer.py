@@ -231,6 +231,83 @@ def test_keys_name_positions_of_every_variant() -> None:
             position = position.play(rng.choice(moves))
 
 
+# A Frisian king may make three non-capturing moves in a row while its side has men: the
+# kings shuffle 36-31-36 and 15-20-15 until, after ply 6, White's king on 31 is blocked.
+FRISIAN_FEN = "W:WK36,50:BK15,1"
+FRISIAN_SHUFFLE = "1. 36-31 15-20 2. 31-36 20-15 3. 36-31 15-20 4. 50-45 *"
+FRISIAN_BLOCKED_BOARD = "W:WK31,50:BK20,1"
+
+
+def _frisian(fen: str, moves: str) -> pdn.Game:
+    return pdn.parse_game(f'[GameType "40"]\n[FEN "{fen}"]\n{moves}')
+
+
+def test_keys_hold_frisian_king_move_runs() -> None:
+    report = pdn.validate(_frisian(FRISIAN_FEN, FRISIAN_SHUFFLE))
+    assert report.status == "ok"
+    after = [step.after for step in report.mainline_steps()]
+    assert all(p is not None for p in after)
+    second, sixth = after[1], after[5]
+    assert second is not None and sixth is not None
+    # One board, one side to move, but White's king may move in the one and not the other.
+    assert (second.black, second.white, second.kings, second.turn) == (
+        sixth.black,
+        sixth.white,
+        sixth.kings,
+        sixth.turn,
+    )
+    assert "31-36" in [m.notation() for m in second.legal_moves()]
+    assert "31-36" not in [m.notation() for m in sixth.legal_moves()]
+    assert position_key(second) != position_key(sixth)
+    for position in (second, sixth):
+        back = key_position(position_key(position))
+        assert back.legal_moves() == position.legal_moves()
+        assert position_key(back) == position_key(position)
+
+
+def test_keys_leave_out_runs_the_moves_cannot_depend_on() -> None:
+    from pdn.engine import FRISIAN
+
+    board = Position.from_fen(FRISIAN_BLOCKED_BOARD, FRISIAN)
+    runs = [
+        board,
+        # Runs of kings that were taken since (nothing stands on 7 and 33).
+        Position(FRISIAN, board.turn, board.black, board.white, board.kings, (7, 2, 33, 3)),
+    ]
+    no_men = Position.from_fen("W:WK31:BK20,1", FRISIAN)
+    # A count past the limit, of a side without men.
+    alone = Position(FRISIAN, no_men.turn, no_men.black, no_men.white, no_men.kings, (0, 0, 31, 5))
+    assert position_key(runs[0]) == position_key(runs[1])
+    assert position_key(alone) == position_key(no_men)
+    # No variant but Frisian has runs: their keys are the board and the side to move.
+    english = Position.start(ENGLISH)
+    assert key_position(position_key(english)) == english
+
+
+def test_frisian_positions_that_differ_in_runs_are_apart_in_explore(tmp_path: Path) -> None:
+    # The shuffling game reaches the blocked board at ply 6 (and, with White's king free, at
+    # ply 2); another game starts there with no run. Asked by FEN (no runs, as a FEN has
+    # none), the explorer counts only the game whose king is as free as the FEN's.
+    games = tmp_path / "frisian.pdn"
+    games.write_text(
+        f'[GameType "40"]\n[FEN "{FRISIAN_FEN}"]\n{FRISIAN_SHUFFLE}\n\n'
+        f'[GameType "40"]\n[FEN "{FRISIAN_BLOCKED_BOARD}"]\n1. 31-36 20-15 *\n'
+    )
+    asked = ["explore", str(games), "--fen", FRISIAN_BLOCKED_BOARD, "--format", "json"]
+    result = CliRunner().invoke(main, [*asked, "--variant", "frisian"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["games"] == 1
+    assert [r["move"] for r in data["replies"]] == ["31-36"]
+    tree = Tree(0)
+    for game in pdn.read_games(games):
+        tree.add_game(game, "frisian")
+    report = pdn.validate(_frisian(FRISIAN_FEN, FRISIAN_SHUFFLE))
+    sixth = [step.after for step in report.mainline_steps()][5]
+    assert sixth is not None
+    assert [r.move for r in tree.node(sixth).replies] == ["50-45"]
+
+
 def test_reply_text_is_unambiguous() -> None:
     # Two captures from 27 to 11 take different men: the reply is written in full.
     position = Position.from_fen("W:W27:B15,16,23,24", ENGLISH)

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from shared_paths import OCA, needs_shared
 from viewer_page import apply, opening
 
 import pdn
@@ -18,6 +19,8 @@ from pdn.cli import main
 from pdn.engine import VARIANTS, Position, letters
 from pdn.explorer import Figures, Tree, build
 from pdn.explorer_page import (
+    MAX_NODES,
+    PAGE_PLIES,
     explorer_data,
     explorer_html,
     panel_data,
@@ -32,6 +35,7 @@ from pdn.viewer import board_geometry, render_html, view_game
 ROOT = Path(__file__).resolve().parents[1]
 GERMAN = ROOT / "examples/german-open-2004.pdn"
 OPENINGS = ROOT / "tests/fixtures/openings/games.pdn"
+OCA_SLICES = sorted((ROOT / "tests/fixtures/corpus/mzuluaga__checkers").glob("*.pdn"))
 WK2007 = ROOT / "examples/international-wk2007.pdn"
 
 
@@ -155,6 +159,58 @@ def test_international_games() -> None:
 # ----------------------------------------------------------------------------- the command
 
 
+def most_played_line(tree: Tree, root: Position, plies: int) -> list[str]:
+    """From ``root``, each time the reply most games played (the first of equal ones), for
+    ``plies`` plies or until no reply is left: the line a page should follow to its end."""
+    line: list[str] = []
+    position = root
+    for _ in range(plies):
+        replies = tree.node(position).replies
+        if not replies:
+            break
+        best = max(replies, key=lambda reply: reply.figures.games)
+        line.append(best.move)
+        position = best.position
+    return line
+
+
+def followed(data: dict[str, Any], line: list[str]) -> int:
+    """How many plies of ``line`` the page holds as nodes, from its root."""
+    at = 0
+    for ply, move in enumerate(line):
+        (reply,) = [r for r in data["nodes"][at]["r"] if r[0] == move]
+        if reply[3] < 0:
+            return ply
+        at = reply[3]
+    return len(line)
+
+
+def test_the_budget_goes_along_the_most_played_line_first() -> None:
+    # 167 OCA games: the most played line narrows from 69 games to 3 by ply 6; within 10
+    # plies lie 504 positions, most of them side lines near the root played once.
+    tree = build(OCA_SLICES)
+    root = tree.start()
+    assert root is not None
+    line = most_played_line(tree, root, 10)
+    assert len(line) == 10
+    data = explorer_data(tree, root, plies=10, max_nodes=150)
+    assert len(data["nodes"]) == 150
+    assert followed(data, line) == 10
+    # What was left out is said: replies to positions past the cap.
+    assert data["capped"] > 0
+
+
+@needs_shared(OCA)
+def test_oca_most_played_line_is_followed_to_the_page_s_last_ply() -> None:
+    tree = build([OCA], jobs=2)
+    root = tree.start()
+    assert root is not None
+    line = most_played_line(tree, root, PAGE_PLIES)
+    data = explorer_data(tree, root)
+    assert len(data["nodes"]) == MAX_NODES
+    assert followed(data, line) == len(line) == PAGE_PLIES
+
+
 def test_explore_html_command(tmp_path: Path) -> None:
     target = tmp_path / "tree.html"
     args = ["explore", str(GERMAN), "--format", "html", "--moves", "11-15 22-18", "-o"]
@@ -164,7 +220,7 @@ def test_explore_html_command(tmp_path: Path) -> None:
     tree = build([GERMAN])
     start = tree.start()
     assert start is not None
-    root = pdn.selection.line_position(start, ("11-15", "22-18"))
+    root = pdn.filtering.line_position(start, ("11-15", "22-18"))
     assert root is not None
     assert data["root"] == letters(root) and data["line"] == "11-15 22-18"
     assert data["nodes"][0]["f"] == figures_row(tree.figures(root))

@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import io
 import os
+import queue
 import random
 import stat
+import subprocess
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from pdn.engine import INTERNATIONAL, VARIANTS, Position
+from pdn.engine import INTERNATIONAL, MAX_DEPTH, VARIANTS, Move, Position
 from pdn.hub import (
     HubClient,
     HubEngine,
@@ -31,6 +35,7 @@ def answers(*lines: str, **level: object) -> list[str]:
     engine = HubEngine(out, **level)  # type: ignore[arg-type]
     for line in lines:
         engine.handle(line)
+        engine.wait()  # one line answered in full before the next, as a script would
     return out.getvalue().splitlines()
 
 
@@ -159,3 +164,133 @@ def test_our_client_plays_our_engine() -> None:
         start = Position.start(VARIANTS["english"])
         reply = client.go(start, [], depth=2)
         assert parse_hub_move(reply, start) in start.legal_moves()
+
+
+# ---------------------------------------------------------------------- searching beside the reader
+
+
+class Program:
+    """``pdn engine --hub`` as a GUI runs it: lines written to it while it searches, its
+    answers read by a thread of their own (a line not come after ``PATIENCE`` seconds fails
+    the test rather than hanging it: a guard, not what is asserted)."""
+
+    PATIENCE = 120
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "pdn", "engine", "--hub"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def send(self, *lines: str) -> None:
+        assert self.process.stdin is not None
+        for line in lines:
+            self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def until(self, prefix: str) -> list[str]:
+        """The lines read up to the first that starts with ``prefix`` (it included)."""
+        said: list[str] = []
+        while True:
+            try:
+                line = self.lines.get(timeout=self.PATIENCE)
+            except queue.Empty:
+                pytest.fail(f"no {prefix!r} line; the engine said {said}")
+            if line is None:
+                return said
+            said.append(line)
+            if line.startswith(prefix):
+                return said
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+
+
+@pytest.fixture()
+def program() -> Iterator[Program]:
+    running = Program()
+    yield running
+    running.close()
+
+
+def _done_move(line: str) -> Move:
+    assert line.startswith("done move="), line
+    start = Position.start(INTERNATIONAL)
+    return parse_hub_move(line.split()[1].removeprefix("move="), start)
+
+
+def test_stop_answers_a_search_in_progress_at_once(program: Program) -> None:
+    # A search to the deepest level never ends on its own: only stop can answer it.
+    program.send("hub", "init", f"pos pos={START}", f"level depth={MAX_DEPTH}", "go think")
+    first = program.until("info ")[-1]
+    assert first.startswith("info depth=1 ")
+    program.send("ping")  # answered while it searches
+    assert program.until("pong")[-1] == "pong"
+    program.send("stop")
+    said = program.until("done")
+    assert _done_move(said[-1]) in Position.start(INTERNATIONAL).legal_moves()
+    depths = [int(line.split()[1].removeprefix("depth=")) for line in said if "depth=" in line]
+    assert all(depth < MAX_DEPTH for depth in depths)
+    # The engine goes on: a stopped search leaves it ready for the next.
+    program.send("level depth=2", "go think")
+    said = program.until("done")
+    assert [line.split()[1] for line in said if line.startswith("info ")] == [
+        "depth=1",
+        "depth=2",
+    ]
+    _done_move(said[-1])
+    program.send("quit")
+    assert program.process.wait(timeout=Program.PATIENCE) == 0
+
+
+def test_quit_during_a_search_ends_the_engine_without_an_answer(program: Program) -> None:
+    program.send("init", f"pos pos={START}", f"level depth={MAX_DEPTH}", "go think")
+    program.until("info ")
+    program.send("quit")
+    rest = program.until("done")  # up to the end of its output: no done comes
+    assert not [line for line in rest if line.startswith("done")]
+    assert program.process.wait(timeout=Program.PATIENCE) == 0
+
+
+def test_a_command_that_changes_the_search_waits_for_stop(program: Program) -> None:
+    program.send("init", f"pos pos={START}", f"level depth={MAX_DEPTH}", "go think")
+    program.until("info ")
+    program.send("pos pos=start")
+    assert program.until("error ")[-1] == (
+        "error message=\"'pos' while searching: send stop first\""
+    )
+    program.send("stop")
+    _done_move(program.until("done")[-1])
+
+
+@pytest.mark.parametrize(
+    "level",
+    [
+        "depth=inf",
+        "depth=65",
+        "depth=0",
+        "depth=2.5",
+        "nodes=0",
+        "nodes=-3",
+        "move-time=nan",
+        "move-time=0",
+        "time=inf",
+        "depth=deep",
+    ],
+)
+def test_a_level_that_would_never_end_is_refused(level: str) -> None:
+    said = answers("init", f"pos pos={START}", f"level {level}", "ping")
+    assert said[1].startswith('error message="level ') and said[-1] == "pong"

@@ -179,6 +179,17 @@ def test_a_transposition_is_no_novelty() -> None:
     assert found.archive_moves == (("23-18", 1),)
 
 
+def test_a_frisian_king_run_is_part_of_the_position() -> None:
+    # The archive's kings shuffle back once; the game goes on shuffling: at ply 5 the board
+    # is the archive's ply 1 again, but White's king has moved three times in a row and
+    # may not move once more, so the position is new.
+    fen = '[GameType "40"]\n[FEN "W:WK36,50:BK15,1"]\n'
+    archive = pdn.parse_game(fen + "1. 36-31 15-20 2. 31-36 20-15 *")
+    game = pdn.parse_game(fen + "1. 36-31 15-20 2. 31-36 20-15 3. 36-31 15-20 4. 50-45 *")
+    (found,) = find_novelties([game], [archive])
+    assert (found.variant, found.ply, found.move) == ("frisian", 5, "36-31")
+
+
 def test_json_shape() -> None:
     (found,) = find_novelties([pdn.parse_game('[Event "E"]\n1. 11-15 24-20 *')], [str(ARCHIVE)])
     data = found.to_dict()

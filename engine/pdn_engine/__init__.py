@@ -27,7 +27,16 @@ if TYPE_CHECKING:
     from .pickling import pickle_by_fields
     from .picture import changes, letters, svg_diagram, xml_text
     from .position import Piece, Position, parse_fen
-    from .search import Found, Search, Weights, evaluate, minimax, search, weights_for
+    from .search import (
+        MAX_DEPTH,
+        Found,
+        Search,
+        Weights,
+        evaluate,
+        minimax,
+        search,
+        weights_for,
+    )
     from .variants import (
         BRAZILIAN,
         CANADIAN,
@@ -63,7 +72,17 @@ _HOMES = {
     **dict.fromkeys(("changes", "letters", "svg_diagram", "xml_text"), ".picture"),
     **dict.fromkeys(("Piece", "Position", "parse_fen"), ".position"),
     **dict.fromkeys(
-        ("Found", "Search", "Weights", "evaluate", "minimax", "search", "weights_for"), ".search"
+        (
+            "MAX_DEPTH",
+            "Found",
+            "Search",
+            "Weights",
+            "evaluate",
+            "minimax",
+            "search",
+            "weights_for",
+        ),
+        ".search",
     ),
 }
 
@@ -113,6 +132,7 @@ __all__ = [
     "FRISIAN",
     "INTERNATIONAL",
     "ITALIAN",
+    "MAX_DEPTH",
     "POOL",
     "RUSSIAN",
     "SPANISH",

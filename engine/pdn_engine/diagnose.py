@@ -1,6 +1,6 @@
 """Match a written move to a legal move, or say in words why it is not legal.
 
-Written squares name a legal move by the rule of :mod:`.matching`. When they name none, the
+Written squares name a legal move by the rule of :mod:`.acceptance`. When they name none, the
 piece's moves with the rules relaxed (:mod:`.faults`) say which rule the move breaks, and
 :mod:`.wording` says it in a sentence.
 
@@ -33,9 +33,9 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .acceptance import fits, fits_route, fitting, one_result, quick_match
 from .board import board_for
 from .faults import OTHER, RANK, Fault, classify, relaxed
-from .matching import fits, fits_route, fitting, one_result, quick_match
 from .movegen import Move
 from .pickling import pickle_by_fields
 from .position import Piece, Position

@@ -12,7 +12,7 @@ it without a remark, and returns ``None`` for everything else so that the caller
   only move between its squares (no majority or priority rule, men jump forward only, a man
   on its crowning row is done): each hop, then "nothing more to jump", by bit tests;
 * anything else through the legal moves between its two squares, matched by the rule
-  ``diagnose`` applies (:func:`.matching.plain_match`);
+  ``diagnose`` applies (:func:`.acceptance.plain_match`);
 * a position seen before with the same written move (the openings of an archive repeat
   thousands of times) from a bounded table, without generating or playing anything; quiet
   steps skip the table, since checking one costs less than looking it up (measured: 130k
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .matching import plain_match
+from .acceptance import plain_match
 from .movegen import Move, Rules, rules_for
 from .native import new_move, next_position
 from .position import Position

@@ -39,6 +39,8 @@ from .position import Position
 from .variants import Color, Variant
 
 __all__ = [
+    "CHECK_EVERY",
+    "MAX_DEPTH",
     "WIN",
     "Found",
     "Search",
@@ -54,6 +56,10 @@ WIN = 1_000_000
 #: Values beyond this are wins or losses in so many plies.
 _WON = WIN - 10_000
 _INFINITY = WIN + 1
+#: The deepest iteration :meth:`Search.run` makes.
+MAX_DEPTH = 64
+#: The limits (nodes, time, a stop asked for) are looked at once every so many nodes.
+CHECK_EVERY = 1024
 
 
 # ----------------------------------------------------------------------------- evaluation
@@ -314,6 +320,7 @@ class Search:
     _deadline: float = 0.0
     _node_limit: int = 0
     _rules: Weights | None = None
+    _stop: Callable[[], bool] | None = None
 
     def clear(self) -> None:
         """Forget the table and the move-ordering statistics."""
@@ -331,26 +338,36 @@ class Search:
         history: Iterable[Position] = (),
         quiet: int = 0,
         info: Callable[[Found], object] | None = None,
+        stop: Callable[[], bool] | None = None,
     ) -> Found:
         """Search ``position`` deeper and deeper, up to ``depth`` plies (default: until a
         limit stops it, at most 64), ``nodes`` nodes or ``movetime`` seconds; the answer of
         the last iteration completed (of the first, however long it takes, when a limit
         comes sooner). ``history`` and ``quiet`` as :func:`minimax` takes them; ``info`` is
-        called after each iteration.
+        called after each iteration. ``stop`` is asked every :data:`CHECK_EVERY` nodes (from
+        another thread, say, one reading a GUI's ``stop``): when it says true, the search
+        ends as a limit ends it, with the last iteration's answer.
         """
-        if depth is None and nodes is None and movetime is None:
-            raise ValueError("give a depth, a number of nodes or a time")
+        if depth is None and nodes is None and movetime is None and stop is None:
+            raise ValueError("give a depth, a number of nodes, a time or a way to stop")
+        if depth is not None and not 1 <= depth <= MAX_DEPTH:
+            raise ValueError(f"depth {depth} is not from 1 to {MAX_DEPTH}")
+        if nodes is not None and nodes < 1:
+            raise ValueError(f"nodes {nodes} is not 1 or more")
+        if movetime is not None and not 0 < movetime < float("inf"):
+            raise ValueError(f"move time {movetime} is not a number of seconds above 0")
         started = time.monotonic()
         self.nodes = 0
         self._rules = self.weights or weights_for(position.variant)
         self._deadline = started + movetime if movetime is not None else 0.0
         self._node_limit = nodes or 0
+        self._stop = stop
         self._path = [p.key() for p in history]
         self._killers.clear()
         moves = position.legal_moves(merge_duplicates=True)
         if not moves:
             return Found(-WIN, None, (), 0, 1, time.monotonic() - started)
-        last = depth if depth is not None else 64
+        last = depth if depth is not None else MAX_DEPTH
         found: Found | None = None
         for iteration in range(1, last + 1):
             try:
@@ -417,7 +434,7 @@ class Search:
         self, position: Position, depth: int, alpha: int, beta: int, ply: int, quiet: int
     ) -> tuple[int, list[Move]]:
         self.nodes += 1
-        if not self.nodes & 1023:
+        if not self.nodes % CHECK_EVERY:
             self._check_limits()
         key = position.key()
         if position.kings and self.repetition and key in self._path:
@@ -509,6 +526,8 @@ class Search:
         if self._node_limit and self.nodes >= self._node_limit:
             raise _Stop
         if self._deadline and time.monotonic() >= self._deadline:
+            raise _Stop
+        if self._stop is not None and self._stop():
             raise _Stop
 
 

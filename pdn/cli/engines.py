@@ -144,7 +144,8 @@ def engine_command(hub: bool, depth: int | None, movetime: float | None) -> None
     """pdn's own engine for other programs: with --hub it reads Hub commands (Scan's
     protocol, as pydraughts' HubEngine and draughts GUIs speak it) on standard input and
     answers on standard output. The depth or time given here is its level until the
-    program sends a level command; without either it searches 6 plies."""
+    program sends a level command; without either it searches 6 plies. A search runs
+    while the engine reads on: stop answers at once with the best move found so far."""
     from ..hub import HubEngine
 
     if not hub:

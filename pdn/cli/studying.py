@@ -168,7 +168,7 @@ def openings(
     type=click.IntRange(1),
     default=5000,
     show_default=True,
-    help="html: the most positions the page holds (the nearest first).",
+    help="html: the most positions the page holds (the most played first).",
 )
 @format_option("text", "json", "html")
 @variant_option()
@@ -200,9 +200,10 @@ def explore(
     position: its board, figures and replies; a click on a reply goes to the position
     after it (the browser's back button steps back). The page holds the positions reached
     by replies played in at least --min-games games, up to --plies plies below the
-    position, at most --max-nodes of them, nearest first; it says how many replies lead to
-    positions left out. OCA 2.0 from the start with the defaults: 5,000 positions, about
-    0.9 MB.
+    position, at most --max-nodes of them, the most played first (so the main lines are
+    followed to their end before side lines near the position); it says how many replies
+    lead to positions left out. OCA 2.0 from the start with the defaults: 5,000 positions,
+    about 0.9 MB.
     """
     import json
 

@@ -70,6 +70,7 @@ class Decoder:
         self._carry = ""  # text held back: a CR that may start a CRLF, a "\" that may be "\r"
         self.damage: list[Damage] = []
         self._incremental: codecs.IncrementalDecoder | None = None
+        self._wide: str | None = None  # the UTF-16 or UTF-32 codec with its byte order
         self.emitted = 0  # normalised characters returned so far
         # Offset (in normalised characters) from which the decided encoding applies: the first
         # non-ASCII character (0 for a BOM or a forced encoding); text before it is ASCII.
@@ -177,6 +178,8 @@ class Decoder:
             return self._decode_utf8(self._pending + data, final)
         if encoding in ("cp1252", "cp1251", "latin-1", "iso8859-1"):
             return self._decode_single(data, encoding)
+        if encoding.startswith(("utf-16", "utf-32")):
+            return self._decode_wide(self._pending + data, final)
         if self._incremental is None:
             self.encoding = encoding = byte_order(encoding, data)
             self._incremental = codecs.getincrementaldecoder(encoding)("replace")
@@ -189,6 +192,67 @@ class Decoder:
             self._byte_base += len(data)
             self._incremental.reset()
             return "\ufffd"
+
+    def _decode_wide(self, data: bytes, final: bool) -> str:
+        """UTF-16 or UTF-32: each invalid code unit (a lone surrogate, a NUL, a last odd byte)
+        is U+FFFD and recorded as :class:`Damage`, as in UTF-8; and a byte lost or gained,
+        which would turn the rest of the file into other characters, is found where the text
+        turns into :data:`_SHIFTED` characters and read past (issue 33)."""
+        codec = self._wide
+        if codec is None:
+            assert self.encoding is not None
+            codec = self._wide = _wide_codec(self.encoding, data)
+            if self.encoding in ("utf-16", "utf-32") and not data.startswith(_BOMS):
+                self.encoding = codec  # forced without a BOM: the byte order found
+        decode = _WIDE_DECODERS[codec]
+        width = 2 if codec.startswith("utf-16") else 4
+        parts: list[str] = []
+        base = self._byte_base
+        while True:
+            try:
+                text, consumed = decode(data, "strict", final)
+            except UnicodeDecodeError as exc:
+                # The text before the invalid unit (valid: it decodes), unless it shows a shift,
+                # which comes first (and most often is what made the unit invalid).
+                text, consumed = decode(data[: exc.start], "strict", True)
+                if width == 4 or _SHIFTED.search(text) is None:
+                    parts.append(self._wide_text(text, base, codec))
+                    parts.append("\ufffd")
+                    self.damage.append(Damage(base + exc.start, data[exc.start : exc.end]))
+                    data = data[exc.end :]
+                    base += exc.end
+                    continue
+            shifted = _SHIFTED.search(text) if width == 2 else None
+            if shifted is None:
+                parts.append(self._wide_text(text, base, codec))
+                self._pending = data[consumed:]
+                self._byte_base = base + consumed
+                return "".join(parts)
+            # A byte lost or gained before the run: the unit just before it is two halves of
+            # characters when both its bytes are ASCII text; the run's first byte is skipped.
+            start = shifted.start()
+            at = len(text[:start].encode(codec))
+            if start and _two_ascii(text[start - 1], codec):
+                start -= 1
+                at -= 2
+            parts.append(self._wide_text(text[:start], base, codec))
+            parts.append("\ufffd")
+            skip = len(text[: shifted.start()].encode(codec)) + 1
+            self.damage.append(Damage(base + at, data[at:skip]))
+            data = data[skip:]
+            base += skip
+
+    def _wide_text(self, text: str, base: int, codec: str) -> str:
+        """``text`` decoded from the bytes at ``base``, with each NUL made U+FFFD and recorded."""
+        if "\x00" not in text:
+            return text
+        width = 2 if codec.startswith("utf-16") else 4
+        at = text.find("\x00")
+        while at >= 0:
+            offset = base + len(text[:at].encode(codec))
+            self.damage.append(Damage(offset, b"\x00" * width))
+            at = text.find("\x00", at + 1)
+        return text.replace("\x00", "\ufffd")
 
     def feed(self, data: bytes, final: bool = False) -> str:
         """Decode the next block; ``final`` on the last one.
@@ -249,6 +313,49 @@ class Decoder:
             text = text[1:]
         self.emitted += len(text)
         return text
+
+
+#: The BOMs that decide a wide encoding's byte order.
+_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE, codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)
+
+#: Three characters in a row whose code unit is an ASCII text byte and a NUL byte: UTF-16 text
+#: read one byte out of step (CJK or Devanagari text has no such run in practice).
+_SHIFTED = re.compile(
+    "[" + "".join(chr(byte << 8) for byte in (9, 10, 13, *range(0x20, 0x7F))) + "]{3}"
+)
+
+
+#: The decoders of a wide codec with a byte order, told whether the data is complete.
+_WIDE_DECODERS: dict[str, Callable[[bytes, str, bool], tuple[str, int]]] = {
+    "utf-16-le": codecs.utf_16_le_decode,
+    "utf-16-be": codecs.utf_16_be_decode,
+    "utf-32-le": codecs.utf_32_le_decode,
+    "utf-32-be": codecs.utf_32_be_decode,
+}
+
+
+def _two_ascii(char: str, codec: str) -> bool:
+    """Whether ``char`` is a code unit whose two bytes are both ASCII text."""
+    data = char.encode(codec)
+    return len(data) == 2 and all(byte in _ASCII_TEXT for byte in data)
+
+
+_ASCII_TEXT = frozenset([9, 10, 13, *range(0x20, 0x7F)])
+
+
+def _wide_codec(encoding: str, data: bytes) -> str:
+    """The codec with a byte order of a UTF-16 or UTF-32 ``encoding``: the BOM's, else the
+    one the bytes show (see :func:`byte_order`). The BOM itself is decoded to U+FEFF, which
+    :meth:`Decoder.normalise` drops, so that byte offsets count from the file's start."""
+    width = "32" if encoding.startswith("utf-32") else "16"
+    if encoding not in ("utf-16", "utf-32"):
+        return encoding
+    if data.startswith(codecs.BOM_UTF32_LE if width == "32" else codecs.BOM_UTF16_LE):
+        return f"utf-{width}-le"
+    if data.startswith(codecs.BOM_UTF32_BE if width == "32" else codecs.BOM_UTF16_BE):
+        return f"utf-{width}-be"
+    found = byte_order(encoding, data)
+    return found if found != encoding else f"utf-{width}-le"
 
 
 def _wide(encoding: str | None) -> bool:

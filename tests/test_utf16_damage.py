@@ -1,0 +1,111 @@
+"""Damaged UTF-16 reads as damaged UTF-8 does (issue 33): a broken code unit is one U+FFFD,
+reported as an ``encoding`` warning with its bytes; a byte lost or gained damages the
+characters around it, not the rest of the file; and ``--in-place`` leaves such a file as it
+is, since its bytes cannot be written back."""
+
+from __future__ import annotations
+
+import codecs
+import io
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import pdn
+from pdn.cli import main
+
+TEXT = (
+    '[Event "first"]\n[White "Ann"]\n[Black "Bob"]\n1. 11-15 23-19 2. 8-11 22-17 *\n\n'
+    '[Event "second"]\n[White "Cid"]\n[Black "Dee"]\n1. 9-13 22-18 2. 10-14 24-19 *\n'
+)
+BOMS = {"utf-16-le": codecs.BOM_UTF16_LE, "utf-16-be": codecs.BOM_UTF16_BE}
+#: Where the damage goes: after the W of the first game's White tag name.
+AT = len(BOMS["utf-16-le"]) + 2 * TEXT.index("White") + 2
+
+
+def utf16(codec: str) -> bytes:
+    return BOMS[codec] + TEXT.encode(codec)
+
+
+def read(data: bytes) -> list[pdn.Game]:
+    return list(pdn.read_games(io.BytesIO(data)))
+
+
+def encoding_warnings(games: list[pdn.Game]) -> list[str]:
+    return [p.message for game in games for p in game.errors if p.code == "encoding"]
+
+
+@pytest.mark.parametrize("codec", sorted(BOMS))
+@pytest.mark.parametrize(
+    "damage",
+    [
+        pytest.param(lambda data: data[:AT] + data[AT + 1 :], id="a byte lost"),
+        pytest.param(lambda data: data[:AT] + b"Q" + data[AT:], id="a byte gained"),
+        pytest.param(lambda data: data[: AT + 1] + data[AT + 2 :], id="the next byte lost"),
+    ],
+)
+def test_a_byte_lost_or_gained_damages_a_character_not_the_rest(codec: str, damage: object) -> None:
+    games = read(damage(utf16(codec)))  # type: ignore[operator]
+    assert len(games) == 2
+    first, second = games
+    # Everything after the damaged name reads as written: the moves, the other tags, game 2.
+    assert first.tags["Black"] == "Bob" and first.tags["Event"] == "first"
+    assert first.mainline_moves() == ["11-15", "23-19", "8-11", "22-17"]
+    assert second.tags["White"] == "Cid" and second.mainline_moves()[-1] == "24-19"
+    assert "White" not in first.tags  # the name itself is damaged...
+    assert encoding_warnings([first])  # ...and said to be
+    assert not encoding_warnings([second])
+
+
+@pytest.mark.parametrize("codec", sorted(BOMS))
+@pytest.mark.parametrize(
+    ("unit", "where"),
+    [
+        pytest.param("\ud800", AT, id="a lone high surrogate"),
+        pytest.param("\udc00", AT, id="a lone low surrogate"),
+        pytest.param("\x00", AT, id="a NUL"),
+    ],
+)
+def test_an_invalid_code_unit_is_one_reported_replacement(
+    codec: str, unit: str, where: int
+) -> None:
+    bad = unit.encode(codec, "surrogatepass")
+    data = utf16(codec)
+    games = read(data[:where] + bad + data[where:])
+    assert [game.tags.get("Black") for game in games] == ["Bob", "Dee"]
+    assert "[W\ufffdhite " in pdn.write_game(games[0])
+    (message,) = encoding_warnings(games)
+    assert bad.hex(" ").upper() in message and "utf-16" in message
+
+
+def test_an_odd_last_byte_is_reported() -> None:
+    games = read(utf16("utf-16-le") + b"A")
+    assert [game.tags.get("Black") for game in games[:2]] == ["Bob", "Dee"]
+    assert encoding_warnings(games)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        pytest.param(lambda data: data[:AT] + data[AT + 1 :], id="a byte lost"),
+        pytest.param(lambda data: data[:AT] + b"\x00\xd8" + data[AT:], id="a lone surrogate"),
+    ],
+)
+def test_a_damaged_utf16_file_is_refused_in_place_and_kept(tmp_path: Path, damage: object) -> None:
+    path = tmp_path / "damaged.pdn"
+    data = damage(utf16("utf-16-le"))  # type: ignore[operator]
+    path.write_bytes(data)
+    result = CliRunner().invoke(main, ["convert", "--in-place", str(path)])
+    assert result.exit_code == 1 and not isinstance(result.exception, Exception)
+    assert "cannot be written back" in result.output
+    assert path.read_bytes() == data
+
+
+def test_convert_keeps_both_games_of_a_damaged_utf16_file(tmp_path: Path) -> None:
+    path, out = tmp_path / "damaged.pdn", tmp_path / "out.pdn"
+    data = utf16("utf-16-le")
+    path.write_bytes(data[:AT] + data[AT + 1 :])
+    result = CliRunner().invoke(main, ["convert", str(path), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert [game.tags.get("Event") for game in pdn.read_games(out)] == ["first", "second"]

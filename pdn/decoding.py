@@ -28,6 +28,7 @@ __all__ = [
     "decode_text",
     "decode_text_stream",
     "line_blocks",
+    "utf16_without_bom",
 ]
 
 #: The single-byte code pages the decoder may guess.
@@ -277,6 +278,11 @@ class Decoder:
                     self.encoding = "utf-16"
                     self.decided_at = 0
                     self.damage = [d for d in self.damage if d.data != b"\x00"]
+                elif (wide := utf16_without_bom(data)) is not None:
+                    # A UTF-16 file whose BOM was lost or damaged: UTF-16 all the same.
+                    self.encoding = wide
+                    self.decided_at = 0
+                    self.damage = [d for d in self.damage if d.data != b"\x00"]
         text = self._decode(data, final)
         if "\x00" in text and not _wide(self.encoding):
             text = text.replace("\x00", "\ufffd")
@@ -445,6 +451,31 @@ def _text_blocks(read: Callable[[], str], decoder: Decoder) -> Iterator[str]:
         data = following
 
 
+def utf16_without_bom(first: bytes) -> str | None:
+    """``utf-16-le`` or ``utf-16-be`` when ``first`` (a file's first bytes) is UTF-16 text
+    without a BOM (its BOM lost or damaged): NUL bytes in at least two code units of five, all
+    on one side; else ``None``. Text of any other encoding holds no NUL, binary data holds them
+    on both sides.
+
+    >>> utf16_without_bom("[Event]".encode("utf-16-be")), utf16_without_bom(b"[Event]")
+    ('utf-16-be', None)
+    """
+    head = first[:4096]
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or len(head) < 8:
+        return None
+    units = len(head) // 2
+    for order, low, high in (
+        ("utf-16-le", head[0::2], head[1::2]),
+        ("utf-16-be", head[1::2], head[0::2]),
+    ):
+        if high.count(0) * 5 >= units * 2 and low.count(0) * 50 <= units:
+            # ... and the characters of those units are ASCII text, as PDN's are: no binary data.
+            ascii = [lo for lo, hi in zip(low, high, strict=False) if hi == 0]
+            if sum(1 for byte in ascii if byte in _ASCII_TEXT) * 10 >= len(ascii) * 9:
+                return order
+    return None
+
+
 def _sniff_binary(first: bytes) -> Problem | None:
     if first.startswith(b"PDN3"):
         return Problem(
@@ -506,7 +537,9 @@ def decode_bytes(
     # The first read is large enough to see a BOM or a binary header whatever BLOCK_SIZE is.
     size = max(BLOCK_SIZE, 4096)
     first = stream.readline(size) if by_line else stream.read(size)
-    problem = _sniff_binary(first) if encoding is None else None
+    problem = None
+    if encoding is None and utf16_without_bom(first) is None:  # (UTF-16 is no binary data)
+        problem = _sniff_binary(first)
     if problem is not None:
         return DecodedInput(iter(()), decoder, "binary", problem)
     if by_line:

@@ -109,3 +109,33 @@ def test_convert_keeps_both_games_of_a_damaged_utf16_file(tmp_path: Path) -> Non
     result = CliRunner().invoke(main, ["convert", str(path), "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert [game.tags.get("Event") for game in pdn.read_games(out)] == ["first", "second"]
+
+
+@pytest.mark.parametrize("codec", sorted(BOMS))
+@pytest.mark.parametrize(
+    "start",
+    [pytest.param(b"", id="no BOM"), pytest.param(b"\xfe\xfe", id="a damaged BOM")],
+)
+def test_a_utf16_file_that_lost_its_bom_is_utf16_not_binary(
+    tmp_path: Path, codec: str, start: bytes
+) -> None:
+    data = start + TEXT.encode(codec)
+    games = read(data)
+    assert [game.tags.get("Event") for game in games] == ["first", "second"]
+    assert {game.encoding for game in games} == {codec}
+    assert not [p for game in games for p in game.errors if p.code in ("not-pdn", "encoding")]
+    # In place it stays UTF-16 in its byte order, not UTF-8.
+    path = tmp_path / "nobom.pdn"
+    path.write_bytes(data)
+    result = CliRunner().invoke(main, ["convert", "--in-place", str(path)])
+    assert result.exit_code == 0, result.output
+    written = path.read_bytes().decode(codec)
+    assert '[Event "first"]' in written and start.decode(codec) in written  # (kept as junk)
+    assert [game.tags.get("Black") for game in pdn.read_games(path)] == ["Bob", "Dee"]
+
+
+def test_binary_data_with_nul_bytes_on_one_side_is_still_binary() -> None:
+    data = bytes(range(1, 250)) * 8  # no text: control bytes, high bytes
+    wide = b"".join(bytes([byte, 0]) for byte in data)
+    (game,) = read(wide)
+    assert [p.code for p in game.errors] == ["not-pdn"]

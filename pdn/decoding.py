@@ -486,23 +486,41 @@ def _sniff_binary(first: bytes) -> Problem | None:
         )
     head = first[:4096]
     # A stray NUL is damage to report (see Decoder.feed); a head full of control bytes is
-    # binary data.  (UTF-16, whose every other byte may be NUL, has a BOM.)
-    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return None
-    controls = len(head) - len(head.translate(None, _CONTROL_BYTES))
-    if controls * 10 > len(head):
+    # binary data.  UTF-16, whose every other byte may be NUL, is judged by its characters
+    # instead, as the same text in UTF-8 would be (what convert writes of it reads back).
+    wide = _wide_order(head)
+    if wide is not None:
+        text = head[2 if head.startswith(_BOMS) else 0 :].decode(wide, "replace")
+        size, controls, unit = (
+            len(text),
+            len(text) - len(text.translate(_CONTROL_CHARS)),
+            "characters",
+        )
+    else:
+        size = len(head)
+        controls, unit = size - len(head.translate(None, _CONTROL_BYTES)), "bytes"
+    if controls * 10 > size:
         return Problem(
             "not-pdn",
-            f"this is a binary file ({controls} control bytes in its first {len(head)}), "
-            "not PDN text",
+            f"this is a binary file ({controls} control {unit} in its first {size}), not PDN text",
             line=1,
             column=1,
         )
     return None
 
 
+def _wide_order(head: bytes) -> str | None:
+    """The UTF-16 codec of a file's first bytes, by its BOM or its NUL bytes, or ``None``."""
+    if head.startswith(codecs.BOM_UTF16_LE):
+        return "utf-16-le"
+    if head.startswith(codecs.BOM_UTF16_BE):
+        return "utf-16-be"
+    return utf16_without_bom(head)
+
+
 # The bytes no text file holds (C0 controls but tab, line feed, form feed and carriage return).
 _CONTROL_BYTES = bytes([*range(0, 9), 11, *range(14, 32)])
+_CONTROL_CHARS = dict.fromkeys(_CONTROL_BYTES)  # str.translate: deleted
 
 
 def line_blocks(stream: IO[Any], decoder: Decoder, first: bytes | None = None) -> Iterator[str]:
@@ -537,9 +555,7 @@ def decode_bytes(
     # The first read is large enough to see a BOM or a binary header whatever BLOCK_SIZE is.
     size = max(BLOCK_SIZE, 4096)
     first = stream.readline(size) if by_line else stream.read(size)
-    problem = None
-    if encoding is None and utf16_without_bom(first) is None:  # (UTF-16 is no binary data)
-        problem = _sniff_binary(first)
+    problem = _sniff_binary(first) if encoding is None else None
     if problem is not None:
         return DecodedInput(iter(()), decoder, "binary", problem)
     if by_line:

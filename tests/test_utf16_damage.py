@@ -139,3 +139,29 @@ def test_binary_data_with_nul_bytes_on_one_side_is_still_binary() -> None:
     wide = b"".join(bytes([byte, 0]) for byte in data)
     (game,) = read(wide)
     assert [p.code for p in game.errors] == ["not-pdn"]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        pytest.param(b"\xff\xfe1\x00\x00\x00a\x00\x13\x00b\x004.", id="a NUL and a control"),
+        pytest.param(codecs.BOM_UTF16_LE + "1. 11-15 \x01\x02 *\n".encode("utf-16-le"), id="two"),
+        pytest.param(
+            codecs.BOM_UTF16_BE + "[Event \x01]\n1. 9-13 *\n".encode("utf-16-be"), id="one"
+        ),
+    ],
+)
+def test_control_characters_in_utf16_count_as_in_utf8(tmp_path: Path, data: bytes) -> None:
+    # The fuzz round's finding: a small UTF-16 file holding control characters was read as a
+    # game, and what convert wrote of it (UTF-8) was judged binary: a game lost. Both are
+    # judged by the same characters now, so convert writes what reads back.
+    path, out = tmp_path / "small.pdn", tmp_path / "out.pdn"
+    path.write_bytes(data)
+    as_utf8 = tmp_path / "utf8.pdn"
+    as_utf8.write_bytes(data.decode("utf-16").encode())
+    binary = [any(p.code == "not-pdn" for p in g.errors) for g in pdn.read_games(path)]
+    assert binary == [any(p.code == "not-pdn" for p in g.errors) for g in pdn.read_games(as_utf8)]
+    result = CliRunner().invoke(main, ["convert", str(path), "-o", str(out)])
+    assert not isinstance(result.exception, Exception)
+    games = [g for g in pdn.read_games(out) if not any(p.code == "not-pdn" for p in g.errors)]
+    assert len(games) == binary.count(False)

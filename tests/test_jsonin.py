@@ -607,3 +607,44 @@ def test_records_without_type_are_games_in_every_layout(tmp_path: Path) -> None:
     one = tmp_path / "one.json"
     one.write_text(json.dumps(plain, indent=2), encoding="utf-8")
     assert len(list(read_json_games(one.open(encoding="utf-8")))) == 1
+
+
+def test_read_games_reads_pdns_json_as_json_records(tmp_path: Path) -> None:
+    # Issue 33: pdn.read_games read a JSON file as PDN text (junk words, no move); it now tells
+    # JSON as the commands do, by the name or by the first bytes, from a path or an open file.
+    games = list(pdn.read_games(TOURNAMENT))
+    document = tmp_path / "games.json"
+    named_pdn = tmp_path / "records.pdn"  # told by its first bytes
+    for path, to in ((document, "json"), (named_pdn, "ndjson")):
+        code, _, _ = run("convert", "--to", to, TOURNAMENT, "-o", path)
+        assert code == 0
+    expected = [pdn.write_game(game) for game in games]
+    assert [pdn.write_game(g) for g in pdn.read_games(document)] == expected
+    assert [pdn.write_game(g) for g in pdn.read_games(named_pdn)] == expected
+    with open(document, "rb") as handle:
+        assert [pdn.write_game(g) for g in pdn.read_games(handle)] == expected
+        assert not handle.closed  # the caller's file is left open
+    text = io.StringIO(named_pdn.read_text(encoding="utf-8"))
+    assert [pdn.write_game(g) for g in pdn.read_games(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("empty.pdn", ""),
+        ("blank.pdn", "\n\n  \n"),
+        ("list.json", "[]\n"),
+        ("document.json", '{"schema": "pdn-json/1", "type": "games", "games": [\n]}\n'),
+        ("records.ndjson", ""),
+    ],
+)
+def test_an_empty_collection_is_zero_games_whatever_its_format(
+    tmp_path: Path, name: str, text: str
+) -> None:
+    # Issue 33 asked whether JSON's [] should warn: an empty PDN file is no error and no
+    # warning but "0 games", and so is an empty collection of records, alike in every format.
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run("validate", path)
+    assert (code, out, err) == (0, "0 games: 0 clean, 0 with errors\n", "")
+    assert run("select", "--count", path) == (0, "0\n", "")

@@ -136,9 +136,14 @@ def games_in(path: str) -> int:
 _TEXT_SIZE = 256
 
 
-def _binary(path: str) -> bool:
-    """Whether the reader calls the file binary data, not text (a ``not-pdn`` verdict)."""
-    return any(p.code == "not-pdn" for game in iter_games(path) for p in game.errors)
+def _read(path: str) -> tuple[int, bool]:
+    """:func:`games_in`, and whether the reader calls the file binary data, not text (a
+    ``not-pdn`` verdict), in one reading."""
+    games = binary = 0
+    for game in iter_games(path):
+        games += not _no_game(game)
+        binary += any(p.code == "not-pdn" for p in game.errors)
+    return games, binary > 0
 
 
 def _no_game(game: Game) -> bool:
@@ -228,8 +233,8 @@ class Fuzzer:
 
         try:
             with _alarm(TIMEOUT):
-                expected = games_in(path)
-                binary = self.kind == "pdn" and len(data) >= _TEXT_SIZE and _binary(path)
+                expected, binary = _read(path)
+                binary = binary and self.kind == "pdn" and len(data) >= _TEXT_SIZE
         except Hang:
             finding("hang", "read_games")
             return

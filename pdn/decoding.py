@@ -208,51 +208,60 @@ class Decoder:
         decode = _WIDE_DECODERS[codec]
         width = 2 if codec.startswith("utf-16") else 4
         parts: list[str] = []
-        base = self._byte_base
+        base = self._byte_base  # the file offset of data[0]
+        at = 0  # where the next piece starts in data
+        # A piece at a time, so that the text after each damaged unit is decoded again only to
+        # the piece's end: linear however many units are damaged.
         while True:
+            end = min(at + _WIDE_PIECE, len(data))
+            piece = data[at:end]
+            last = final and end == len(data)
             try:
-                text, consumed = decode(data, "strict", final)
+                text, consumed = decode(piece, "strict", last)
             except UnicodeDecodeError as exc:
                 # The text before the invalid unit (valid: it decodes), unless it shows a shift,
                 # which comes first (and most often is what made the unit invalid).
-                text, consumed = decode(data[: exc.start], "strict", True)
+                text, consumed = decode(piece[: exc.start], "strict", True)
                 if width == 4 or _SHIFTED.search(text) is None:
-                    parts.append(self._wide_text(text, base, codec))
+                    parts.append(self._wide_text(text, base + at, codec))
                     parts.append("\ufffd")
-                    self.damage.append(Damage(base + exc.start, data[exc.start : exc.end]))
-                    data = data[exc.end :]
-                    base += exc.end
+                    self.damage.append(Damage(base + at + exc.start, piece[exc.start : exc.end]))
+                    at += exc.end
                     continue
             shifted = _SHIFTED.search(text) if width == 2 else None
             if shifted is None:
-                parts.append(self._wide_text(text, base, codec))
-                self._pending = data[consumed:]
-                self._byte_base = base + consumed
-                return "".join(parts)
+                parts.append(self._wide_text(text, base + at, codec))
+                at += consumed
+                if end == len(data):
+                    self._pending = data[at:]
+                    self._byte_base = base + at
+                    return "".join(parts)
+                continue
             # A byte lost or gained before the run: the unit just before it is two halves of
             # characters when both its bytes are ASCII text; the run's first byte is skipped.
             start = shifted.start()
-            at = len(text[:start].encode(codec))
+            bad = len(text[:start].encode(codec))
             if start and _two_ascii(text[start - 1], codec):
                 start -= 1
-                at -= 2
-            parts.append(self._wide_text(text[:start], base, codec))
+                bad -= 2
+            parts.append(self._wide_text(text[:start], base + at, codec))
             parts.append("\ufffd")
             skip = len(text[: shifted.start()].encode(codec)) + 1
-            self.damage.append(Damage(base + at, data[at:skip]))
-            data = data[skip:]
-            base += skip
+            self.damage.append(Damage(base + at + bad, piece[bad:skip]))
+            at += skip
 
     def _wide_text(self, text: str, base: int, codec: str) -> str:
         """``text`` decoded from the bytes at ``base``, with each NUL made U+FFFD and recorded."""
         if "\x00" not in text:
             return text
         width = 2 if codec.startswith("utf-16") else 4
+        offset, done = base, 0
         at = text.find("\x00")
         while at >= 0:
-            offset = base + len(text[:at].encode(codec))
+            offset += len(text[done:at].encode(codec))
             self.damage.append(Damage(offset, b"\x00" * width))
-            at = text.find("\x00", at + 1)
+            offset, done = offset + width, at + 1
+            at = text.find("\x00", done)
         return text.replace("\x00", "\ufffd")
 
     def feed(self, data: bytes, final: bool = False) -> str:
@@ -320,6 +329,9 @@ class Decoder:
         self.emitted += len(text)
         return text
 
+
+#: Bytes of UTF-16 or UTF-32 decoded at a time (see :meth:`Decoder._decode_wide`).
+_WIDE_PIECE = 1 << 12
 
 #: The BOMs that decide a wide encoding's byte order.
 _BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE, codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)

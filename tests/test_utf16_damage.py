@@ -8,6 +8,7 @@ from __future__ import annotations
 import codecs
 import io
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -165,3 +166,36 @@ def test_control_characters_in_utf16_count_as_in_utf8(tmp_path: Path, data: byte
     assert not isinstance(result.exception, Exception)
     games = [g for g in pdn.read_games(out) if not any(p.code == "not-pdn" for p in g.errors)]
     assert len(games) == binary.count(False)
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        pytest.param(b"a\x00\x00\xd8", id="lone surrogates"),
+        pytest.param('abcdefghij[Event "x"]'.encode("utf-16-le")[1:], id="a byte lost each"),
+    ],
+)
+def test_damage_costs_linear_work(monkeypatch: pytest.MonkeyPatch, unit: bytes) -> None:
+    # Bytes handed to the codec at n and 2n damaged units: linear (it was the rest of the
+    # block again after each damaged unit).
+    from pdn import decoding
+
+    work = [0]
+
+    def counted(decode: Any) -> Any:
+        def run(data: bytes, errors: str, final: bool) -> tuple[str, int]:
+            work[0] += len(data)
+            return decode(data, errors, final)  # type: ignore[no-any-return]
+
+        return run
+
+    for name, decode in list(decoding._WIDE_DECODERS.items()):
+        monkeypatch.setitem(decoding._WIDE_DECODERS, name, counted(decode))
+    head = codecs.BOM_UTF16_LE + TEXT.encode("utf-16-le")
+    spent = []
+    for n in (3000, 6000):
+        work[0] = 0
+        decoded = decoding.decode_bytes(io.BytesIO(head + unit * n))
+        assert sum(len(block) for block in decoded.blocks) > n
+        spent.append(work[0])
+    assert spent[1] <= 2.3 * spent[0], spent

@@ -465,22 +465,27 @@ def _text_blocks(read: Callable[[], str], decoder: Decoder) -> Iterator[str]:
 
 def utf16_without_bom(first: bytes) -> str | None:
     """``utf-16-le`` or ``utf-16-be`` when ``first`` (a file's first bytes) is UTF-16 text
-    without a BOM (its BOM lost or damaged): NUL bytes in at least two code units of five, all
-    on one side; else ``None``. Text of any other encoding holds no NUL, binary data holds them
-    on both sides.
+    without a BOM (its BOM lost or damaged): NUL bytes in three code units of ten or more, on
+    one side (nine in ten of them at least), around ASCII text, in the first 512 bytes or the
+    first 4,096 (a byte lost or gained further on puts the NULs on the other side from there);
+    else ``None``. Text of any other encoding holds no NUL, binary data holds them on both
+    sides.
 
     >>> utf16_without_bom("[Event]".encode("utf-16-be")), utf16_without_bom(b"[Event]")
     ('utf-16-be', None)
     """
-    head = first[:4096]
-    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or len(head) < 8:
+    if first.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or len(first) < 8:
         return None
+    return _nul_side(first[:512]) or _nul_side(first[:4096])
+
+
+def _nul_side(head: bytes) -> str | None:
     units = len(head) // 2
     for order, low, high in (
         ("utf-16-le", head[0::2], head[1::2]),
         ("utf-16-be", head[1::2], head[0::2]),
     ):
-        if high.count(0) * 5 >= units * 2 and low.count(0) * 50 <= units:
+        if high.count(0) * 10 >= units * 3 and low.count(0) * 10 <= units:
             # ... and the characters of those units are ASCII text, as PDN's are: no binary data.
             ascii = [lo for lo, hi in zip(low, high, strict=False) if hi == 0]
             if sum(1 for byte in ascii if byte in _ASCII_TEXT) * 10 >= len(ascii) * 9:

@@ -49,7 +49,7 @@ from pdn.model import Game
 #: Seconds one command may take on one mutant (a few KB) before it counts as a hang.
 TIMEOUT = 30
 #: Characters of a source file each mutant is made from: a few games.
-WINDOW = 2_500
+WINDOW = 1_500
 #: The kinds of mutant.
 KINDS = ("pdn", "json")
 

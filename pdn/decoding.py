@@ -466,17 +466,17 @@ def _text_blocks(read: Callable[[], str], decoder: Decoder) -> Iterator[str]:
 def utf16_without_bom(first: bytes) -> str | None:
     """``utf-16-le`` or ``utf-16-be`` when ``first`` (a file's first bytes) is UTF-16 text
     without a BOM (its BOM lost or damaged): NUL bytes in three code units of ten or more, on
-    one side (nine in ten of them at least), around ASCII text, in the first 512 bytes or the
-    first 4,096 (a byte lost or gained further on puts the NULs on the other side from there);
-    else ``None``. Text of any other encoding holds no NUL, binary data holds them on both
-    sides.
+    one side (nine in ten of them at least), around ASCII text, in the first 64, 512 or 4,096
+    bytes (a byte lost or gained further on puts the NULs on the other side from there: the
+    decoder reads past it); else ``None``. Text of any other encoding holds no NUL, binary
+    data holds them on both sides.
 
     >>> utf16_without_bom("[Event]".encode("utf-16-be")), utf16_without_bom(b"[Event]")
     ('utf-16-be', None)
     """
     if first.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or len(first) < 8:
         return None
-    return _nul_side(first[:512]) or _nul_side(first[:4096])
+    return _nul_side(first[:64]) or _nul_side(first[:512]) or _nul_side(first[:4096])
 
 
 def _nul_side(head: bytes) -> str | None:

@@ -199,3 +199,17 @@ def test_damage_costs_linear_work(monkeypatch: pytest.MonkeyPatch, unit: bytes) 
         assert sum(len(block) for block in decoded.blocks) > n
         spent.append(work[0])
     assert spent[1] <= 2.3 * spent[0], spent
+
+
+@pytest.mark.parametrize("codec", sorted(BOMS))
+@pytest.mark.parametrize("lost", [1, 41, 346, 1881])
+def test_a_damaged_bom_and_a_byte_lost_in_the_head_still_read_as_utf16(
+    codec: str, lost: int
+) -> None:
+    # The fuzz round's finding: a byte lost within the first KiB put the NULs of the rest on
+    # the other side, and the file without its BOM was judged binary: every game hidden.
+    data = b"\xfa\xff" + (TEXT * 8).encode(codec)
+    games = read(data[:lost] + data[lost + 1 :])
+    assert not [p for game in games for p in game.errors if p.code == "not-pdn"]
+    black = [game.tags.get("Black") for game in games if game.tags]
+    assert black[-4:] == ["Bob", "Dee", "Bob", "Dee"]  # (an odd last byte: one more, damaged)

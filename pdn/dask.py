@@ -8,7 +8,8 @@ no larger than ``piece_bytes`` is one piece; a larger one is cut at game starts 
 cutting pass on the client (the cheap half of reading: no parsing, no replay). A piece also
 knows where its block of :data:`~pdn.replays.BLOCK` games starts: the rules of the earlier
 games of a block may settle those of a game (:class:`~pdn.replays.Replays`), so a worker is told of
-them too, and a piece's verdicts are those of one process. A file whose
+them too, and a piece's verdicts are those of one process. A JSON file of
+pdn's records is one piece, read as JSON (:func:`pdn.read_games`). A file whose
 text is not plain UTF-8 with ``\\n`` line ends (a guessed code page, damaged bytes, CR line
 ends) is not cut, since a piece read on its own might then be decoded otherwise: it stays one
 piece, and the answers are those of one process either way.
@@ -35,9 +36,10 @@ from .cutting import RawGame
 from .detection import FileEvidence
 from .explorer import DEFAULT_DEPTH, SPILL, Tree
 from .model import Game
-from .reader import parse_raw, split_games
-from .recording import record
+from .reader import parse_raw, read_games, split_games
+from .recording import Recorded, record
 from .replays import BLOCK, Replays
+from .schema import is_json
 
 if TYPE_CHECKING:
     import dask.bag
@@ -104,6 +106,8 @@ class Piece:
     block_start: int = 0
     block_line: int = 1
     block_games: int = 0
+    #: The file holds pdn's JSON records (never cut; read as JSON, not as PDN text).
+    json: bool = False
 
     @property
     def whole(self) -> bool:
@@ -144,7 +148,25 @@ class Piece:
 
     def games_of(self) -> list[Game]:
         """The games of this piece, parsed."""
-        return [parse_raw(raw) for raw in self.raw_games()]
+        return list(self.iter_games())
+
+    def iter_games(self) -> Iterator[Game]:
+        """The games of this piece, parsed one at a time (those of its JSON records for a
+        JSON file, as :func:`pdn.read_games` reads it)."""
+        if self.json:
+            yield from read_games(self.path)
+            return
+        for raw in self.raw_games():
+            yield parse_raw(raw)
+
+    def recorded(self) -> Iterator[Game | Recorded]:
+        """The games of this piece read for their replay (:mod:`pdn.recording`; a JSON
+        file's as games)."""
+        if self.json:
+            yield from read_games(self.path)
+            return
+        for raw in self.raw_games():
+            yield record(raw)
 
 
 def pieces(
@@ -156,6 +178,9 @@ def pieces(
     for source in paths:
         path = os.fspath(source)
         size = os.path.getsize(path)
+        if is_json(path):
+            out.append(Piece(path, json=True))
+            continue
         out.extend(_cut(path, size, piece_bytes) if size > piece_bytes else [Piece(path)])
     return out
 
@@ -261,8 +286,7 @@ def _verdicts_of_pieces(part: Iterable[Piece], variant: str | None) -> list[Verd
     for piece in part:
         replays = piece.replays(variant)
         verdicts += [
-            verdict_of_report(replays.of(record(raw), piece.path), piece.path)
-            for raw in piece.raw_games()
+            verdict_of_report(replays.of(game, piece.path), piece.path) for game in piece.recorded()
         ]
     return verdicts
 
@@ -314,8 +338,7 @@ def _rows_of_pieces(part: Iterable[Piece], variant: str | None) -> list[dict[str
     rows: list[dict[str, object]] = []
     for piece in part:
         replays = piece.replays(variant)
-        for raw in piece.raw_games():
-            game = parse_raw(raw)
+        for game in piece.iter_games():
             report = replays.of(game, piece.path)
             problems = report.all_problems
             tags = game.tags
@@ -428,6 +451,6 @@ def _tree_of_pieces(
     tree = Tree(depth, players_at=players_at, within=within, spill=spill)
     for piece in part:
         replays = piece.replays(variant)
-        for raw in piece.raw_games():
-            tree.add_report(replays.of(parse_raw(raw), piece.path))
+        for game in piece.iter_games():
+            tree.add_report(replays.of(game, piece.path))
     return [tree]

@@ -28,6 +28,7 @@ __all__ = [
     "decode_text",
     "decode_text_stream",
     "line_blocks",
+    "utf16_without_bom",
 ]
 
 #: The single-byte code pages the decoder may guess.
@@ -70,6 +71,7 @@ class Decoder:
         self._carry = ""  # text held back: a CR that may start a CRLF, a "\" that may be "\r"
         self.damage: list[Damage] = []
         self._incremental: codecs.IncrementalDecoder | None = None
+        self._wide: str | None = None  # the UTF-16 or UTF-32 codec with its byte order
         self.emitted = 0  # normalised characters returned so far
         # Offset (in normalised characters) from which the decided encoding applies: the first
         # non-ASCII character (0 for a BOM or a forced encoding); text before it is ASCII.
@@ -177,6 +179,8 @@ class Decoder:
             return self._decode_utf8(self._pending + data, final)
         if encoding in ("cp1252", "cp1251", "latin-1", "iso8859-1"):
             return self._decode_single(data, encoding)
+        if encoding.startswith(("utf-16", "utf-32")):
+            return self._decode_wide(self._pending + data, final)
         if self._incremental is None:
             self.encoding = encoding = byte_order(encoding, data)
             self._incremental = codecs.getincrementaldecoder(encoding)("replace")
@@ -189,6 +193,76 @@ class Decoder:
             self._byte_base += len(data)
             self._incremental.reset()
             return "\ufffd"
+
+    def _decode_wide(self, data: bytes, final: bool) -> str:
+        """UTF-16 or UTF-32: each invalid code unit (a lone surrogate, a NUL, a last odd byte)
+        is U+FFFD and recorded as :class:`Damage`, as in UTF-8; and a byte lost or gained,
+        which would turn the rest of the file into other characters, is found where the text
+        turns into :data:`_SHIFTED` characters and read past (issue 33)."""
+        codec = self._wide
+        if codec is None:
+            assert self.encoding is not None
+            codec = self._wide = _wide_codec(self.encoding, data)
+            if self.encoding in ("utf-16", "utf-32") and not data.startswith(_BOMS):
+                self.encoding = codec  # forced without a BOM: the byte order found
+        decode = _WIDE_DECODERS[codec]
+        width = 2 if codec.startswith("utf-16") else 4
+        parts: list[str] = []
+        base = self._byte_base  # the file offset of data[0]
+        at = 0  # where the next piece starts in data
+        # A piece at a time, so that the text after each damaged unit is decoded again only to
+        # the piece's end: linear however many units are damaged.
+        while True:
+            end = min(at + _WIDE_PIECE, len(data))
+            piece = data[at:end]
+            last = final and end == len(data)
+            try:
+                text, consumed = decode(piece, "strict", last)
+            except UnicodeDecodeError as exc:
+                # The text before the invalid unit (valid: it decodes), unless it shows a shift,
+                # which comes first (and most often is what made the unit invalid).
+                text, consumed = decode(piece[: exc.start], "strict", True)
+                if width == 4 or _SHIFTED.search(text) is None:
+                    parts.append(self._wide_text(text, base + at, codec))
+                    parts.append("\ufffd")
+                    self.damage.append(Damage(base + at + exc.start, piece[exc.start : exc.end]))
+                    at += exc.end
+                    continue
+            shifted = _SHIFTED.search(text) if width == 2 else None
+            if shifted is None:
+                parts.append(self._wide_text(text, base + at, codec))
+                at += consumed
+                if end == len(data):
+                    self._pending = data[at:]
+                    self._byte_base = base + at
+                    return "".join(parts)
+                continue
+            # A byte lost or gained before the run: the unit just before it is two halves of
+            # characters when both its bytes are ASCII text; the run's first byte is skipped.
+            start = shifted.start()
+            bad = len(text[:start].encode(codec))
+            if start and _two_ascii(text[start - 1], codec):
+                start -= 1
+                bad -= 2
+            parts.append(self._wide_text(text[:start], base + at, codec))
+            parts.append("\ufffd")
+            skip = len(text[: shifted.start()].encode(codec)) + 1
+            self.damage.append(Damage(base + at + bad, piece[bad:skip]))
+            at += skip
+
+    def _wide_text(self, text: str, base: int, codec: str) -> str:
+        """``text`` decoded from the bytes at ``base``, with each NUL made U+FFFD and recorded."""
+        if "\x00" not in text:
+            return text
+        width = 2 if codec.startswith("utf-16") else 4
+        offset, done = base, 0
+        at = text.find("\x00")
+        while at >= 0:
+            offset += len(text[done:at].encode(codec))
+            self.damage.append(Damage(offset, b"\x00" * width))
+            offset, done = offset + width, at + 1
+            at = text.find("\x00", done)
+        return text.replace("\x00", "\ufffd")
 
     def feed(self, data: bytes, final: bool = False) -> str:
         """Decode the next block; ``final`` on the last one.
@@ -211,6 +285,11 @@ class Decoder:
                     self._byte_base = 3
                 elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
                     self.encoding = "utf-16"
+                    self.decided_at = 0
+                    self.damage = [d for d in self.damage if d.data != b"\x00"]
+                elif (wide := utf16_without_bom(data)) is not None:
+                    # A UTF-16 file whose BOM was lost or damaged: UTF-16 all the same.
+                    self.encoding = wide
                     self.decided_at = 0
                     self.damage = [d for d in self.damage if d.data != b"\x00"]
         text = self._decode(data, final)
@@ -249,6 +328,52 @@ class Decoder:
             text = text[1:]
         self.emitted += len(text)
         return text
+
+
+#: Bytes of UTF-16 or UTF-32 decoded at a time (see :meth:`Decoder._decode_wide`).
+_WIDE_PIECE = 1 << 12
+
+#: The BOMs that decide a wide encoding's byte order.
+_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE, codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)
+
+#: Three characters in a row whose code unit is an ASCII text byte and a NUL byte: UTF-16 text
+#: read one byte out of step (CJK or Devanagari text has no such run in practice).
+_SHIFTED = re.compile(
+    "[" + "".join(chr(byte << 8) for byte in (9, 10, 13, *range(0x20, 0x7F))) + "]{3}"
+)
+
+
+#: The decoders of a wide codec with a byte order, told whether the data is complete.
+_WIDE_DECODERS: dict[str, Callable[[bytes, str, bool], tuple[str, int]]] = {
+    "utf-16-le": codecs.utf_16_le_decode,
+    "utf-16-be": codecs.utf_16_be_decode,
+    "utf-32-le": codecs.utf_32_le_decode,
+    "utf-32-be": codecs.utf_32_be_decode,
+}
+
+
+def _two_ascii(char: str, codec: str) -> bool:
+    """Whether ``char`` is a code unit whose two bytes are both ASCII text."""
+    data = char.encode(codec)
+    return len(data) == 2 and all(byte in _ASCII_TEXT for byte in data)
+
+
+_ASCII_TEXT = frozenset([9, 10, 13, *range(0x20, 0x7F)])
+
+
+def _wide_codec(encoding: str, data: bytes) -> str:
+    """The codec with a byte order of a UTF-16 or UTF-32 ``encoding``: the BOM's, else the
+    one the bytes show (see :func:`byte_order`). The BOM itself is decoded to U+FEFF, which
+    :meth:`Decoder.normalise` drops, so that byte offsets count from the file's start."""
+    width = "32" if encoding.startswith("utf-32") else "16"
+    if encoding not in ("utf-16", "utf-32"):
+        return encoding
+    if data.startswith(codecs.BOM_UTF32_LE if width == "32" else codecs.BOM_UTF16_LE):
+        return f"utf-{width}-le"
+    if data.startswith(codecs.BOM_UTF32_BE if width == "32" else codecs.BOM_UTF16_BE):
+        return f"utf-{width}-be"
+    found = byte_order(encoding, data)
+    return found if found != encoding else f"utf-{width}-le"
 
 
 def _wide(encoding: str | None) -> bool:
@@ -338,6 +463,36 @@ def _text_blocks(read: Callable[[], str], decoder: Decoder) -> Iterator[str]:
         data = following
 
 
+def utf16_without_bom(first: bytes) -> str | None:
+    """``utf-16-le`` or ``utf-16-be`` when ``first`` (a file's first bytes) is UTF-16 text
+    without a BOM (its BOM lost or damaged): NUL bytes in three code units of ten or more, on
+    one side (nine in ten of them at least), around ASCII text, in the first 64, 512 or 4,096
+    bytes (a byte lost or gained further on puts the NULs on the other side from there: the
+    decoder reads past it); else ``None``. Text of any other encoding holds no NUL, binary
+    data holds them on both sides.
+
+    >>> utf16_without_bom("[Event]".encode("utf-16-be")), utf16_without_bom(b"[Event]")
+    ('utf-16-be', None)
+    """
+    if first.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or len(first) < 8:
+        return None
+    return _nul_side(first[:64]) or _nul_side(first[:512]) or _nul_side(first[:4096])
+
+
+def _nul_side(head: bytes) -> str | None:
+    units = len(head) // 2
+    for order, low, high in (
+        ("utf-16-le", head[0::2], head[1::2]),
+        ("utf-16-be", head[1::2], head[0::2]),
+    ):
+        if high.count(0) * 10 >= units * 3 and low.count(0) * 10 <= units:
+            # ... and the characters of those units are ASCII text, as PDN's are: no binary data.
+            ascii = [lo for lo, hi in zip(low, high, strict=False) if hi == 0]
+            if sum(1 for byte in ascii if byte in _ASCII_TEXT) * 10 >= len(ascii) * 9:
+                return order
+    return None
+
+
 def _sniff_binary(first: bytes) -> Problem | None:
     if first.startswith(b"PDN3"):
         return Problem(
@@ -348,23 +503,41 @@ def _sniff_binary(first: bytes) -> Problem | None:
         )
     head = first[:4096]
     # A stray NUL is damage to report (see Decoder.feed); a head full of control bytes is
-    # binary data.  (UTF-16, whose every other byte may be NUL, has a BOM.)
-    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return None
-    controls = len(head) - len(head.translate(None, _CONTROL_BYTES))
-    if controls * 10 > len(head):
+    # binary data.  UTF-16, whose every other byte may be NUL, is judged by its characters
+    # instead, as the same text in UTF-8 would be (what convert writes of it reads back).
+    wide = _wide_order(head)
+    if wide is not None:
+        text = head[2 if head.startswith(_BOMS) else 0 :].decode(wide, "replace")
+        size, controls, unit = (
+            len(text),
+            len(text) - len(text.translate(_CONTROL_CHARS)),
+            "characters",
+        )
+    else:
+        size = len(head)
+        controls, unit = size - len(head.translate(None, _CONTROL_BYTES)), "bytes"
+    if controls * 10 > size:
         return Problem(
             "not-pdn",
-            f"this is a binary file ({controls} control bytes in its first {len(head)}), "
-            "not PDN text",
+            f"this is a binary file ({controls} control {unit} in its first {size}), not PDN text",
             line=1,
             column=1,
         )
     return None
 
 
+def _wide_order(head: bytes) -> str | None:
+    """The UTF-16 codec of a file's first bytes, by its BOM or its NUL bytes, or ``None``."""
+    if head.startswith(codecs.BOM_UTF16_LE):
+        return "utf-16-le"
+    if head.startswith(codecs.BOM_UTF16_BE):
+        return "utf-16-be"
+    return utf16_without_bom(head)
+
+
 # The bytes no text file holds (C0 controls but tab, line feed, form feed and carriage return).
 _CONTROL_BYTES = bytes([*range(0, 9), 11, *range(14, 32)])
+_CONTROL_CHARS = dict.fromkeys(_CONTROL_BYTES)  # str.translate: deleted
 
 
 def line_blocks(stream: IO[Any], decoder: Decoder, first: bytes | None = None) -> Iterator[str]:

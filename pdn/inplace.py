@@ -294,6 +294,13 @@ class _Restoring(io.TextIOBase):
                     f"{self._path}: the new text holds a U+FFFD where the file did not; "
                     "it was left as it is"
                 )
+            if mark.data and self._encoding.startswith(("utf-16", "utf-32")):
+                # Its encoder writes no odd count of bytes, and a lost byte is no character
+                # to put back: a damaged UTF-16 file stays as it is (issue 33).
+                raise InPlaceRefused(
+                    f"{self._path}:{mark.line}: bytes that are not valid {self._encoding} "
+                    "cannot be written back in it; it was left as it is (write a copy with -o)"
+                )
             if mark.data == b"":
                 raise InPlaceRefused(
                     f"{self._path}:{mark.line}: bytes that are not valid {self._encoding} "

@@ -10,14 +10,14 @@ source holds PDN or the JSON records of :mod:`pdn.jsonio` (:func:`is_json`), and
 
 from __future__ import annotations
 
-import io
 import os
 from collections.abc import Iterable, Iterator
-from typing import IO, cast
+from typing import IO
 
 from .model import Game
 from .reader import read_games
-from .schema import looks_like_json
+from .schema import JSON_SUFFIXES as JSON_SUFFIXES  # re-exported: its home is apart
+from .schema import is_json as is_json
 
 #: What a command reads from: a path, or an open file (text or bytes).
 Input = str | os.PathLike[str] | IO[str] | IO[bytes]
@@ -81,56 +81,12 @@ def input_files(paths: Iterable[str], *, recursive: bool = False) -> list[str]:
     return files
 
 
-#: File name endings of JSON inputs (pdn convert --to json|ndjson writes them).
-JSON_SUFFIXES = (".json", ".ndjson", ".jsonl")
-
-
-def is_json(source: Input) -> bool:
-    """Whether a source holds JSON game records: by its name, else by its first bytes (a
-    file, or a stream that can be peeked at such as standard input)."""
-    if isinstance(source, (str, os.PathLike)):
-        path = os.fspath(source)
-        if path.lower().endswith(JSON_SUFFIXES):
-            return True
-        if not os.path.isfile(path):
-            return False  # a FIFO or a device: peeking would eat what it gives
-        try:
-            with open(path, "rb") as handle:
-                return looks_like_json(handle.read(64))
-        except OSError:
-            return False  # the reader reports it
-    peek = getattr(source, "peek", None)
-    if callable(peek):
-        return looks_like_json(peek(64)[:64])
-    if getattr(source, "seekable", lambda: False)():
-        at = source.tell()
-        head = source.read(64)
-        source.seek(at)
-        return looks_like_json(head)
-    return False
-
-
 def iter_games(source: Input, *, encoding: str | None = None) -> Iterator[Game]:
     """The games of one source (a path as ``str`` or ``PathLike``, or an open file): PDN, or
-    the JSON records of :mod:`pdn.jsonio`. ``encoding`` forces the codec of PDN bytes (see
-    :func:`pdn.reader.read_games`); JSON is always UTF-8."""
-    if not is_json(source):
-        return read_games(source, encoding=encoding)
-    # Here: a run over PDN alone never loads the JSON reader.
-    from .jsonio import read_json_games
-
-    if isinstance(source, (str, os.PathLike)):
-        return _json_file(os.fspath(source))
-    if isinstance(source, io.TextIOBase):
-        return read_json_games(source)
-    return read_json_games(io.TextIOWrapper(cast(IO[bytes], source), encoding="utf-8"))
-
-
-def _json_file(path: str) -> Iterator[Game]:
-    from .jsonio import read_json_games
-
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        yield from read_json_games(handle)
+    the JSON records of :mod:`pdn.jsonio` (told by :func:`is_json`). ``encoding`` forces the
+    codec of PDN bytes; JSON is always UTF-8 (see :func:`pdn.reader.read_games`, which this
+    is)."""
+    return read_games(source, encoding=encoding)
 
 
 def named_games(

@@ -481,7 +481,7 @@ class _RecordReader:
             self.problems.append(
                 Problem(
                     "odd-tag-name",
-                    f"tag name {name!r} is not of the PDN 3.0 form [A-Z][A-Za-z0-9_]*",
+                    f"tag name {_short(name)} is not of the PDN 3.0 form [A-Z][A-Za-z0-9_]*",
                     line=self.at,
                 )
             )
@@ -508,9 +508,66 @@ def _kind(value: object) -> str:
 _KINDS = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "an integer"}
 
 
-def _short(value: object) -> str:
-    text = repr(value) if not isinstance(value, TooLong) else f"<{value.digits} digits>"
-    return text if len(text) <= 60 else text[:57] + "..."
+def _short(value: object, limit: int = 60) -> str:
+    """``value`` as Python writes it, cut to ``limit`` characters: built piece by piece with a
+    stack, never more than ``limit`` pieces, so that a value nested thousands deep or holding
+    megabytes costs no recursion and no more than the message shows (issue 33).
+
+    >>> _short([[[[1, "a"]]], {"k": None}]), _short([[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]], 12)
+    ("[[[[1, 'a']]], {'k': None}]", '[[[[[[[[[...')
+    """
+    pieces: list[str] = []
+    size = 0
+    stack: list[object] = [value]
+    while stack and size <= limit:
+        item = stack.pop()
+        if isinstance(item, _Piece):
+            piece = item.text
+        elif isinstance(item, (list, dict)):
+            piece = "[" if isinstance(item, list) else "{"
+            stack.append(_Piece("]" if isinstance(item, list) else "}"))
+            # Only as many members as could still show (each takes a character at least).
+            members = list(
+                itertools.islice(item.items() if isinstance(item, dict) else item, limit)
+            )
+            if len(item) > len(members):
+                stack.append(_Piece(", ..."))
+            for index in range(len(members) - 1, -1, -1):
+                member = members[index]
+                if isinstance(item, dict):
+                    key, member = cast(tuple[object, object], member)
+                    stack.append(member)
+                    stack.append(_Piece(f"{_scalar(key, limit)}: "))
+                else:
+                    stack.append(member)
+                if index:
+                    stack.append(_Piece(", "))
+        else:
+            piece = _scalar(item, limit)
+        pieces.append(piece)
+        size += len(piece)
+    text = "".join(pieces)
+    return text if len(text) <= limit and not stack else text[: limit - 3] + "..."
+
+
+class _Piece:
+    """Text of a container's writing (a bracket, a separator) waiting on :func:`_short`'s
+    stack among the values."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _scalar(value: object, limit: int) -> str:
+    if isinstance(value, TooLong):
+        return f"<{value.digits} digits>"
+    if isinstance(value, str) and len(value) > limit:
+        return repr(value[:limit])[:-1]  # no closing quote: the text goes on
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return repr(value)
+    return f"<{type(value).__name__}>"
 
 
 def accept_dict(data: JsonDict, visitor: GameVisitor[T], *, at: int | None = None) -> T:

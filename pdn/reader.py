@@ -46,6 +46,7 @@ from pdn.detection import scan_file
 from pdn.model import Game, Tags
 from pdn.parsing import accept_raw
 from pdn.problems import Problem
+from pdn.schema import is_json
 from pdn.visitor import HeadersOnly
 
 __all__ = [
@@ -144,12 +145,37 @@ def read_games(source: Source, *, encoding: str | None = None) -> Iterator[Game]
     codec for bytes; by default it is detected (see :mod:`pdn.decoding`) and recorded on each
     game.  For PDN held in a string use :func:`parse_games`.
 
+    A source of pdn's JSON game records (``pdn convert --to json`` or ``ndjson``; told, as the
+    commands tell it, by a name ending in ``.json``, ``.ndjson`` or ``.jsonl`` or by its first
+    bytes) gives the games of those records (:func:`pdn.jsonio.read_json_games`; JSON is always
+    UTF-8), not their text read as PDN.
+
     Never raises for bad input: problems are reported on ``game.errors``.  A file that is not
     text at all (a Paint.NET image, binary data) gives one empty game carrying a ``not-pdn``
     error.  (A file that cannot be opened raises the usual ``OSError``.)
     """
+    if is_json(source):
+        yield from _json_games(source)
+        return
     for raw in split_games(source, encoding=encoding):
         yield parse_raw(raw)
+
+
+def _json_games(source: Source) -> Iterator[Game]:
+    # Only here is the JSON reader loaded: a run over PDN alone never needs it.
+    from pdn.jsonio import read_json_games
+
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, encoding="utf-8", errors="replace") as handle:
+            yield from read_json_games(handle)
+    elif _is_text_stream(source):
+        yield from read_json_games(cast(IO[str], source))
+    else:
+        text = io.TextIOWrapper(cast(IO[bytes], source), encoding="utf-8", errors="replace")
+        try:
+            yield from read_json_games(text)
+        finally:
+            text.detach()  # the caller's file stays open
 
 
 def read_headers(source: Source, *, encoding: str | None = None) -> Iterator[Tags]:

@@ -196,3 +196,29 @@ def test_explorer_tree_of_oca_is_that_of_one_process() -> None:
         tree = pdn_dask.explorer_tree([str(OCA)], piece_bytes=2 << 20)
     assert tree.games == 22621
     assert tree_facts(tree) == expected
+
+
+def test_json_files_are_read_as_json_records(client: distributed.Client, tmp_path: Path) -> None:
+    # Issue 33: pdn.dask read a JSON file of pdn's records as PDN text (junk, no move).
+    from click.testing import CliRunner
+
+    from pdn.cli import main
+
+    sources = [str(OCA_PIECES[0]), str(EXAMPLES / "illegal-moves.pdn")]
+    files = []
+    for number, (source, to) in enumerate(zip(sources, ("json", "ndjson"), strict=True)):
+        path = tmp_path / f"{number}.{to}"
+        result = CliRunner().invoke(main, ["convert", "--to", to, source, "-o", str(path)])
+        assert result.exit_code == 0, result.output
+        files.append(str(path))
+    assert all(piece.json for piece in pdn_dask.pieces(files, piece_bytes=100))
+    whole = [g for f in sources for g in read_games(f)]
+    got = pdn_dask.games(files, piece_bytes=100).compute()
+    assert [write_game(g) for g in got] == [write_game(g) for g in whole]
+    verdicts = [v.to_dict() for v in pdn_dask.verdicts(files, piece_bytes=100).compute()]
+    assert [v["status"] for v in verdicts] == [validate(g).status for g in whole]
+    assert verdicts == [v.to_dict() for v in validate_files(files)]
+    table = pdn_dask.game_table(files, piece_bytes=100).compute()
+    assert list(table["plies"]) == [len(g.mainline_moves()) for g in whole]
+    tree = pdn_dask.explorer_tree(files, piece_bytes=100)
+    assert tree_facts(tree) == tree_facts(build(sources))

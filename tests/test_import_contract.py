@@ -130,6 +130,9 @@ ALLOWED_UPWARD: dict[tuple[str, str, str], str] = {
         "display hook: the diagram in Jupyter"
     ),
     ("pdn.cli.engines", "pdn", "engine_command"): "the engine tells its programs pdn.__version__",
+    ("pdn.reader", "pdn.jsonio", "_json_games"): (
+        "read_games gives a JSON source's games: the records' reader lives with their writer"
+    ),
 }
 
 

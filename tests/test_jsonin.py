@@ -213,6 +213,54 @@ def test_any_field_of_any_type_is_refused_with_a_json_error_or_read() -> None:
     assert refused > 100
 
 
+def _nested(depth: int) -> Any:
+    value: Any = 1
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def test_a_deeply_nested_or_huge_value_anywhere_gives_a_short_message() -> None:
+    # Issue 33: the message about a value was built with repr(), which recursed to the bottom
+    # of a value nested thousands deep (RecursionError) and copied megabytes of a long one.
+    deep = _nested(50_000)
+    hostile = [deep, {"move": deep}, "x" * 200_000 + "\n", ["x" * 200_000], list(range(100_000))]
+    base = record(moves=[{"setup": "W:W21:B1"}, *record()["moves"]])
+    said = 0
+    for path in list(_paths(base))[1:]:
+        for value in hostile:
+            data = copy.deepcopy(base)
+            target = data
+            for key in path[:-1]:
+                target = target[key]
+            target[path[-1]] = value
+            try:
+                game_from_dict(data)
+            except JsonError as exc:
+                said += 1
+                assert len(str(exc)) < 400, (path, str(exc)[:500])
+    assert said > 100
+
+
+def test_a_deeply_nested_move_through_the_commands(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from pdn.cli import main
+
+    path = tmp_path / "deep.json"
+    deep = '{"schema": "pdn-json/1", "moves": [{"move": ' + "[" * 100_000 + "]" * 100_000
+    path.write_text(ndjson(record()) + deep + "}]}\n" + ndjson(record()), encoding="utf-8")
+    for args in (["validate"], ["select", "--count"], ["convert"], ["convert", "--to", "json"]):
+        result = CliRunner().invoke(main, [*args, str(path)])
+        assert not isinstance(result.exception, Exception), (args, result.exception)
+        said = result.output if args[0] == "validate" else result.stderr
+        assert max(map(len, said.splitlines()), default=0) < 400, args
+        if args[0] != "select":
+            assert "2:1: syntax-error: move [[[[[[" in said, args
+    result = CliRunner().invoke(main, ["select", "--count", str(path)])
+    assert result.stdout.strip() == "3"
+
+
 def test_the_issue_s_records_are_refused_with_a_message_and_the_rest_goes_on() -> None:
     bad = [
         record(comments=[{"text": "a } b", "kind": "brace"}]),
@@ -559,3 +607,44 @@ def test_records_without_type_are_games_in_every_layout(tmp_path: Path) -> None:
     one = tmp_path / "one.json"
     one.write_text(json.dumps(plain, indent=2), encoding="utf-8")
     assert len(list(read_json_games(one.open(encoding="utf-8")))) == 1
+
+
+def test_read_games_reads_pdns_json_as_json_records(tmp_path: Path) -> None:
+    # Issue 33: pdn.read_games read a JSON file as PDN text (junk words, no move); it now tells
+    # JSON as the commands do, by the name or by the first bytes, from a path or an open file.
+    games = list(pdn.read_games(TOURNAMENT))
+    document = tmp_path / "games.json"
+    named_pdn = tmp_path / "records.pdn"  # told by its first bytes
+    for path, to in ((document, "json"), (named_pdn, "ndjson")):
+        code, _, _ = run("convert", "--to", to, TOURNAMENT, "-o", path)
+        assert code == 0
+    expected = [pdn.write_game(game) for game in games]
+    assert [pdn.write_game(g) for g in pdn.read_games(document)] == expected
+    assert [pdn.write_game(g) for g in pdn.read_games(named_pdn)] == expected
+    with open(document, "rb") as handle:
+        assert [pdn.write_game(g) for g in pdn.read_games(handle)] == expected
+        assert not handle.closed  # the caller's file is left open
+    text = io.StringIO(named_pdn.read_text(encoding="utf-8"))
+    assert [pdn.write_game(g) for g in pdn.read_games(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("empty.pdn", ""),
+        ("blank.pdn", "\n\n  \n"),
+        ("list.json", "[]\n"),
+        ("document.json", '{"schema": "pdn-json/1", "type": "games", "games": [\n]}\n'),
+        ("records.ndjson", ""),
+    ],
+)
+def test_an_empty_collection_is_zero_games_whatever_its_format(
+    tmp_path: Path, name: str, text: str
+) -> None:
+    # Issue 33 asked whether JSON's [] should warn: an empty PDN file is no error and no
+    # warning but "0 games", and so is an empty collection of records, alike in every format.
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run("validate", path)
+    assert (code, out, err) == (0, "0 games: 0 clean, 0 with errors\n", "")
+    assert run("select", "--count", path) == (0, "0\n", "")

@@ -34,9 +34,10 @@ def run(*args: str, input: str | bytes | None = None) -> tuple[int, str]:
 
 @pytest.fixture
 def utf16(tmp_path: Path) -> Path:
-    """A UTF-16 file without a BOM: nothing in its bytes says so, only --encoding can."""
+    """A UTF-32 file without a BOM: nothing in its bytes says so, only --encoding can (a
+    UTF-16 one is told by the side of its NUL bytes, issue 33)."""
     path = tmp_path / "utf16.pdn"
-    path.write_bytes(GAME.encode("utf-16-le"))
+    path.write_bytes(GAME.encode("utf-32-le"))
     return path
 
 
@@ -77,7 +78,7 @@ def test_every_reading_command_takes_encoding(
         out_dir = tmp_path / ("told" if told else "detected")
         out_dir.mkdir()
         filled = [a.replace("{tmp}", str(out_dir)) for a in args]
-        encoding = ["--encoding", "utf-16-le"] if told else []
+        encoding = ["--encoding", "utf-32-le"] if told else []
         code, out = run(command, *filled, *encoding, str(utf16))
         assert "Traceback" not in out
         if told:

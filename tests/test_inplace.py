@@ -449,3 +449,64 @@ def test_fix_in_place_goes_on_after_a_refused_file(tmp_path: Path) -> None:
     assert code == 1 and "left as it is" in err
     assert "2 changes in 2 games" in err
     assert all("2024.01.02" in path.read_text() for path in (first, last))
+
+
+# ------------------------------------------------- each line keeps its own line end (issue 33)
+
+
+def test_mixed_crlf_and_lf_lines_keep_their_own_ends(tmp_path: Path) -> None:
+    # Laid out as the writer lays it out: convert --in-place changes no line, so every line
+    # keeps its own end (the majority was LF: the CRLF lines became LF).
+    text = (
+        b'[Event "a"]\r\n[Date "2019.05.03"]\n\r\n1. 11-15 23-19 *\r\n\r\n'
+        b'[Event "b"]\n\n1. 9-13 22-18 *\n\n[Event "c"]\r\n\r\n1. 10-14 *\n'
+    )
+    path = tmp_path / "mixed.pdn"
+    path.write_bytes(text)
+    assert run("convert", "--in-place", str(path))[0] == 0
+    assert path.read_bytes() == text
+
+
+def test_a_changed_line_takes_the_end_of_the_lines_around_it(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.pdn"
+    path.write_bytes(b'[Event "a"]\n\n1. 11-15 *\n\n[Event "b"]\r\n\r\n1. 9-13 *\r\n')
+    assert run("annotate", "--in-place", str(path))[0] == 0
+    lines = path.read_bytes().split(b"\n")
+    second = lines.index(b'[Event "b"]\r')
+    assert all(line.endswith(b"\r") for line in lines[second:-1])  # PlyCount ... too
+    assert not any(line.endswith(b"\r") for line in lines[:second])
+
+
+def test_unchanged_games_keep_literal_backslash_r_and_line_ends(tmp_path: Path) -> None:
+    # The reader drops the text "\r" before a line end, and reads a lone CR as a line end:
+    # the unchanged second game keeps both, byte for byte, while the first is fixed.
+    fixed = b'[Event "a"]\n[Date "2019-05-03"]\n\n1. 11-15 *\n\n'
+    kept = b'[Event "b"]\\r\r\n[Date "2019.05.04"]\\r\\r\n\r1. 9-13 {x}\\r\r22-18 *\\r'
+    path = tmp_path / "cr.pdn"
+    path.write_bytes(fixed + kept)
+    code, _, err = run("fix", "--dates", "--in-place", str(path))
+    assert code == 0, err
+    new = path.read_bytes()
+    assert new.endswith(b"\n\n" + kept)
+    assert new.startswith(b'[Event "a"]\n[Date "2019.05.03"]\n')
+
+
+def test_line_ends_are_read_lazily_and_kept_across_blocks(tmp_path: Path) -> None:
+    # A CRLF cut by the end of a read block, lone CRs, and a file ending without a line end:
+    # the file's own text (line ends read as LF) written back is the file, byte for byte.
+    from pdn.decoding import BLOCK_SIZE
+
+    one = b'[Event "n"]\n1. 11-15 *\n\n'
+    games = (BLOCK_SIZE - 40) // len(one)
+    head = one * games + b'[Event "a"]\n{'
+    head += b"x" * (BLOCK_SIZE - 2 - len(head)) + b"}"
+    assert len(head) == BLOCK_SIZE - 1
+    text = head + b'\r\n1. 11-15 *\r\n\r\n[Event "b"]\r1. 9-13 *'
+    path = tmp_path / "blocks.pdn"
+    path.write_bytes(text)
+    with open(path, encoding="utf-8") as handle:
+        as_read = handle.read()  # universal newlines: what the reader reads
+    assert "\r" not in as_read
+    with rewrite(path) as out:
+        out.write(as_read)
+    assert path.read_bytes() == text

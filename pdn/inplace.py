@@ -361,11 +361,11 @@ class _FileLines:
         self._chars -= len(line.text)
         return line
 
-    def take(self, text: str) -> _Line | None:
-        """The next line of the file that reads as ``text``, or ``None`` when the window holds
-        none (the window then moves on by a line if it is full). A line near ahead is taken
-        with the lines before it (they were changed); a blank line, which says little about
-        where the new text stands in the file, or one far ahead, is taken alone."""
+    def take(self, text: str) -> tuple[_Line, list[_Line]] | None:
+        """The next line of the file that reads as ``text``, with the lines before it taken
+        with it (the new text changed them); ``None`` when the window holds none (the window
+        then moves on by a line if it is full). A blank line, which says little about where
+        the new text stands in the file, or a line far ahead, is taken alone."""
         window = self._window
         while len(window) < _WINDOW_LINES and self._chars < _WINDOW_CHARS and self._read():
             pass
@@ -376,28 +376,33 @@ class _FileLines:
         at = 0
         while window[at].text != text:
             at += 1
+        passed: list[_Line] = []
         if at > _NEAR or not text.strip():
             line = self._drop(at)
         else:
-            for _ in range(at):
-                self._drop()
+            passed = [self._drop() for _ in range(at)]
             line = self._drop()
         if line.end:
             self.last_end = line.end
-        return line
+        return line, passed
 
 
 class _LineEnds(io.TextIOBase):
     """A text stream that gives each line written the line end it has in the file when the
-    file has that line (a file's lines keep their own CRLF, LF or CR, and the literal ``\r``
-    texts before them), else that of the last such line (a changed line takes the line end
-    of the lines around it); it writes into a :class:`_Restoring`."""
+    file has that line (a file's lines keep their own CRLF, LF or CR, and the literal ``\\r``
+    texts before them); lines that take the place of as many lines of the file take theirs
+    (a changed tag pair keeps its line's end), and other new lines that of the last line
+    found. It writes into a :class:`_Restoring`."""
 
     def __init__(self, out: _Restoring, lines: _FileLines) -> None:
         self._out = out
         self._lines = lines
         self._pieces: list[str] = []  # the line being written, not ended yet
         self._held: _Line | None = None  # a last line of the file without a line end
+        # New lines not found in the file, kept until the next line found tells whether
+        # they take the place of lines of the file (at most _NEAR, and _WINDOW_CHARS).
+        self._new: list[str] = []
+        self._new_chars = 0
 
     def writable(self) -> bool:
         return True
@@ -426,17 +431,37 @@ class _LineEnds(io.TextIOBase):
     def _line(self, text: str) -> None:
         self._release()
         found = self._lines.take(text)
-        self._out.write(text)
         if found is None:
-            self._out.ending(self._lines.last_end)
-        elif found.end:
-            self._out.ending(found.literal + found.end)
+            self._new.append(text)
+            self._new_chars += len(text)
+            if len(self._new) > _NEAR or self._new_chars > _WINDOW_CHARS:
+                self._write_new([])
+            return
+        line, passed = found
+        self._write_new(passed)
+        self._out.write(text)
+        if line.end:
+            self._out.ending(line.literal + line.end)
         else:
-            self._held = found  # its end (none) is written only if nothing follows
+            self._held = line  # its end (none) is written only if nothing follows
+
+    def _write_new(self, passed: list[_Line]) -> None:
+        """Write the new lines kept, each with the end of the line of the file it takes the
+        place of when they replace ``passed`` one for one, else the last line's end."""
+        replaced = len(passed) == len(self._new)
+        for text, old in zip(self._new, passed if replaced else [], strict=False):
+            self._out.write(text)
+            self._out.ending(old.literal + old.end)
+        for text in self._new[len(passed) if replaced else 0 :]:
+            self._out.write(text)
+            self._out.ending(self._lines.last_end)
+        self._new = []
+        self._new_chars = 0
 
     def finish(self) -> None:
-        """Write what is held back: the text after the last line end, and what ends the
-        file's last line when it ends the new text too."""
+        """Write what is held back: the new lines kept, the text after the last line end,
+        and what ends the file's last line when it ends the new text too."""
+        self._write_new([])
         rest = "".join(self._pieces)
         self._pieces = []
         if rest:

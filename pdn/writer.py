@@ -53,7 +53,14 @@ from pdn.results import TERMINATORS
 from pdn.rewriting import rewrite_moves
 from pdn.visitor import GameStart, GameVisitor
 
-__all__ = ["PdnWriter", "canonical_move", "canonical_moves", "write_game", "write_games"]
+__all__ = [
+    "PdnWriter",
+    "canonical_move",
+    "canonical_moves",
+    "tag_line",
+    "write_game",
+    "write_games",
+]
 
 _NUMERIC_SQUARE = re.compile(r"[0-9]+")
 _ALGEBRAIC_SQUARE = re.compile(r"([a-lA-L])\s*0*([0-9]+)")
@@ -397,7 +404,7 @@ class PdnWriter(GameVisitor[str]):
             self.head.append(_line_text(comment) + "\n")
         self.tag_comments = []
         if not self.normalize:
-            self.head.append(_tag_line(name, value))
+            self.head.append(tag_line(name, value))
 
     def visit_comment(self, comment: Comment) -> None:
         if self.in_tags:
@@ -424,7 +431,7 @@ class PdnWriter(GameVisitor[str]):
             # The standard tags first, in their order, then the others as written.
             standard = [pair for name in STANDARD_TAGS for pair in pairs if pair[0] == name]
             others = [pair for pair in pairs if pair[0] not in STANDARD_TAGS]
-            self.head.extend(_tag_line(name, value) for name, value in standard + others)
+            self.head.extend(tag_line(name, value) for name, value in standard + others)
         self.in_tags = False
         for comment in self.tag_comments:
             self.comment(comment)
@@ -582,7 +589,13 @@ class PdnWriter(GameVisitor[str]):
         return self.text
 
 
-def _tag_line(name: str, value: str) -> str:
+def tag_line(name: str, value: str) -> str:
+    """The line of a tag pair as written (the value escaped where a reader would misread
+    it), with its line end.
+
+    >>> tag_line("Black", 'A "B"')
+    '[Black "A \\\\"B\\\\""]\\n'
+    """
     return f'[{name} "{_escape_value(value)}"]\n'
 
 

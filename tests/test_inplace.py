@@ -510,3 +510,11 @@ def test_line_ends_are_read_lazily_and_kept_across_blocks(tmp_path: Path) -> Non
     with rewrite(path) as out:
         out.write(as_read)
     assert path.read_bytes() == text
+
+
+def test_a_changed_line_keeps_the_end_of_the_line_it_replaces(tmp_path: Path) -> None:
+    text = b'[Event "a"]\r\n[Date "2019-05-03"]\n[Round "1"]\r\n\r\n1. 11-15 *\r\n'
+    path = tmp_path / "g.pdn"
+    path.write_bytes(text)
+    assert run("fix", "--dates", "--in-place", str(path))[0] == 0
+    assert path.read_bytes() == text.replace(b"2019-05-03", b"2019.05.03")

@@ -18,7 +18,9 @@ the file), when the rewrite would lose something:
 * the file holds JSON records (it would be rewritten as PDN), or is no regular file;
 * a game lost text on reading (:func:`text_lost`: text the parser skipped, a game cut for
   being longer than :data:`~pdn.cutting.MAX_GAME_CHARS`);
-* the new file would hold fewer or more games than were read (counted by cutting both);
+* the new file would hold fewer or more games than were read (counted by cutting both), or
+  a game the reader would cut for its length (a command keeps a game whose new text does
+  not :func:`fits` as it was read, :func:`as_read`);
 * damaged bytes were dropped, changed or moved, or the new text holds a character the file's
   encoding cannot hold.
 
@@ -53,7 +55,16 @@ if TYPE_CHECKING:
     from .model import Game
     from .problems import Problem
 
-__all__ = ["LOSSY_CODES", "FileForm", "InPlaceRefused", "file_form", "rewrite", "text_lost"]
+__all__ = [
+    "LOSSY_CODES",
+    "FileForm",
+    "InPlaceRefused",
+    "as_read",
+    "file_form",
+    "fits",
+    "rewrite",
+    "text_lost",
+]
 
 #: Reading problems (of severity ``error``) whose text is not in the game as read: a game cut
 #: for its length (its end skipped), or no PDN at all. Writing such a game back over its file
@@ -80,6 +91,27 @@ def text_lost(game: Game) -> Problem | None:
         if problem.severity == "error" and problem.code in LOSSY_CODES:
             return problem
     return None
+
+
+#: How many characters below :data:`~pdn.cutting.MAX_GAME_CHARS` a game written in place must
+#: stay (:func:`fits`): the reader's cut falls near the limit, not on it.
+_SIZE_MARGIN = 4096
+
+
+def fits(text: str) -> bool:
+    """Whether a game's new text is short enough that reading the file again will not cut it
+    for its length (:data:`~pdn.cutting.MAX_GAME_CHARS`); a command writing in place keeps a
+    game that does not fit as it was read (:func:`as_read`)."""
+    return len(text) < MAX_GAME_CHARS - _SIZE_MARGIN
+
+
+def as_read(out: TextIO, index: int) -> str | None:
+    """The text of game ``index`` (1-based, the games asked for in order) of the file that
+    ``out``, a stream of :func:`rewrite`, replaces, as it was read (written back into ``out``,
+    it keeps its bytes and line ends); ``None`` when ``out`` replaces no file."""
+    if not isinstance(out, _LineEnds):
+        return None
+    return out.game_as_read(index)
 
 
 @dataclass(slots=True)
@@ -394,9 +426,12 @@ class _LineEnds(io.TextIOBase):
     (a changed tag pair keeps its line's end), and other new lines that of the last line
     found. It writes into a :class:`_Restoring`."""
 
-    def __init__(self, out: _Restoring, lines: _FileLines) -> None:
+    def __init__(self, out: _Restoring, lines: _FileLines, path: str, encoding: str | None) -> None:
         self._out = out
         self._lines = lines
+        self._path = path
+        self._encoding = encoding
+        self._games: Iterator[RawGame] | None = None  # the file's games, for game_as_read
         self._pieces: list[str] = []  # the line being written, not ended yet
         self._held: _Line | None = None  # a last line of the file without a line end
         # New lines not found in the file, kept until the next line found tells whether
@@ -420,6 +455,19 @@ class _LineEnds(io.TextIOBase):
         if start < len(text):
             self._pieces.append(text[start:])
         return len(text)
+
+    def game_as_read(self, index: int) -> str:
+        """The text of the file's game ``index`` as read (see :func:`as_read`)."""
+        from .reader import split_games
+
+        if self._games is None:
+            self._games = split_games(self._path, encoding=self._encoding)
+        for raw in self._games:
+            if raw.index == index:
+                return raw.text if raw.text.endswith("\n") else raw.text + "\n"
+            if raw.index > index:
+                break
+        raise ValueError(f"{self._path}: game {index} is not after the games asked for")
 
     def _release(self) -> None:
         held = self._held
@@ -568,7 +616,14 @@ def rewrite(path: str | os.PathLike[str], encoding: str | None = None) -> Iterat
     marks = _Marks(name, encoding)
 
     def same_games(temporary: str) -> None:
-        written = sum(1 for _ in split_games(temporary, encoding=encoding))
+        written = 0
+        for raw in split_games(temporary, encoding=encoding):
+            written += 1
+            if raw.end == "size":
+                raise InPlaceRefused(
+                    f"{name}: game {raw.index} would be longer than {MAX_GAME_CHARS} characters "
+                    "as written, and cut on reading; it was left as it is"
+                )
         if written != marks.games:
             raise InPlaceRefused(
                 f"{name}: the new text holds {written} game{'s' * (written != 1)} where "
@@ -589,7 +644,7 @@ def rewrite(path: str | os.PathLike[str], encoding: str | None = None) -> Iterat
         ):
             handle.write(form.bom)
             restoring = _Restoring(handle, marks, name, form.encoding)
-            ends = _LineEnds(restoring, lines)
+            ends = _LineEnds(restoring, lines, name, encoding)
             yield ends  # type: ignore[misc]  # a TextIOBase used as a TextIO
             ends.finish()
             restoring.finish()

@@ -6,6 +6,7 @@ that are not UTF-8, and CSV formulas after a separator."""
 from __future__ import annotations
 
 import errno
+import io
 import json
 import os
 import signal
@@ -23,7 +24,8 @@ from pdn.atomic import atomic_writer
 from pdn.batch import usable_cores
 from pdn.cli import main
 from pdn.cutting import MAX_GAME_CHARS
-from pdn.inplace import InPlaceRefused, file_form, rewrite
+from pdn.inplace import InPlaceRefused, as_read, file_form, rewrite
+from pdn.reader import split_games
 from pdn.safe_text import csv_cell
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -518,3 +520,59 @@ def test_a_changed_line_keeps_the_end_of_the_line_it_replaces(tmp_path: Path) ->
     path.write_bytes(text)
     assert run("fix", "--dates", "--in-place", str(path))[0] == 0
     assert path.read_bytes() == text.replace(b"2019-05-03", b"2019.05.03")
+
+
+# ------------------------------------------- no game written in place is cut on reading again
+
+
+def _long_game(chars: int) -> str:
+    """A game of ``chars`` characters, most of them one comment (read fast)."""
+    head, tail = '[Event "E"]\n1. 11-15 {', "} 23-19 *\n"
+    rest = chars - len(head) - len(tail)
+    return head + ("x" * 99 + "\n") * (rest // 100) + "y" * (rest % 100) + tail
+
+
+def test_a_game_written_too_long_to_read_back_is_kept_as_read(tmp_path: Path) -> None:
+    # Read whole (just over the limit, under where the reader cuts), annotate's tags would
+    # push it past: every later read would cut it. It is kept as read, and said; the other
+    # game is annotated.
+    path = tmp_path / "long.pdn"
+    long = _long_game(MAX_GAME_CHARS + 20)
+    path.write_text(game("A") + "\n" + long, encoding="utf-8")
+    code, _, err = run("annotate", "--in-place", str(path))
+    assert code == 0, err
+    assert f"{path}:7: game 2 would be longer than {MAX_GAME_CHARS} characters" in err
+    new = path.read_text(encoding="utf-8")
+    assert new.endswith("\n" + long) and new.count("PlyCount") == 1
+    assert [raw.end for raw in split_games(path)] == ["result", "result"]
+
+
+def test_a_rewrite_that_would_be_cut_on_reading_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "g.pdn"
+    path.write_text(game("A"), encoding="utf-8")
+    with pytest.raises(InPlaceRefused, match="game 1 would be longer than"), rewrite(path) as out:
+        out.write(_long_game(MAX_GAME_CHARS + 5000))
+    assert path.read_text(encoding="utf-8") == game("A")
+
+
+def test_as_read_gives_a_game_back_byte_for_byte(tmp_path: Path) -> None:
+    path = tmp_path / "g.pdn"
+    text = b'[Event "a"]\r\n1. 11-15 *\r\n\r\n[Event "b"]\\r\n1.  9-13\r*\n'
+    path.write_bytes(text)
+    with rewrite(path) as out:
+        out.write(as_read(out, 1) + "\n" + as_read(out, 2))  # type: ignore[operator]
+    assert path.read_bytes() == text
+    assert as_read(io.StringIO(), 1) is None
+
+
+@pytest.mark.stress
+def test_convert_in_place_keeps_a_junk_game_it_would_push_past_the_limit(tmp_path: Path) -> None:
+    # Issue 33: 250,000 junk words are written as comments ("ab" as "{ab}"), 786 kB grew to
+    # 1.3 MB, and every later read cut the game.
+    path = tmp_path / "junk.pdn"
+    text = '[Event "j"]\n1. 11-15 ' + "ab\n" * (MAX_GAME_CHARS // 4 - 100) + "23-19 *\n"
+    path.write_text(text, encoding="utf-8")
+    code, _, err = run("convert", "--in-place", str(path))
+    assert code == 0, err
+    assert "game 1 would be longer than" in err and "kept as it was read" in err
+    assert path.read_text(encoding="utf-8") == text

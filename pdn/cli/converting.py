@@ -179,8 +179,24 @@ def convert(
             # Written as read: no tree is needed for a game of plain moves (most are).
             recorded_games_of(inputs, whole=True) if options.writes_as_read else games_of(inputs)
         )
-        for piece in convert_games(reported(games, in_place=in_place), options):
-            out.write(piece.text)
+        from ..inplace import fits
+        from ..recording import Recorded
+
+        current: list[tuple[str, Game]] = []  # the game being converted
+
+        def noted(
+            pairs: Iterator[tuple[str, Game | Recorded]],
+        ) -> Iterator[tuple[str, Game | Recorded]]:
+            for name, read in pairs:
+                current[:] = [(name, read.game if isinstance(read, Recorded) else read)]
+                yield name, read
+
+        pieces = convert_games(noted(reported(games, in_place=in_place)), options)
+        for number, piece in enumerate(pieces):
+            text = piece.text
+            if in_place and not fits(text):
+                text = ("\n" if number else "") + _kept_as_read(out, *current[0])
+            out.write(text)
             problems += piece.problems
 
     write_outputs(output, files, in_place, write)
@@ -225,6 +241,7 @@ def annotate(
     write them), so they cannot be standard input.
     """
     from ..annotate import AnnotateOptions, Annotator, annotations_of
+    from ..inplace import fits
     from ..replays import Replays
     from ..writer import PdnWriter
 
@@ -253,9 +270,27 @@ def annotate(
 
                 add_novelty(annotations, novelty, report)
             text = read.accept(Annotator(PdnWriter(variant=game.variant), annotations))
+            if in_place and not fits(text):
+                text = _kept_as_read(out, name, game)
             out.write(("\n" if number else "") + text)
 
     write_outputs(output, files, in_place, write)
+
+
+def _kept_as_read(out: TextIO, name: str, game: Game) -> str:
+    """The text a game was read with, for a rewrite in place whose new text for it would be
+    too long to read back whole (said on standard error)."""
+    from ..cutting import MAX_GAME_CHARS
+    from ..inplace import as_read
+
+    text = as_read(out, game.index)
+    assert text is not None  # (only in place)
+    click.echo(
+        f"{name}:{game.line}: game {game.index} would be longer than {MAX_GAME_CHARS} "
+        "characters as written, and cut on reading: kept as it was read",
+        err=True,
+    )
+    return text
 
 
 def _novelties_of(

@@ -108,6 +108,9 @@ class Fixed:
     game: Game
     text: str  # ends with a line end
     changes: list[Change] = field(default_factory=list)
+    #: What stands between the text of the game before and this one (the blank lines of the
+    #: file as read, its first line end left out: that text ends with it).
+    before: str = "\n"
 
     @property
     def made(self) -> int:
@@ -138,31 +141,54 @@ def fix_source(
             changes = fix_game(game, options)
             yield Fixed(game, write_game(game, separate=True), changes)
         return
-    held: tuple[Game, list[Change]] | None = None  # a changed game, written when the next comes
+    held: tuple[Game, list[Change], str] | None = (
+        None  # a changed game, written when the next comes
+    )
     tags = patterns().tags
+    previous: RawGame | None = None
     for raw in split_games(source, encoding=encoding):
+        before = _between(previous, raw)
+        previous = raw
         if held is not None:
-            game, changes = held
+            game, changes, held_before = held
             if game.terminator is None and (
                 not game.root.variations or tags.match(raw.text) is None
             ):
                 game.terminator = "*"  # else the next game's text would join this one
                 changes.append(Change(game.line, TERMINATOR, None, "*"))
-            yield Fixed(game, write_game(game), changes)
+            yield Fixed(game, write_game(game), changes, held_before)
             held = None
         game = parse_raw(raw)
         changes = fix_game(game, options)
         made = [change for change in changes if change.made]
         edited = _edited(raw, made) if made and raw.problem is None else None
         if edited is not None:
-            yield Fixed(game, edited if edited.endswith("\n") else edited + "\n", changes)
+            yield Fixed(game, _ended(edited), changes, before)
         elif made or raw.problem is not None:
-            held = game, changes
+            held = game, changes, before
         else:
-            text = raw.text if raw.text.endswith("\n") else raw.text + "\n"
-            yield Fixed(game, text, changes)
+            yield Fixed(game, _ended(raw.text), changes, before)
     if held is not None:
-        yield Fixed(held[0], write_game(held[0]), held[1])
+        yield Fixed(held[0], write_game(held[0]), held[1], held[2])
+
+
+def _ended(text: str) -> str:
+    return text if text.endswith("\n") else text + "\n"
+
+
+def _between(previous: RawGame | None, raw: RawGame) -> str:
+    """The blank lines between two games of a file, after the line end that ends the first
+    (its :class:`Fixed` text ends with one), from where the cutter put them: the reader keeps
+    only white space there. Spaces before the second game on its line are kept, those at the
+    end of a line are not."""
+    if previous is None:
+        return "\n"
+    text = previous.text
+    ended = text.endswith("\n")
+    line = previous.line + text.count("\n")  # where the text ends (after its line end)
+    if raw.line == line and not ended:
+        return ""  # on the line the first ended: the line end added stands between them
+    return "\n" * (raw.line - line - (not ended)) + " " * (raw.column - 1)
 
 
 def _edited(raw: RawGame, made: list[Change]) -> str | None:

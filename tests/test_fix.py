@@ -364,3 +364,23 @@ def test_a_change_with_no_single_place_writes_the_game_anew(tmp_path: Path) -> N
     code, out, err = run("fix", "--dates", str(path))
     assert code == 0, err
     assert out == '[Date "2019.05.03"]\n[Date "x"]\n\n1. 11-15 *\n'
+
+
+def test_a_tag_line_in_a_closed_comment_survives_a_fix_in_place(tmp_path: Path) -> None:
+    # The reader cuts the game at the tag line (it takes the comment for unclosed): fix
+    # wrote the first part anew, closing the comment, and the split became permanent.
+    text = '[Event "a"]\n[Date "2019-05-03"]\n1. 11-15 {a comment\n[Event "x"]\n} 23-19 *\n'
+    path = tmp_path / "c.pdn"
+    path.write_text(text, encoding="utf-8")
+    code, _, err = run("fix", "--dates", "--in-place", str(path))
+    assert code == 0, err
+    assert path.read_text(encoding="utf-8") == text.replace("2019-05-03", "2019.05.03")
+
+
+def test_the_blank_lines_between_games_are_kept(tmp_path: Path) -> None:
+    text = '[Date "2019-05-03"]\n1. 11-15 *\n\n\n\n[Date "x"]\n  1. 9-13 * [Date "y"] 1. 9-14 *\n'
+    path = tmp_path / "g.pdn"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run("fix", "--dates", str(path))
+    assert code == 0, err
+    assert out == text.replace("2019-05-03", "2019.05.03").replace(' [Date "y"]', '\n[Date "y"]')

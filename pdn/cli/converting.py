@@ -432,7 +432,7 @@ def fix(
                         log_out.write(printable(f"{name}:{change.line}: {change.text()}") + "\n")
                     made_here += fixed.made
                     games_changed += bool(fixed.made)
-                    out.write(("\n" if number else "") + fixed.text)
+                    out.write((fixed.before if number else "") + fixed.text)
                     number += 1
             made += made_here
             if in_place and output == "-" and not made_here:

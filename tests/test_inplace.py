@@ -576,3 +576,12 @@ def test_convert_in_place_keeps_a_junk_game_it_would_push_past_the_limit(tmp_pat
     assert code == 0, err
     assert "game 1 would be longer than" in err and "kept as it was read" in err
     assert path.read_text(encoding="utf-8") == text
+
+
+def test_a_last_line_ending_in_crlf_keeps_it(tmp_path: Path) -> None:
+    # The file is read in one block: its final CRLF is no CR waiting for its LF.
+    path = tmp_path / "g.pdn"
+    text = b'[Event "a"]\n\n1. 11-15 *\n\n[Event "b"]\n\n1. 9-13 *\r\n'
+    path.write_bytes(text)
+    assert run("convert", "--in-place", str(path))[0] == 0
+    assert path.read_bytes() == text

@@ -19,6 +19,7 @@ that gives each line written the end that line has in the file, when the file ha
 
 from __future__ import annotations
 
+import codecs
 import io
 import re
 from collections import Counter, deque
@@ -27,7 +28,17 @@ from typing import Protocol, TextIO
 
 from .decoding import BLOCK_SIZE, Decoder
 
-__all__ = ["FileLines", "LineEnds", "Plain", "Sink"]
+__all__ = ["FileLines", "LineEnds", "Plain", "Sink", "bom_of"]
+
+_BOMS = (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+
+
+def bom_of(path: str) -> str:
+    """``"\\ufeff"`` when the file starts with a byte order mark (UTF-8 or UTF-16), else
+    ``""``: what a copy written as it was read starts with."""
+    with open(path, "rb") as handle:
+        start = handle.read(3)
+    return "\ufeff" if start.startswith(_BOMS) else ""
 
 
 class Sink(Protocol):
@@ -88,8 +99,11 @@ class FileLines:
     of the next lines (at most :data:`_WINDOW_LINES`, and about :data:`_WINDOW_CHARS`), in
     which a written line is looked for: memory stays bounded and each line is read once."""
 
-    def __init__(self, path: str, encoding: str | None, newline: str) -> None:
-        self._handle: io.BufferedReader | None = open(path, "rb")  # noqa: SIM115 (closed at the end)
+    def __init__(self, path: str | None, encoding: str | None, newline: str) -> None:
+        # (No path: a source that cannot be read again, standard input; it has no lines.)
+        self._handle: io.BufferedReader | None = (
+            open(path, "rb") if path is not None else None  # noqa: SIM115 (closed at the end)
+        )
         self._decoder = _Verbatim(encoding)
         self._buffer = ""
         self._window: deque[_Line] = deque()
@@ -245,6 +259,13 @@ class LineEnds(io.TextIOBase):
             self._out.ending(self._lines.last_end)
         self._new = []
         self._new_chars = 0
+
+    def follow(self, lines: FileLines) -> None:
+        """Go on with the lines of another file: what is written next was read from it."""
+        self._write_new([])
+        self._release()
+        self._lines.close()
+        self._lines = lines
 
     def finish(self) -> None:
         """Write what is held back: the new lines kept, the text after the last line end,

@@ -4,6 +4,7 @@ forms), ``annotate`` (tags and comments added) and ``fix`` (tags repaired)."""
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, TextIO
@@ -183,21 +184,32 @@ def convert(
         from ..recording import Recorded
 
         current: list[tuple[str, Game]] = []  # the game being converted
+        # A copy written as read keeps each line's end and a BOM as its file had them (in
+        # place, rewrite does; and there damaged bytes are put back, not said).
+        faithful = _AsRead(out, inputs) if options.writes_as_read and not in_place else None
 
         def noted(
             pairs: Iterator[tuple[str, Game | Recorded]],
         ) -> Iterator[tuple[str, Game | Recorded]]:
             for name, read in pairs:
-                current[:] = [(name, read.game if isinstance(read, Recorded) else read)]
+                game = read.game if isinstance(read, Recorded) else read
+                current[:] = [(name, game)]
+                if not in_place:
+                    _say_damage(name, game)
+                if faithful is not None:
+                    faithful.follow(name)
                 yield name, read
 
+        put = out.write if faithful is None else faithful.stream.write
         pieces = convert_games(noted(reported(games, in_place=in_place)), options)
         for number, piece in enumerate(pieces):
             text = piece.text
             if in_place and not fits(text):
                 text = ("\n" if number else "") + _kept_as_read(out, *current[0])
-            out.write(text)
+            put(text)
             problems += piece.problems
+        if faithful is not None:
+            faithful.finish()
 
     write_outputs(output, files, in_place, write)
     if problems:
@@ -275,6 +287,55 @@ def annotate(
             out.write(("\n" if number else "") + text)
 
     write_outputs(output, files, in_place, write)
+
+
+class _AsRead:
+    """The stream of a copy written as read: each line with the line end it has in the
+    file its game came from, a BOM first when the first file has one."""
+
+    def __init__(self, out: TextIO, inputs: tuple[str, ...]) -> None:
+        from ..line_ends import FileLines, LineEnds, Plain, bom_of
+
+        self._name: str | None = None
+        first = inputs[0] if inputs else "-"
+        if first != "-" and os.path.isfile(first):
+            out.write(bom_of(first))
+        self.stream = LineEnds(Plain(out), FileLines(None, None, "\n"))
+
+    def follow(self, name: str) -> None:
+        """The games written next come from file ``name``."""
+        from ..inplace import file_form
+        from ..line_ends import FileLines
+
+        if name == self._name:
+            return
+        self._name = name
+        if name != "-" and os.path.isfile(name):
+            newline = file_form(name, encoding()).newline  # (for lines it does not hold)
+            self.stream.follow(FileLines(name, encoding(), newline))
+        else:
+            self.stream.follow(FileLines(None, None, "\n"))
+
+    def finish(self) -> None:
+        """Write what the stream holds back."""
+        self.stream.finish()
+
+
+def _say_damage(name: str, game: Game) -> None:
+    """Say where bytes the file's encoding cannot read were written as U+FFFD."""
+    damage = [p for p in game.errors if p.code == "encoding"]
+    for problem in damage[:_DAMAGE_SHOWN]:
+        where = f"{name}:{problem.line or game.line}:{problem.column or 1}"
+        click.echo(
+            printable(f"{where}: encoding: {problem.message} in the output (--in-place keeps it)"),
+            err=True,
+        )
+    if len(damage) > _DAMAGE_SHOWN:
+        more = len(damage) - _DAMAGE_SHOWN
+        click.echo(f"{name}:{game.line}:1: {more} more damaged bytes written as U+FFFD", err=True)
+
+
+_DAMAGE_SHOWN = 5
 
 
 def _kept_as_read(out: TextIO, name: str, game: Game) -> str:

@@ -20,8 +20,8 @@ the file), when the rewrite would lose something:
 * a game lost text on reading (:func:`text_lost`: text the parser skipped, a game cut for
   being longer than :data:`~pdn.cutting.MAX_GAME_CHARS`);
 * the new file would hold fewer or more games than were read (counted by cutting both), or
-  a game the reader would cut for its length (a command keeps a game whose new text does
-  not :func:`fits` as it was read, :func:`as_read`);
+  a game the reader would cut for its length (a command keeps such a game, and one whose
+  text no writer gives back, as it was read: :func:`keep_as_read`, :func:`as_read`);
 * damaged bytes were dropped, changed or moved, or the new text holds a character the file's
   encoding cannot hold.
 
@@ -58,11 +58,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "LOSSY_CODES",
+    "UNWRITABLE_CODES",
     "FileForm",
     "InPlaceRefused",
     "as_read",
     "file_form",
-    "fits",
+    "keep_as_read",
     "rewrite",
     "text_lost",
 ]
@@ -95,15 +96,27 @@ def text_lost(game: Game) -> Problem | None:
 
 
 #: How many characters below :data:`~pdn.cutting.MAX_GAME_CHARS` a game written in place must
-#: stay (:func:`fits`): the reader's cut falls near the limit, not on it.
+#: stay (:func:`keep_as_read`): the reader's cut falls near the limit, not on it.
 _SIZE_MARGIN = 4096
 
 
-def fits(text: str) -> bool:
-    """Whether a game's new text is short enough that reading the file again will not cut it
-    for its length (:data:`~pdn.cutting.MAX_GAME_CHARS`); a command writing in place keeps a
-    game that does not fit as it was read (:func:`as_read`)."""
-    return len(text) < MAX_GAME_CHARS - _SIZE_MARGIN
+#: Reading problems of a game whose text no writer gives back as it was read (the parentheses
+#: of a variation that is all of the game's moves): a command writing in place keeps such a
+#: game as it was read (:func:`keep_as_read`).
+UNWRITABLE_CODES = frozenset({"lone-variation"})  # (each said by cli.converting too)
+
+
+def keep_as_read(game: Game, text: str) -> str | None:
+    """Why a command writing in place must keep ``game`` as it was read (:func:`as_read`)
+    rather than write ``text``, its new text: the reader would cut ``text`` for its length
+    (:data:`~pdn.cutting.MAX_GAME_CHARS`), or the game holds what a writer cannot give back
+    (:data:`UNWRITABLE_CODES`); ``None`` when ``text`` can be written."""
+    if len(text) >= MAX_GAME_CHARS - _SIZE_MARGIN:
+        return f"would be longer than {MAX_GAME_CHARS} characters as written, and cut on reading"
+    for problem in game.errors:
+        if problem.code in UNWRITABLE_CODES:
+            return f"would be written without what {problem.code} says"
+    return None
 
 
 def as_read(out: TextIO, index: int) -> str | None:

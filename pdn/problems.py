@@ -45,6 +45,12 @@ CODES: dict[str, CodeInfo] = dict(
         _info("odd-tag-name", "warning", "a tag name outside the PDN 3.0 form [A-Z][A-Za-z0-9_]*"),
         _info("missing-terminator", "notice", "the game has no result or '*' at its end"),
         _info("dangling-move-number", "warning", "a move number with no move after it"),
+        _info(
+            "lone-variation",
+            "warning",
+            "the game's moves are in a variation with no move before or after it: read as "
+            "its main line (a writer drops the parentheses)",
+        ),
         _info("not-pdn", "error", "the input is not PDN text (binary data, an image)"),
         _info(
             "game-too-long",

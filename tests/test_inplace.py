@@ -585,3 +585,31 @@ def test_a_last_line_ending_in_crlf_keeps_it(tmp_path: Path) -> None:
     path.write_bytes(text)
     assert run("convert", "--in-place", str(path))[0] == 0
     assert path.read_bytes() == text
+
+
+# --------------------------------- what no writer gives back is kept as read, in place
+
+
+@pytest.mark.parametrize(
+    "rest", ["(2. 9-13)", "((2. 9-13))", "((9-13) 22-18)"], ids=["one", "two", "inner"]
+)
+@pytest.mark.parametrize("command", ["convert", "annotate"])
+def test_a_variation_after_the_result_keeps_its_parentheses(
+    tmp_path: Path, command: str, rest: str
+) -> None:
+    # Read as a game of its own whose moves are all in a variation: the writer wrote it as a
+    # main line ("((" became "(", or none), exit 0.
+    path = tmp_path / "v.pdn"
+    path.write_text(f'[Event "a"]\n1. 11-15 23-19 * {rest}\n', encoding="utf-8")
+    code, _, err = run(command, "--in-place", str(path))
+    assert code == 0, err
+    assert f"{path}:2: game 2 would be written without what lone-variation says" in err
+    assert path.read_text(encoding="utf-8").endswith(f"*\n\n{rest}\n")
+
+
+def test_a_copy_says_a_lone_variation_loses_its_parentheses(tmp_path: Path) -> None:
+    path = tmp_path / "v.pdn"
+    path.write_text('[Event "a"]\n1. 11-15 23-19 * (2. 9-13)\n', encoding="utf-8")
+    code, out, err = run("convert", str(path))
+    assert code == 0 and out.endswith("\n2. 9-13 *\n")
+    assert f"{path}:2:22: lone-variation:" in err  # (at its first move)

@@ -180,7 +180,7 @@ def convert(
             # Written as read: no tree is needed for a game of plain moves (most are).
             recorded_games_of(inputs, whole=True) if options.writes_as_read else games_of(inputs)
         )
-        from ..inplace import fits
+        from ..inplace import keep_as_read
         from ..recording import Recorded
 
         current: list[tuple[str, Game]] = []  # the game being converted
@@ -204,8 +204,9 @@ def convert(
         pieces = convert_games(noted(reported(games, in_place=in_place)), options)
         for number, piece in enumerate(pieces):
             text = piece.text
-            if in_place and not fits(text):
-                text = ("\n" if number else "") + _kept_as_read(out, *current[0])
+            why = keep_as_read(current[0][1], text) if in_place else None
+            if why is not None:
+                text = ("\n" if number else "") + _kept_as_read(out, *current[0], why)
             put(text)
             problems += piece.problems
         if faithful is not None:
@@ -253,7 +254,7 @@ def annotate(
     write them), so they cannot be standard input.
     """
     from ..annotate import AnnotateOptions, Annotator, annotations_of
-    from ..inplace import fits
+    from ..inplace import keep_as_read
     from ..replays import Replays
     from ..writer import PdnWriter
 
@@ -282,8 +283,9 @@ def annotate(
 
                 add_novelty(annotations, novelty, report)
             text = read.accept(Annotator(PdnWriter(variant=game.variant), annotations))
-            if in_place and not fits(text):
-                text = _kept_as_read(out, name, game)
+            why = keep_as_read(game, text) if in_place else None
+            if why is not None:
+                text = _kept_as_read(out, name, game, why)
             out.write(("\n" if number else "") + text)
 
     write_outputs(output, files, in_place, write)
@@ -322,7 +324,14 @@ class _AsRead:
 
 
 def _say_damage(name: str, game: Game) -> None:
-    """Say where bytes the file's encoding cannot read were written as U+FFFD."""
+    """Say where bytes the file's encoding cannot read were written as U+FFFD, and what the
+    writer cannot give back as it was read (:data:`pdn.inplace.UNWRITABLE_CODES`)."""
+    from ..inplace import UNWRITABLE_CODES
+
+    for problem in game.errors:
+        if problem.code in UNWRITABLE_CODES:
+            where = f"{name}:{problem.line or game.line}:{problem.column or 1}"
+            click.echo(printable(f"{where}: {problem.code}: {problem.message}"), err=True)
     damage = [p for p in game.errors if p.code == "encoding"]
     for problem in damage[:_DAMAGE_SHOWN]:
         where = f"{name}:{problem.line or game.line}:{problem.column or 1}"
@@ -338,19 +347,14 @@ def _say_damage(name: str, game: Game) -> None:
 _DAMAGE_SHOWN = 5
 
 
-def _kept_as_read(out: TextIO, name: str, game: Game) -> str:
-    """The text a game was read with, for a rewrite in place whose new text for it would be
-    too long to read back whole (said on standard error)."""
-    from ..cutting import MAX_GAME_CHARS
+def _kept_as_read(out: TextIO, name: str, game: Game, why: str) -> str:
+    """The text a game was read with, for a rewrite in place that cannot write its new text
+    (``why``, said on standard error)."""
     from ..inplace import as_read
 
     text = as_read(out, game.index)
     assert text is not None  # (only in place)
-    click.echo(
-        f"{name}:{game.line}: game {game.index} would be longer than {MAX_GAME_CHARS} "
-        "characters as written, and cut on reading: kept as it was read",
-        err=True,
-    )
+    click.echo(f"{name}:{game.line}: game {game.index} {why}: kept as it was read", err=True)
     return text
 
 

@@ -29,7 +29,8 @@ equal game.  Two modes:
 
 Limits (all about models built by hand, never about models the reader produced): a brace comment
 must not contain ``}`` nor a line that is a tag pair (``[Event "x"]``: a reader takes it for the
-next game after an unclosed comment), and a line comment no line break (:class:`ValueError`); a
+next game after an unclosed comment) unless its end follows soon after, with no ``{`` between
+(:func:`pdn.cutting.comment_reads_whole`), and a line comment no line break (:class:`ValueError`); a
 comment in
 ``comments_before`` of a move that follows another move of its line reads back as a comment after
 that earlier move unless the move has a number; a final move whose strength ends in ``*`` with no
@@ -45,7 +46,7 @@ from typing import IO
 
 from mypy_extensions import mypyc_attr
 
-from pdn.cutting import TAG_LINE
+from pdn.cutting import comment_reads_whole
 from pdn.gametype import first_mover, game_type_of
 from pdn.model import STANDARD_TAGS, Comment, Game
 from pdn.parsing import junk_bracket
@@ -153,7 +154,7 @@ def _comment_text(comment: Comment) -> str:
     if comment.kind == "brace":
         if "}" in comment.text:
             raise ValueError(f"a brace comment cannot hold '}}': {comment.text!r}")
-        if TAG_LINE.search(comment.text) is not None:
+        if not comment_reads_whole(comment.text):
             # A reader takes such a line for the next game's tags after an unclosed comment.
             raise ValueError(f"a brace comment cannot hold a tag pair line: {comment.text!r}")
         return "{" + comment.text + "}"

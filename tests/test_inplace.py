@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import pdn
 from pdn import read_games
 from pdn.atomic import atomic_writer
 from pdn.batch import usable_cores
@@ -613,3 +614,47 @@ def test_a_copy_says_a_lone_variation_loses_its_parentheses(tmp_path: Path) -> N
     code, out, err = run("convert", str(path))
     assert code == 0 and out.endswith("\n2. 9-13 *\n")
     assert f"{path}:2:22: lone-variation:" in err  # (at its first move)
+
+
+# ------------------------------------- a tag pair line inside a closed comment (issue 33)
+
+QUOTED = '[Event "a"]\n1. 11-15 {a comment\n[Event "x"]\n[Date "2019.05.03"]\n} 23-19 *\n'
+# An unclosed comment, the next game's moves before a "}": still cut at the tag line.
+FORGOTTEN = '[Event "a"]\n1. 11-15 {forgot to close\n[Event "next"]\n1. 9-14 } *\n'
+FORGOTTEN_FAR = '[Event "a"]\n1. 11-15 {forgot\n[Event "next"]\n' + "x y\n" * 1200 + "} *\n"
+
+
+def _games_by_line(text: str) -> list[pdn.Game]:
+    handle = io.StringIO(text)
+    games = []
+    while (one := pdn.read_game(handle)) is not None:
+        games.append(one)
+    return games
+
+
+@pytest.mark.parametrize(
+    ("text", "count"), [(QUOTED, 1), (FORGOTTEN, 2), (FORGOTTEN_FAR, 2)], ids=str
+)
+def test_a_tag_line_splits_a_comment_only_when_a_game_follows(text: str, count: int) -> None:
+    # Read whole or line by line: the same games.
+    whole = list(pdn.parse_games(text))
+    assert len(whole) == len(_games_by_line(text)) == count
+    assert [g.mainline_moves() for g in whole] == [g.mainline_moves() for g in _games_by_line(text)]
+    if count == 1:
+        (game,) = whole
+        assert game.mainline_moves() == ["11-15", "23-19"] and not game.errors
+        comment = next(game.mainline()).comments_after[0].text
+        assert comment == 'a comment\n[Event "x"]\n[Date "2019.05.03"]\n'
+
+
+@pytest.mark.parametrize("command", ["convert", "annotate"])
+def test_a_tag_line_in_a_closed_comment_is_not_made_a_split_in_place(
+    tmp_path: Path, command: str
+) -> None:
+    path = tmp_path / "c.pdn"
+    path.write_text(QUOTED, encoding="utf-8")
+    code, _, err = run(command, "--in-place", str(path))
+    assert code == 0, err
+    (game,) = read_games(path)
+    assert game.mainline_moves() == ["11-15", "23-19"]
+    assert '[Event "x"]' in next(game.mainline()).comments_after[0].text

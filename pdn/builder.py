@@ -220,6 +220,19 @@ class GameBuilder(GameVisitor[Game]):
             # comments before the first move (as they read back).
             first = line.orphans[0]
             empty = not line.cur.variations
+            if empty and line.cur is root:
+                # (A variation written after the result of the game before, most often.)
+                self.problems.append(
+                    Problem(
+                        "lone-variation",
+                        "the game's moves are in a variation with no move before or after "
+                        "it (written after a result?): read as its main line, written without "
+                        "its parentheses",
+                        line=first.line,
+                        column=first.column,
+                        severity="warning",
+                    )
+                )
             _adopt(line.cur, line.orphans)
             line.orphans = []
             if empty and line.cur is root and first.number is None and first._before:

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 
 __all__ = [
+    "CLOSED_TAG_WINDOW",
     "LOST_BRACKET",
     "MAX_GAME_CHARS",
     "MAX_ITEM_CHARS",
@@ -46,6 +47,7 @@ __all__ = [
     "Chunker",
     "RawGame",
     "broken_tag_end",
+    "comment_reads_whole",
 ]
 
 #: What is kept of a game (in characters): a longer one is read this far and the rest of it
@@ -112,8 +114,39 @@ _SETUP = SETUP_PARTS
 _SPECIAL_KIND = {"[": "bracket", "{": "brace", "%": "line", ";": "line", ")": "close"}
 _SPECIAL_KIND.update({"*": "star", "(": "open", "/": "setup"})
 
-# A line holding a tag pair: inside a "{" comment it shows that the comment was never closed.
+# A line holding a tag pair: inside a "{" comment it shows that the comment was never closed
+# and that the next game starts there, unless the comment ends soon after with no game in
+# between (see comment_reads_whole).
 TAG_LINE = re.compile(r"\n[ \t]*\[[A-Za-z][^\]\n\"]*\"[^\"\n]*\"[ \t]*\]")
+#: How soon after the start of a tag pair line inside a ``{`` comment a ``}`` must close the
+#: comment for the comment to be read as closed, holding the line.
+CLOSED_TAG_WINDOW = 4096
+# What shows a game after a tag pair line, outside tag pairs: a move, a move number or a
+# result (digits, "*"), or a comment opening.
+_GAME_SIGN = re.compile(r"[{0-9*]")
+
+
+def _shows_a_game(text: str) -> bool:
+    """Whether ``text``, from a tag pair line on, holds what a game's tags are followed by
+    (see _GAME_SIGN) rather than only tag pairs and words."""
+    return _GAME_SIGN.search(TAG_LINE.sub("", text)) is not None
+
+
+def comment_reads_whole(text: str) -> bool:
+    """Whether a brace comment holding ``text`` reads back as one comment: it holds no tag
+    pair line, or its end comes within :data:`CLOSED_TAG_WINDOW` characters of the first one
+    with only tag pairs and words between (no ``{``, and no digit or ``*`` that would show a
+    game's moves or result): else the reader takes the comment for unclosed, and the line
+    for the next game's tags.
+
+    >>> comment_reads_whole('as in\\n[Event "x 2"]\\n'), comment_reads_whole('a\\n[Event "x"] 1.')
+    (True, False)
+    """
+    line = TAG_LINE.search(text)
+    if line is None:
+        return True
+    rest = text[line.start() :]
+    return len(rest) < CLOSED_TAG_WINDOW and not _shows_a_game(rest)
 
 
 #: A tag pair that lost its ``[`` (``Event "Suriname 2025"]``), the rest of its line blank: in
@@ -719,7 +752,19 @@ class Chunker:
         limit = close if close >= 0 else n
         tag_line = TAG_LINE.search(buf, tag_from, limit)
         if tag_line is not None:
-            return at, tag_line.start()
+            # Closed, holding the line, when a "}" follows soon with no game between (see
+            # comment_reads_whole); decided on whole lines, so on the same text however it
+            # comes in blocks.
+            line = tag_line.start()
+            window = line + CLOSED_TAG_WINDOW
+            if close >= 0 and close < window:
+                return (at, line) if _shows_a_game(buf[line:close]) else (close + 1, -1)
+            if close < 0 and n < window and not eof:
+                whole = buf.rfind("\n", line, n)
+                if not _shows_a_game(buf[line:whole]):
+                    cut.item, cut.searched, cut.tag_from = "comment", base + n, base + line
+                    raise self._wait(cut, at)
+            return at, line
         if close < 0:
             if not eof:
                 # The search goes on at the end; a tag pair line may still start at the last

@@ -3,8 +3,10 @@
 Nothing is repaired unless asked, and every change is returned as a :class:`Change` (the CLI
 lists them on standard error or in a log file). :func:`fix_source` gives each game's text: a
 game that no repair changed keeps the very text it was read with (its
-:class:`~pdn.cutting.RawGame` text: layout, junk and all); a changed game is written by the
-faithful writer, so it differs from the original only in what is listed and in its layout.
+:class:`~pdn.cutting.RawGame` text: layout, junk and all); a changed game keeps it too, with
+each change made in its own line (:func:`pdn.raw_edits.retagged_raw`: a tag's value, an
+added tag's line, the terminator), so a date fix changes the date's line alone. Only when a
+change has no single place in that text is the game written by the faithful writer.
 
 - ``aliases``: player and event renames from an alias list (:class:`pdn.names.Aliases`);
 - ``result_from_terminator``: where the ``Result`` tag and the result written after the moves
@@ -32,6 +34,7 @@ from dataclasses import dataclass, field
 from pdn.engine import VARIANTS, get_variant, same_board
 
 from .batch import Input, is_json, iter_games
+from .cutting import RawGame
 from .model import Game
 from .names import Aliases
 from .results import CANONICAL, TERMINATORS, Outcome, parse_result
@@ -105,6 +108,9 @@ class Fixed:
     game: Game
     text: str  # ends with a line end
     changes: list[Change] = field(default_factory=list)
+    #: What stands between the text of the game before and this one (the blank lines of the
+    #: file as read, its first line end left out: that text ends with it).
+    before: str = "\n"
 
     @property
     def made(self) -> int:
@@ -119,9 +125,11 @@ def fix_source(
 
     A PDN game that no repair changed keeps the text it was read with, so a file with no
     change is written back as it was read (stray ``)`` and ``}``, layout and all); a changed
-    game, and every JSON record, is written by the faithful writer. A changed game without
-    a terminator that the next game's text would join on reading (it has no moves, or the
-    next game does not start with its tag pairs) gets the terminator ``*``, a change listed.
+    game keeps that text with each change made in its own line (see the module docstring).
+    A changed game whose changes have no single place there, and every JSON record, is
+    written by the faithful writer; then a game without a terminator that the next game's
+    text would join on reading (it has no moves, or the next game does not start with its
+    tag pairs) gets the terminator ``*``, a change listed.
     ``encoding`` forces the codec of PDN bytes (else it is detected).
     """
     from .grammar import patterns
@@ -133,27 +141,70 @@ def fix_source(
             changes = fix_game(game, options)
             yield Fixed(game, write_game(game, separate=True), changes)
         return
-    held: tuple[Game, list[Change]] | None = None  # a changed game, written when the next comes
+    held: tuple[Game, list[Change], str] | None = (
+        None  # a changed game, written when the next comes
+    )
     tags = patterns().tags
+    previous: RawGame | None = None
     for raw in split_games(source, encoding=encoding):
+        before = _between(previous, raw)
+        previous = raw
         if held is not None:
-            game, changes = held
+            game, changes, held_before = held
             if game.terminator is None and (
                 not game.root.variations or tags.match(raw.text) is None
             ):
                 game.terminator = "*"  # else the next game's text would join this one
                 changes.append(Change(game.line, TERMINATOR, None, "*"))
-            yield Fixed(game, write_game(game), changes)
+            yield Fixed(game, write_game(game), changes, held_before)
             held = None
         game = parse_raw(raw)
         changes = fix_game(game, options)
-        if any(change.made for change in changes) or raw.problem is not None:
-            held = game, changes
+        made = [change for change in changes if change.made]
+        edited = _edited(raw, made) if made and raw.problem is None else None
+        if edited is not None:
+            yield Fixed(game, _ended(edited), changes, before)
+        elif made or raw.problem is not None:
+            held = game, changes, before
         else:
-            text = raw.text if raw.text.endswith("\n") else raw.text + "\n"
-            yield Fixed(game, text, changes)
+            yield Fixed(game, _ended(raw.text), changes, before)
     if held is not None:
-        yield Fixed(held[0], write_game(held[0]), held[1])
+        yield Fixed(held[0], write_game(held[0]), held[1], held[2])
+
+
+def _ended(text: str) -> str:
+    return text if text.endswith("\n") else text + "\n"
+
+
+def _between(previous: RawGame | None, raw: RawGame) -> str:
+    """The blank lines between two games of a file, after the line end that ends the first
+    (its :class:`Fixed` text ends with one), from where the cutter put them: the reader keeps
+    only white space there. Spaces before the second game on its line are kept, those at the
+    end of a line are not."""
+    if previous is None:
+        return "\n"
+    text = previous.text
+    ended = text.endswith("\n")
+    line = previous.line + text.count("\n")  # where the text ends (after its line end)
+    if raw.line == line and not ended:
+        return ""  # on the line the first ended: the line end added stands between them
+    return "\n" * (raw.line - line - (not ended)) + " " * (raw.column - 1)
+
+
+def _edited(raw: RawGame, made: list[Change]) -> str | None:
+    """The game's text as read with the changes made in their lines alone (a tag pair's
+    value, an added pair's line, the terminator), or ``None`` when one has no place there."""
+    from .raw_edits import retagged_raw
+
+    tags: list[tuple[str, str | None, str]] = []
+    terminator: tuple[str | None, str] | None = None
+    for change in made:
+        assert change.new is not None
+        if change.tag == TERMINATOR:
+            terminator = (change.old, change.new)
+        else:
+            tags.append((change.tag, change.old, change.new))
+    return retagged_raw(raw, tags, terminator)
 
 
 def fix_game(game: Game, options: FixOptions) -> list[Change]:

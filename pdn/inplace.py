@@ -6,7 +6,10 @@ in the file's encoding become U+FFFD), which is right for a new file but not for
 rewritten, so :func:`rewrite` writes the new text back in the file's own form:
 
 * in its encoding (a Windows-1252 file stays Windows-1252, a BOM is kept) and with its line
-  ends (CRLF stays CRLF);
+  ends: each line the new text holds as the file had it keeps its own line end (CRLF, LF or
+  CR, in a file that mixes them too) and the literal text ``\\r`` the reader drops before
+  it; a changed or new line takes the line end of the last line kept
+  (:class:`~pdn.line_ends.LineEnds`);
 * every U+FFFD that stands for bytes the decoder could not read is written back as those
   bytes, when the new text still holds it where it was (the same characters before it);
 
@@ -16,7 +19,9 @@ the file), when the rewrite would lose something:
 * the file holds JSON records (it would be rewritten as PDN), or is no regular file;
 * a game lost text on reading (:func:`text_lost`: text the parser skipped, a game cut for
   being longer than :data:`~pdn.cutting.MAX_GAME_CHARS`);
-* the new file would hold fewer or more games than were read (counted by cutting both);
+* the new file would hold fewer or more games than were read (counted by cutting both), or
+  a game the reader would cut for its length (a command keeps such a game, and one whose
+  text no writer gives back, as it was read: :func:`keep_as_read`, :func:`as_read`);
 * damaged bytes were dropped, changed or moved, or the new text holds a character the file's
   encoding cannot hold.
 
@@ -45,12 +50,23 @@ from typing import TYPE_CHECKING, TextIO
 from .atomic import atomic_writer
 from .cutting import MAX_GAME_CHARS, RawGame
 from .decoding import BLOCK_SIZE, Decoder, byte_order
+from .line_ends import FileLines, LineEnds
 
 if TYPE_CHECKING:
     from .model import Game
     from .problems import Problem
 
-__all__ = ["LOSSY_CODES", "FileForm", "InPlaceRefused", "file_form", "rewrite", "text_lost"]
+__all__ = [
+    "LOSSY_CODES",
+    "UNWRITABLE_CODES",
+    "FileForm",
+    "InPlaceRefused",
+    "as_read",
+    "file_form",
+    "keep_as_read",
+    "rewrite",
+    "text_lost",
+]
 
 #: Reading problems (of severity ``error``) whose text is not in the game as read: a game cut
 #: for its length (its end skipped), or no PDN at all. Writing such a game back over its file
@@ -77,6 +93,39 @@ def text_lost(game: Game) -> Problem | None:
         if problem.severity == "error" and problem.code in LOSSY_CODES:
             return problem
     return None
+
+
+#: How many characters below :data:`~pdn.cutting.MAX_GAME_CHARS` a game written in place must
+#: stay (:func:`keep_as_read`): the reader's cut falls near the limit, not on it.
+_SIZE_MARGIN = 4096
+
+
+#: Reading problems of a game whose text no writer gives back as it was read (the parentheses
+#: of a variation that is all of the game's moves): a command writing in place keeps such a
+#: game as it was read (:func:`keep_as_read`).
+UNWRITABLE_CODES = frozenset({"lone-variation"})  # (each said by cli.converting too)
+
+
+def keep_as_read(game: Game, text: str) -> str | None:
+    """Why a command writing in place must keep ``game`` as it was read (:func:`as_read`)
+    rather than write ``text``, its new text: the reader would cut ``text`` for its length
+    (:data:`~pdn.cutting.MAX_GAME_CHARS`), or the game holds what a writer cannot give back
+    (:data:`UNWRITABLE_CODES`); ``None`` when ``text`` can be written."""
+    if len(text) >= MAX_GAME_CHARS - _SIZE_MARGIN:
+        return f"would be longer than {MAX_GAME_CHARS} characters as written, and cut on reading"
+    for problem in game.errors:
+        if problem.code in UNWRITABLE_CODES:
+            return f"would be written without what {problem.code} says"
+    return None
+
+
+def as_read(out: TextIO, index: int) -> str | None:
+    """The text of game ``index`` (1-based, the games asked for in order) of the file that
+    ``out``, a stream of :func:`rewrite`, replaces, as it was read (written back into ``out``,
+    it keeps its bytes and line ends); ``None`` when ``out`` replaces no file."""
+    if not isinstance(out, _InPlace):
+        return None
+    return out.game_as_read(index)
 
 
 @dataclass(slots=True)
@@ -260,6 +309,30 @@ class _Marks:
             at = text.find("\ufffd", at + 1)
 
 
+class _InPlace(LineEnds):
+    """The stream :func:`rewrite` gives: each line with its own line end in the file
+    (:class:`~pdn.line_ends.LineEnds`), and the file's games as read (:func:`as_read`)."""
+
+    def __init__(self, out: _Restoring, lines: FileLines, path: str, encoding: str | None) -> None:
+        super().__init__(out, lines)
+        self._path = path
+        self._encoding = encoding
+        self._games: Iterator[RawGame] | None = None  # the file's games, for game_as_read
+
+    def game_as_read(self, index: int) -> str:
+        """The text of the file's game ``index`` as read (see :func:`as_read`)."""
+        from .reader import split_games
+
+        if self._games is None:
+            self._games = split_games(self._path, encoding=self._encoding)
+        for raw in self._games:
+            if raw.index == index:
+                return raw.text if raw.text.endswith("\n") else raw.text + "\n"
+            if raw.index > index:
+                break
+        raise ValueError(f"{self._path}: game {index} is not after the games asked for")
+
+
 class _Restoring(io.TextIOBase):
     """A text stream that puts damaged bytes back where the new text keeps their U+FFFD."""
 
@@ -281,6 +354,11 @@ class _Restoring(io.TextIOBase):
             self._tail = (self._tail + _context(text, len(text)))[-_CONTEXT:]
         self._out.write(text)
         return written
+
+    def ending(self, text: str) -> None:
+        """Write a line end (and the literal ``\\r`` texts before it) as it is: no text a
+        damaged byte is placed by."""
+        self._out.write(text)
 
     def _restore(self, text: str) -> str:
         parts: list[str] = []
@@ -357,7 +435,14 @@ def rewrite(path: str | os.PathLike[str], encoding: str | None = None) -> Iterat
     marks = _Marks(name, encoding)
 
     def same_games(temporary: str) -> None:
-        written = sum(1 for _ in split_games(temporary, encoding=encoding))
+        written = 0
+        for raw in split_games(temporary, encoding=encoding):
+            written += 1
+            if raw.end == "size":
+                raise InPlaceRefused(
+                    f"{name}: game {raw.index} would be longer than {MAX_GAME_CHARS} characters "
+                    "as written, and cut on reading; it was left as it is"
+                )
         if written != marks.games:
             raise InPlaceRefused(
                 f"{name}: the new text holds {written} game{'s' * (written != 1)} where "
@@ -365,16 +450,22 @@ def rewrite(path: str | os.PathLike[str], encoding: str | None = None) -> Iterat
             )
 
     try:
-        with atomic_writer(
-            name,
-            encoding=form.encoding,
-            errors=_errors_for(form.encoding),
-            newline=form.newline,
-            check=same_games,
-        ) as handle:
+        lines = FileLines(name, encoding, form.newline)
+        with (
+            contextlib.closing(lines),
+            atomic_writer(
+                name,
+                encoding=form.encoding,
+                errors=_errors_for(form.encoding),
+                newline="",  # each line's end is written as the file has it (_LineEnds)
+                check=same_games,
+            ) as handle,
+        ):
             handle.write(form.bom)
             restoring = _Restoring(handle, marks, name, form.encoding)
-            yield restoring  # type: ignore[misc]  # a TextIOBase used as a TextIO
+            ends = _InPlace(restoring, lines, name, encoding)
+            yield ends  # type: ignore[misc]  # a TextIOBase used as a TextIO
+            ends.finish()
             restoring.finish()
     except UnicodeEncodeError as exc:
         char = exc.object[exc.start : exc.end]

@@ -459,12 +459,13 @@ class _RecordReader:
                 f"{where}: a brace comment {_short(text)} holds '}}', which PDN cannot hold "
                 "in {...} (split it, or make it a line comment)"
             )
-        from pdn.cutting import TAG_LINE  # here: the grammar is loaded only when needed
+        from pdn.cutting import comment_reads_whole  # here: the grammar is loaded when needed
 
-        if TAG_LINE.search(text) is not None:
+        if not comment_reads_whole(text):
             raise JsonError(
                 f"{where}: a brace comment {_short(text)} holds a line that is a tag pair, "
-                "which a PDN reader takes for the start of a game"
+                "which a PDN reader takes for the start of a game (a '{' after it, or no "
+                "'}' soon after)"
             )
         return text
 

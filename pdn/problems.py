@@ -52,6 +52,12 @@ CODES: dict[str, CodeInfo] = dict(
         _info("missing-terminator", "notice", "the game has no result or '*' at its end"),
         _info("dangling-move-number", "warning", "a move number with no move after it"),
         _info(
+            "lone-variation",
+            "warning",
+            "the game's moves are in a variation with no move before or after it: read as "
+            "its main line (a writer drops the parentheses)",
+        ),
+        _info(
             "not-pdn",
             "error",
             "the input is not PDN text (binary data, an image), or a game holds no draughts "

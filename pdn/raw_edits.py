@@ -1,14 +1,17 @@
 """Edits to a game's text as read (a :class:`~pdn.cutting.RawGame`'s): cut at its first error
-with the rest kept in comments (:func:`cut_at_error`), or with a ``{select: ...}`` comment
+with the rest kept in comments (:func:`cut_at_error`), with a ``{select: ...}`` comment
 where the conditions on positions were met (:func:`marked_raw`; :func:`marked_game` for a game
-that has no text as read). Every other character stays as it was read.
+that has no text as read), or with tag values and the terminator changed on their own lines
+(:func:`retagged_raw`). Every other character stays as it was read.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from .cutting import RawGame
+from .grammar import TAG_PARTS
 from .model import Game
 from .validation import Report, validate
 
@@ -106,3 +109,88 @@ def marked_game(game: Game, marks: dict[int, list[str]]) -> Game:
         if ply < len(nodes):
             nodes[ply].comments_after.append(Comment(_mark_text(options)))
     return marked
+
+
+def retagged_raw(
+    raw: RawGame,
+    tags: Sequence[tuple[str, str | None, str]],
+    terminator: tuple[str | None, str] | None = None,
+) -> str | None:
+    """``raw.text`` with each tag change ``(name, old value or None to add, new value)`` made
+    in its tag pair alone (a value between straight quotes keeps the pair's spacing; an added
+    pair goes on a line of its own after the last one), and ``terminator`` ``(old or None,
+    new)`` set after the moves; every other character as read. ``None`` when a change has no
+    single place in the text, or when the text would not read back as one game with exactly
+    the new tags and terminator (the caller then writes the game anew).
+
+    >>> text = '[Date  "2019-05-03" ]\\n{[Date "x"]}\\n1. 11-15 *\\n'
+    >>> raw = RawGame(text, 0, 1, 1, "result", body_at=text.index("{"))
+    >>> print(retagged_raw(raw, [("Date", "2019-05-03", "2019.05.03")], ("*", "1-0")), end="")
+    [Date  "2019.05.03" ]
+    {[Date "x"]}
+    1. 11-15 1-0
+    """
+    from .reader import parse_games
+    from .writer import tag_line
+
+    text = raw.text
+    head = raw.body_at if raw.body_at >= 0 else len(text)
+    pairs = list(TAG_PARTS.finditer(text, 0, head))
+    edits: list[tuple[int, int, str]] = []  # (start, end, new text), in no order
+    expected = [(pair.group(1).strip(), _value(pair)) for pair in pairs]
+    for name, old, new in tags:
+        found = [at for at, (key, _) in enumerate(expected) if key == name]
+        if old is None:
+            if found:
+                return None
+            end = pairs[-1].end() if pairs else 0
+            line_end = text.find("\n", end)
+            if pairs and text[end : line_end if line_end >= 0 else len(text)].strip():
+                edits.append((end, end, " " + tag_line(name, new).rstrip("\n")))
+            elif pairs:
+                at = line_end + 1 if line_end >= 0 else len(text)
+                edits.append((at, at, ("" if line_end >= 0 else "\n") + tag_line(name, new)))
+            else:
+                edits.append((0, 0, tag_line(name, new)))
+            expected.append((name, new))
+            continue
+        if len(found) != 1 or expected[found[0]][1] != old:
+            return None
+        pair = pairs[found[0]]
+        line = tag_line(name, new).rstrip("\n")
+        if pair.group(2) is not None:
+            edits.append((pair.start(2), pair.end(2), line[len(name) + 3 : -2]))
+        else:
+            edits.append((pair.start(), pair.end(), line))
+        expected[found[0]] = (name, new)
+    if terminator is not None:
+        old_end, new_end = terminator
+        body = text.rstrip()
+        if old_end is not None:
+            if not body.endswith(old_end) or len(body) - len(old_end) < head:
+                return None
+            edits.append((len(body) - len(old_end), len(body), new_end))
+        else:
+            last = body[body.rfind("\n") + 1 :]
+            glue = "\n" if ";" in last or last.startswith("%") else " "
+            edits.append((len(body), len(body), glue + new_end))
+    for start, end, new in sorted(edits, key=lambda edit: edit[0], reverse=True):
+        text = text[:start] + new + text[end:]
+    read = list(parse_games(text))
+    if len(read) != 1 or read[0].tags.items() != expected:
+        return None
+    if terminator is not None and read[0].terminator != terminator[1]:
+        return None
+    return text
+
+
+def _value(pair: re.Match[str]) -> str:
+    """The value of a tag pair as the reader reads it."""
+    value, curly = pair.group(2, 3)
+    if curly is not None:
+        return curly
+    return _UNESCAPE.sub(r"\1", value) if "\\" in value else value
+
+
+# What the reader unescapes in a value between straight quotes.
+_UNESCAPE = re.compile(r'\\(["\\])')

@@ -29,7 +29,8 @@ equal game.  Two modes:
 
 Limits (all about models built by hand, never about models the reader produced): a brace comment
 must not contain ``}`` nor a line that is a tag pair (``[Event "x"]``: a reader takes it for the
-next game after an unclosed comment), and a line comment no line break (:class:`ValueError`); a
+next game after an unclosed comment) unless its end follows soon after, with no ``{`` between
+(:func:`pdn.cutting.comment_reads_whole`), and a line comment no line break (:class:`ValueError`); a
 comment in
 ``comments_before`` of a move that follows another move of its line reads back as a comment after
 that earlier move unless the move has a number; a final move whose strength ends in ``*`` with no
@@ -45,7 +46,7 @@ from typing import IO
 
 from mypy_extensions import mypyc_attr
 
-from pdn.cutting import TAG_LINE
+from pdn.cutting import comment_reads_whole
 from pdn.gametype import first_mover, game_type_of
 from pdn.model import STANDARD_TAGS, Comment, Game
 from pdn.parsing import junk_bracket
@@ -53,7 +54,14 @@ from pdn.results import TERMINATORS
 from pdn.rewriting import rewrite_moves
 from pdn.visitor import GameStart, GameVisitor
 
-__all__ = ["PdnWriter", "canonical_move", "canonical_moves", "write_game", "write_games"]
+__all__ = [
+    "PdnWriter",
+    "canonical_move",
+    "canonical_moves",
+    "tag_line",
+    "write_game",
+    "write_games",
+]
 
 _NUMERIC_SQUARE = re.compile(r"[0-9]+")
 _ALGEBRAIC_SQUARE = re.compile(r"([a-lA-L])\s*0*([0-9]+)")
@@ -146,7 +154,7 @@ def _comment_text(comment: Comment) -> str:
     if comment.kind == "brace":
         if "}" in comment.text:
             raise ValueError(f"a brace comment cannot hold '}}': {comment.text!r}")
-        if TAG_LINE.search(comment.text) is not None:
+        if not comment_reads_whole(comment.text):
             # A reader takes such a line for the next game's tags after an unclosed comment.
             raise ValueError(f"a brace comment cannot hold a tag pair line: {comment.text!r}")
         return "{" + comment.text + "}"
@@ -397,7 +405,7 @@ class PdnWriter(GameVisitor[str]):
             self.head.append(_line_text(comment) + "\n")
         self.tag_comments = []
         if not self.normalize:
-            self.head.append(_tag_line(name, value))
+            self.head.append(tag_line(name, value))
 
     def visit_comment(self, comment: Comment) -> None:
         if self.in_tags:
@@ -424,7 +432,7 @@ class PdnWriter(GameVisitor[str]):
             # The standard tags first, in their order, then the others as written.
             standard = [pair for name in STANDARD_TAGS for pair in pairs if pair[0] == name]
             others = [pair for pair in pairs if pair[0] not in STANDARD_TAGS]
-            self.head.extend(_tag_line(name, value) for name, value in standard + others)
+            self.head.extend(tag_line(name, value) for name, value in standard + others)
         self.in_tags = False
         for comment in self.tag_comments:
             self.comment(comment)
@@ -582,7 +590,13 @@ class PdnWriter(GameVisitor[str]):
         return self.text
 
 
-def _tag_line(name: str, value: str) -> str:
+def tag_line(name: str, value: str) -> str:
+    """The line of a tag pair as written (the value escaped where a reader would misread
+    it), with its line end.
+
+    >>> tag_line("Black", 'A "B"')
+    '[Black "A \\\\"B\\\\""]\\n'
+    """
     return f'[{name} "{_escape_value(value)}"]\n'
 
 

@@ -4,6 +4,8 @@ and the normalised form writes the canonical FEN while the faithful one keeps th
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
@@ -120,3 +122,63 @@ def test_a_capture_is_shortened_by_its_position_whatever_came_before(first: str)
         rewrite_moves(game, captures="short")
         expected = "27x11" if name == "alone" else "27x18x11"
         assert game.mainline_moves() == [expected], name
+
+
+# ------------------------------------------ a copy written as read keeps BOM and line ends
+
+
+def _run(*args: str) -> tuple[int, bytes, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout_bytes, result.stderr
+
+
+def test_a_copy_as_read_keeps_the_bom_and_each_line_end(tmp_path: Path) -> None:
+    # Laid out as the writer lays it out: nothing of the text changes, nor its bytes.
+    text = (
+        '\ufeff[Event "a"]\r\n[Black "Müller"]\r\n\r\n1. 11-15 *\r\n\r\n[Event "b"]\n\n1. 9-13 *\n'
+    )
+    path = tmp_path / "bom.pdn"
+    path.write_bytes(text.encode("utf-8"))
+    code, out, err = _run("convert", str(path))
+    assert code == 0, err
+    assert out == text.encode("utf-8")
+    target = tmp_path / "copy.pdn"
+    assert _run("convert", str(path), "-o", str(target))[0] == 0
+    assert target.read_bytes() == text.encode("utf-8")
+
+
+def test_a_utf16_copy_as_read_is_utf8_with_its_bom_and_crlf(tmp_path: Path) -> None:
+    text = '[Event "a"]\r\n\r\n1. 11-15 *\r\n'
+    path = tmp_path / "wide.pdn"
+    path.write_bytes(("\ufeff" + text).encode("utf-16-le"))
+    code, out, err = _run("convert", str(path))
+    assert code == 0, err
+    assert out == ("\ufeff" + text).encode("utf-8")
+
+
+def test_each_file_of_a_copy_keeps_its_own_line_ends(tmp_path: Path) -> None:
+    crlf, lf = tmp_path / "crlf.pdn", tmp_path / "lf.pdn"
+    crlf.write_bytes(b'[Event "a"]\r\n\r\n1. 11-15 *\r\n')
+    lf.write_bytes(b'[Event "b"]\n\n1. 9-13 *\n')
+    code, out, err = _run("convert", str(crlf), str(lf))
+    assert code == 0, err
+    assert out.startswith(b'[Event "a"]\r\n\r\n1. 11-15 *\r\n')
+    assert out.endswith(b'[Event "b"]\n\n1. 9-13 *\n')
+
+
+def test_a_changed_layout_takes_the_files_line_end(tmp_path: Path) -> None:
+    # The writer puts the blank line after the tags and joins the moves: CRLF still.
+    path = tmp_path / "g.pdn"
+    path.write_bytes(b'[Event "a"]\r\n1. 11-15\r\n23-19 *\r\n')
+    code, out, err = _run("convert", str(path))
+    assert code == 0, err
+    assert out == b'[Event "a"]\r\n\r\n1. 11-15 23-19 *\r\n'
+
+
+def test_a_damaged_byte_written_as_u_fffd_is_said(tmp_path: Path) -> None:
+    path = tmp_path / "damaged.pdn"
+    path.write_bytes(b'[Event "a"]\n[Black "M\xc3\xbcller \xff"]\n\n1. 11-15 *\n')
+    code, out, err = _run("convert", str(path))
+    assert code == 0
+    assert "\ufffd".encode() in out
+    assert f"{path}:2:" in err and "U+FFFD" in err and "--in-place keeps it" in err

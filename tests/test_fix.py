@@ -262,3 +262,125 @@ def test_certain_variant_weighs_only_rules_of_the_games_own_board() -> None:
     assert certain_variant(game) == (None, [])
     _, fitting = certain_variant(pdn.parse_game("1. 11-15 23-19 2. 8-11 22-17 *"))
     assert "turkish" not in fitting and {"english", "pool"} <= set(fitting)
+
+
+# Two games as the Dutch semi-finals archive of the PDN test suite writes them (DUTCH96H.pdn):
+# moves in columns, a terminator on a line of its own, a day-first date.
+DUTCH = """\
+[Event "Dutch semifinales"]
+[White "H.  van der Zee"]
+[Black "H.  Clasquin"]
+[Result "1-0"]
+[Date "13-01-1996"]
+[GameType "20"]
+
+   1. 33-29 17-21   2. 39-33 21-26   3. 44-39 11-17   4. 50-44  6-11   5. 32-28 17-21
+   6. 38-32 20-24   7. 29x20 15x24   8. 42-38 10-15   9. 47-42  5-10  10. 34-29 11-17
+  11. 29x20 15x24  12. 40-34  7-11  13. 44-40 10-15  14. 34-29  4-10  15. 29x20 15x24
+  16. 39-34 10-15  17. 43-39  1- 6  18. 49-43  2- 7  19. 34-29 17-22  20. 29x20 14x25
+  21. 28x17 11x22  22. 32-28  7-11  23. 28x17 11x22  24. 35-30 25x34  25. 39x30  9-14
+  26. 40-35  6-11  27. 45-40 12-17  28. 31-27 21x32  29. 37x28 26-31  30. 36x27 22x31
+  31. 42-37 31x42  32. 48x37 18-22  33. 40-34 14-20  34. 41-36 20-25  35. 43-39 19-24
+  36. 30x19 13x24  37. 34-29  8-12  38. 29x20 15x24  39. 39-34  3- 9  40. 34-29  9-13
+  41. 29x20 25x14  42. 35-30 13-19  43. 37-31 14-20  44. 30-25 19-24  45. 25x14 24-29
+  46. 33x24 22x42  47. 14-10 42-47  48. 24-19 17-21  49. 10- 4 21-26  50. 19-13 26x37
+  51. 36-31 37x26  52. 46-41 47x 9  53.  4x 1\x20
+1-0
+
+[Event "Dutch semifinales"]
+[White "A.  van Berkel"]
+[Black "M.  Barkel"]
+[Result "1/2-1/2"]
+[Date "13-01-1996"]
+[GameType "20"]
+
+   1. 33-28 17-21   2. 39-33 21-26   3. 44-39 11-17   4. 50-44  7-11   5. 31-27 17-21
+   6. 37-31 26x37   7. 42x31 21-26   8. 47-42 26x37   9. 42x31 19-23  10. 28x19 14x23
+  11. 41-37 10-14  12. 34-29 23x34  13. 39x30  1- 7  14. 43-39 18-23  15. 40-34 14-19
+  16. 46-41  5-10  17. 49-43 10-14  18. 44-40 11-17  19. 30-25 20-24  20. 34-29 23x34
+  21. 40x20 15x24  22. 27-22 17x28  23. 33x22  7-11  24. 39-33 11-17  25. 22x11  6x17
+  26. 45-40 12-18  27. 31-26  8-12  28. 37-31  3- 8  29. 32-27 17-21  30. 26x17 12x32
+  31. 38x27  8-12  32. 41-37 19-23  33. 43-38  2- 7  34. 31-26  7-11  35. 48-43 14-19
+  36. 37-31 12-17  37. 38-32  9-14  38. 33-28 23-29  39. 43-38 29-34  40. 40x 9 18-22
+  41. 27x18 13x42  42. 25-20  4x13  43. 20-15 42-48  44. 15-10 48-25  45. 10- 4 19-24
+  46.  4x18 25-20  47. 32-27 20- 3  48. 18-45 16-21  49. 27x 7 24-30  50. 35x24 17-21
+  51. 26x17  3x15
+1/2-1/2
+"""
+
+
+def test_a_date_fix_changes_the_date_line_alone(tmp_path: Path) -> None:
+    # fix --in-place wrote every game it changed anew: 255 date fixes changed 1,808 lines.
+    path = tmp_path / "dutch.pdn"
+    path.write_bytes(DUTCH.encode())
+    code, _, err = run("fix", "--dates", "--in-place", str(path))
+    assert code == 0, err
+    assert "2 changes in 2 games" in err
+    old, new = DUTCH.encode().split(b"\n"), path.read_bytes().split(b"\n")
+    assert len(new) == len(old)
+    changed = [(a, b) for a, b in zip(old, new, strict=True) if a != b]
+    assert changed == [(b'[Date "13-01-1996"]', b'[Date "1996.01.13"]')] * 2
+
+
+@pytest.mark.parametrize(
+    ("options", "text", "expected"),
+    [
+        # A result tag set from the terminator, spaced as written.
+        (
+            "--result-from-terminator",
+            '[Result  "*" ]\n  1. 11-15 {x}\n1-0\n',
+            '[Result  "1-0" ]\n  1. 11-15 {x}\n1-0\n',
+        ),
+        # A tag added on a line of its own after the last pair.
+        (
+            "--result-from-terminator",
+            '[Event "E"]\n\n1. 11-15   23-19 {x} 0-1\n',
+            '[Event "E"]\n[Result "0-1"]\n\n1. 11-15   23-19 {x} 0-1\n',
+        ),
+        # The terminator set from the tag, the moves as they were laid out.
+        (
+            "--terminator-from-result",
+            '[Result "1-0"]\n1. 11-15   23-19\n  *\n',
+            '[Result "1-0"]\n1. 11-15   23-19\n  1-0\n',
+        ),
+    ],
+)
+def test_a_change_is_made_in_its_own_line(
+    tmp_path: Path, options: str, text: str, expected: str
+) -> None:
+    path = tmp_path / "g.pdn"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run("fix", options, str(path))
+    assert code == 0, err
+    assert out == expected
+    assert "1 changes in 1 games" in err
+
+
+def test_a_change_with_no_single_place_writes_the_game_anew(tmp_path: Path) -> None:
+    # Two Date pairs: which one the reader took is not the text's to say; the game is written
+    # by the faithful writer, with the date fixed.
+    path = tmp_path / "g.pdn"
+    path.write_text('[Date "2019-05-03"]\n[Date "x"]\n1.  11-15 *\n', encoding="utf-8")
+    code, out, err = run("fix", "--dates", str(path))
+    assert code == 0, err
+    assert out == '[Date "2019.05.03"]\n[Date "x"]\n\n1. 11-15 *\n'
+
+
+def test_a_tag_line_in_a_closed_comment_survives_a_fix_in_place(tmp_path: Path) -> None:
+    # The reader cuts the game at the tag line (it takes the comment for unclosed): fix
+    # wrote the first part anew, closing the comment, and the split became permanent.
+    text = '[Event "a"]\n[Date "2019-05-03"]\n1. 11-15 {a comment\n[Event "x"]\n} 23-19 *\n'
+    path = tmp_path / "c.pdn"
+    path.write_text(text, encoding="utf-8")
+    code, _, err = run("fix", "--dates", "--in-place", str(path))
+    assert code == 0, err
+    assert path.read_text(encoding="utf-8") == text.replace("2019-05-03", "2019.05.03")
+
+
+def test_the_blank_lines_between_games_are_kept(tmp_path: Path) -> None:
+    text = '[Date "2019-05-03"]\n1. 11-15 *\n\n\n\n[Date "x"]\n  1. 9-13 * [Date "y"] 1. 9-14 *\n'
+    path = tmp_path / "g.pdn"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run("fix", "--dates", str(path))
+    assert code == 0, err
+    assert out == text.replace("2019-05-03", "2019.05.03").replace(' [Date "y"]', '\n[Date "y"]')

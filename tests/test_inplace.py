@@ -6,6 +6,7 @@ that are not UTF-8, and CSV formulas after a separator."""
 from __future__ import annotations
 
 import errno
+import io
 import json
 import os
 import signal
@@ -18,12 +19,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import pdn
 from pdn import read_games
 from pdn.atomic import atomic_writer
 from pdn.batch import usable_cores
 from pdn.cli import main
 from pdn.cutting import MAX_GAME_CHARS
-from pdn.inplace import InPlaceRefused, file_form, rewrite
+from pdn.inplace import InPlaceRefused, as_read, file_form, rewrite
+from pdn.reader import split_games
 from pdn.safe_text import csv_cell
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -495,3 +498,209 @@ def test_fix_in_place_goes_on_after_a_refused_file(tmp_path: Path) -> None:
     assert code == 1 and "left as it is" in err
     assert "2 changes in 2 games" in err
     assert all("2024.01.02" in path.read_text() for path in (first, last))
+
+
+# ------------------------------------------------- each line keeps its own line end (issue 33)
+
+
+def test_mixed_crlf_and_lf_lines_keep_their_own_ends(tmp_path: Path) -> None:
+    # Laid out as the writer lays it out: convert --in-place changes no line, so every line
+    # keeps its own end (the majority was LF: the CRLF lines became LF).
+    text = (
+        b'[Event "a"]\r\n[Date "2019.05.03"]\n\r\n1. 11-15 23-19 *\r\n\r\n'
+        b'[Event "b"]\n\n1. 9-13 22-18 *\n\n[Event "c"]\r\n\r\n1. 10-14 *\n'
+    )
+    path = tmp_path / "mixed.pdn"
+    path.write_bytes(text)
+    assert run("convert", "--in-place", str(path))[0] == 0
+    assert path.read_bytes() == text
+
+
+def test_a_changed_line_takes_the_end_of_the_lines_around_it(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.pdn"
+    path.write_bytes(b'[Event "a"]\n\n1. 11-15 *\n\n[Event "b"]\r\n\r\n1. 9-13 *\r\n')
+    assert run("annotate", "--in-place", str(path))[0] == 0
+    lines = path.read_bytes().split(b"\n")
+    second = lines.index(b'[Event "b"]\r')
+    assert all(line.endswith(b"\r") for line in lines[second:-1])  # PlyCount ... too
+    assert not any(line.endswith(b"\r") for line in lines[:second])
+
+
+def test_unchanged_games_keep_literal_backslash_r_and_line_ends(tmp_path: Path) -> None:
+    # The reader drops the text "\r" before a line end, and reads a lone CR as a line end:
+    # the unchanged second game keeps both, byte for byte, while the first is fixed.
+    fixed = b'[Event "a"]\n[Date "2019-05-03"]\n\n1. 11-15 *\n\n'
+    kept = b'[Event "b"]\\r\r\n[Date "2019.05.04"]\\r\\r\n\r1. 9-13 {x}\\r\r22-18 *\\r'
+    path = tmp_path / "cr.pdn"
+    path.write_bytes(fixed + kept)
+    code, _, err = run("fix", "--dates", "--in-place", str(path))
+    assert code == 0, err
+    new = path.read_bytes()
+    assert new.endswith(b"\n\n" + kept)
+    assert new.startswith(b'[Event "a"]\n[Date "2019.05.03"]\n')
+
+
+def test_line_ends_are_read_lazily_and_kept_across_blocks(tmp_path: Path) -> None:
+    # A CRLF cut by the end of a read block, lone CRs, and a file ending without a line end:
+    # the file's own text (line ends read as LF) written back is the file, byte for byte.
+    from pdn.decoding import BLOCK_SIZE
+
+    one = b'[Event "n"]\n1. 11-15 *\n\n'
+    games = (BLOCK_SIZE - 40) // len(one)
+    head = one * games + b'[Event "a"]\n{'
+    head += b"x" * (BLOCK_SIZE - 2 - len(head)) + b"}"
+    assert len(head) == BLOCK_SIZE - 1
+    text = head + b'\r\n1. 11-15 *\r\n\r\n[Event "b"]\r1. 9-13 *'
+    path = tmp_path / "blocks.pdn"
+    path.write_bytes(text)
+    with open(path, encoding="utf-8") as handle:
+        as_read = handle.read()  # universal newlines: what the reader reads
+    assert "\r" not in as_read
+    with rewrite(path) as out:
+        out.write(as_read)
+    assert path.read_bytes() == text
+
+
+def test_a_changed_line_keeps_the_end_of_the_line_it_replaces(tmp_path: Path) -> None:
+    text = b'[Event "a"]\r\n[Date "2019-05-03"]\n[Round "1"]\r\n\r\n1. 11-15 *\r\n'
+    path = tmp_path / "g.pdn"
+    path.write_bytes(text)
+    assert run("fix", "--dates", "--in-place", str(path))[0] == 0
+    assert path.read_bytes() == text.replace(b"2019-05-03", b"2019.05.03")
+
+
+# ------------------------------------------- no game written in place is cut on reading again
+
+
+def _long_game(chars: int) -> str:
+    """A game of ``chars`` characters, most of them one comment (read fast)."""
+    head, tail = '[Event "E"]\n1. 11-15 {', "} 23-19 *\n"
+    rest = chars - len(head) - len(tail)
+    return head + ("x" * 99 + "\n") * (rest // 100) + "y" * (rest % 100) + tail
+
+
+def test_a_game_written_too_long_to_read_back_is_kept_as_read(tmp_path: Path) -> None:
+    # Read whole (just over the limit, under where the reader cuts), annotate's tags would
+    # push it past: every later read would cut it. It is kept as read, and said; the other
+    # game is annotated.
+    path = tmp_path / "long.pdn"
+    long = _long_game(MAX_GAME_CHARS + 20)
+    path.write_text(game("A") + "\n" + long, encoding="utf-8")
+    code, _, err = run("annotate", "--in-place", str(path))
+    assert code == 0, err
+    assert f"{path}:7: game 2 would be longer than {MAX_GAME_CHARS} characters" in err
+    new = path.read_text(encoding="utf-8")
+    assert new.endswith("\n" + long) and new.count("PlyCount") == 1
+    assert [raw.end for raw in split_games(path)] == ["result", "result"]
+
+
+def test_a_rewrite_that_would_be_cut_on_reading_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "g.pdn"
+    path.write_text(game("A"), encoding="utf-8")
+    with pytest.raises(InPlaceRefused, match="game 1 would be longer than"), rewrite(path) as out:
+        out.write(_long_game(MAX_GAME_CHARS + 5000))
+    assert path.read_text(encoding="utf-8") == game("A")
+
+
+def test_as_read_gives_a_game_back_byte_for_byte(tmp_path: Path) -> None:
+    path = tmp_path / "g.pdn"
+    text = b'[Event "a"]\r\n1. 11-15 *\r\n\r\n[Event "b"]\\r\n1.  9-13\r*\n'
+    path.write_bytes(text)
+    with rewrite(path) as out:
+        out.write(as_read(out, 1) + "\n" + as_read(out, 2))  # type: ignore[operator]
+    assert path.read_bytes() == text
+    assert as_read(io.StringIO(), 1) is None
+
+
+@pytest.mark.stress
+def test_convert_in_place_keeps_a_junk_game_it_would_push_past_the_limit(tmp_path: Path) -> None:
+    # Issue 33: 250,000 junk words are written as comments ("ab" as "{ab}"), 786 kB grew to
+    # 1.3 MB, and every later read cut the game.
+    path = tmp_path / "junk.pdn"
+    text = '[Event "j"]\n1. 11-15 ' + "ab\n" * (MAX_GAME_CHARS // 4 - 100) + "23-19 *\n"
+    path.write_text(text, encoding="utf-8")
+    code, _, err = run("convert", "--in-place", str(path))
+    assert code == 0, err
+    assert "game 1 would be longer than" in err and "kept as it was read" in err
+    assert path.read_text(encoding="utf-8") == text
+
+
+def test_a_last_line_ending_in_crlf_keeps_it(tmp_path: Path) -> None:
+    # The file is read in one block: its final CRLF is no CR waiting for its LF.
+    path = tmp_path / "g.pdn"
+    text = b'[Event "a"]\n\n1. 11-15 *\n\n[Event "b"]\n\n1. 9-13 *\r\n'
+    path.write_bytes(text)
+    assert run("convert", "--in-place", str(path))[0] == 0
+    assert path.read_bytes() == text
+
+
+# --------------------------------- what no writer gives back is kept as read, in place
+
+
+@pytest.mark.parametrize(
+    "rest", ["(2. 9-13)", "((2. 9-13))", "((9-13) 22-18)"], ids=["one", "two", "inner"]
+)
+@pytest.mark.parametrize("command", ["convert", "annotate"])
+def test_a_variation_after_the_result_keeps_its_parentheses(
+    tmp_path: Path, command: str, rest: str
+) -> None:
+    # Read as a game of its own whose moves are all in a variation: the writer wrote it as a
+    # main line ("((" became "(", or none), exit 0.
+    path = tmp_path / "v.pdn"
+    path.write_text(f'[Event "a"]\n1. 11-15 23-19 * {rest}\n', encoding="utf-8")
+    code, _, err = run(command, "--in-place", str(path))
+    assert code == 0, err
+    assert f"{path}:2: game 2 would be written without what lone-variation says" in err
+    assert path.read_text(encoding="utf-8").endswith(f"*\n\n{rest}\n")
+
+
+def test_a_copy_says_a_lone_variation_loses_its_parentheses(tmp_path: Path) -> None:
+    path = tmp_path / "v.pdn"
+    path.write_text('[Event "a"]\n1. 11-15 23-19 * (2. 9-13)\n', encoding="utf-8")
+    code, out, err = run("convert", str(path))
+    assert code == 0 and out.endswith("\n2. 9-13 *\n")
+    assert f"{path}:2:22: lone-variation:" in err  # (at its first move)
+
+
+# ------------------------------------- a tag pair line inside a closed comment (issue 33)
+
+QUOTED = '[Event "a"]\n1. 11-15 {a comment\n[Event "x"]\n[Date "2019.05.03"]\n} 23-19 *\n'
+# An unclosed comment, the next game's moves before a "}": still cut at the tag line.
+FORGOTTEN = '[Event "a"]\n1. 11-15 {forgot to close\n[Event "next"]\n1. 9-14 } *\n'
+FORGOTTEN_FAR = '[Event "a"]\n1. 11-15 {forgot\n[Event "next"]\n' + "x y\n" * 1200 + "} *\n"
+
+
+def _games_by_line(text: str) -> list[pdn.Game]:
+    handle = io.StringIO(text)
+    games = []
+    while (one := pdn.read_game(handle)) is not None:
+        games.append(one)
+    return games
+
+
+@pytest.mark.parametrize(
+    ("text", "count"), [(QUOTED, 1), (FORGOTTEN, 2), (FORGOTTEN_FAR, 2)], ids=str
+)
+def test_a_tag_line_splits_a_comment_only_when_a_game_follows(text: str, count: int) -> None:
+    # Read whole or line by line: the same games.
+    whole = list(pdn.parse_games(text))
+    assert len(whole) == len(_games_by_line(text)) == count
+    assert [g.mainline_moves() for g in whole] == [g.mainline_moves() for g in _games_by_line(text)]
+    if count == 1:
+        (game,) = whole
+        assert game.mainline_moves() == ["11-15", "23-19"] and not game.errors
+        comment = next(game.mainline()).comments_after[0].text
+        assert comment == 'a comment\n[Event "x"]\n[Date "2019.05.03"]\n'
+
+
+@pytest.mark.parametrize("command", ["convert", "annotate"])
+def test_a_tag_line_in_a_closed_comment_is_not_made_a_split_in_place(
+    tmp_path: Path, command: str
+) -> None:
+    path = tmp_path / "c.pdn"
+    path.write_text(QUOTED, encoding="utf-8")
+    code, _, err = run(command, "--in-place", str(path))
+    assert code == 0, err
+    (game,) = read_games(path)
+    assert game.mainline_moves() == ["11-15", "23-19"]
+    assert '[Event "x"]' in next(game.mainline()).comments_after[0].text

@@ -265,21 +265,20 @@ def test_mutants_of_real_files_keep_their_games_through_convert() -> None:
     assert failures == []
 
 
-def test_fix_gives_a_changed_game_a_terminator_only_where_the_next_would_join_it(
-    tmp_path: Path,
-) -> None:
+def test_fix_keeps_games_apart_as_they_were_read(tmp_path: Path) -> None:
     # Game 1 is ended by game 2's tags; game 3 is ended by an unclosed comment cut at the
-    # tag line of game 4, which starts with a comment in the output: written with no
-    # terminator, game 3 would take that comment in.
+    # tag line of game 4. Each date is fixed in its line of the text as read, so the games
+    # read back as they were cut, with no terminator added.
     source = tmp_path / "loose.pdn"
-    source.write_text(
+    text = (
         '[Event "a"]\n[Date "2024-01-02"]\n1. 11-15 23-19\n'
         '[Event "b"]\n[Date "2024-01-03"]\n1. 9-13 {unclosed\n'
-        '[Event "c"]\n1. 10-14 *\n',
-        encoding="utf-8",
+        '[Event "c"]\n1. 10-14 *\n'
     )
+    source.write_text(text, encoding="utf-8")
     code, out, err = run("fix", "--dates", str(source))
     assert code == 0
+    assert out == text.replace("2024-01-02", "2024.01.02").replace("2024-01-03", "2024.01.03")
     games = list(pdn.parse_games(out))
     assert [g.tags["Event"] for g in games] == ["a", "b", "c"]
     assert [g.terminator for g in games] == [None, None, "*"]
@@ -287,6 +286,20 @@ def test_fix_gives_a_changed_game_a_terminator_only_where_the_next_would_join_it
     bare = '[Event "a"]\n[Date "2024-01-02"]\n{unclosed\n[Event "b"]\n1. 9-13 *\n'
     source.write_text(bare, encoding="utf-8")
     code, out, err = run("fix", "--dates", str(source))
+    assert out == bare.replace("2024-01-02", "2024.01.02")
+    games = list(pdn.parse_games(out))
+    assert [g.tags["Event"] for g in games] == ["a", "b"]
+
+
+def test_fix_gives_a_game_written_anew_a_terminator_where_the_next_would_join_it(
+    tmp_path: Path,
+) -> None:
+    # Two Date pairs: the game is written anew (see test_fix), and without a terminator
+    # its comment would take in the next game's tags.
+    source = tmp_path / "loose.pdn"
+    bare = '[Event "a"]\n[Date "2024-01-02"]\n[Date "x"]\n{unclosed\n[Event "b"]\n1. 9-13 *\n'
+    source.write_text(bare, encoding="utf-8")
+    _, out, err = run("fix", "--dates", str(source))
     games = list(pdn.parse_games(out))
     assert [g.tags["Event"] for g in games] == ["a", "b"] and games[0].terminator == "*"
     assert f'{source}:1: (terminator): added "*"' in err

@@ -4,6 +4,7 @@ forms), ``annotate`` (tags and comments added) and ``fix`` (tags repaired)."""
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, TextIO
@@ -180,9 +181,37 @@ def convert(
             # Written as read: no tree is needed for a game of plain moves (most are).
             recorded_games_of(inputs, whole=True) if options.writes_as_read else games_of(inputs)
         )
-        for piece in convert_games(reported(games, in_place=in_place), options):
-            out.write(piece.text)
+        from ..inplace import keep_as_read
+        from ..recording import Recorded
+
+        current: list[tuple[str, Game]] = []  # the game being converted
+        # A copy written as read keeps each line's end and a BOM as its file had them (in
+        # place, rewrite does; and there damaged bytes are put back, not said).
+        faithful = _AsRead(out, inputs) if options.writes_as_read and not in_place else None
+
+        def noted(
+            pairs: Iterator[tuple[str, Game | Recorded]],
+        ) -> Iterator[tuple[str, Game | Recorded]]:
+            for name, read in pairs:
+                game = read.game if isinstance(read, Recorded) else read
+                current[:] = [(name, game)]
+                if not in_place:
+                    _say_damage(name, game)
+                if faithful is not None:
+                    faithful.follow(name)
+                yield name, read
+
+        put = out.write if faithful is None else faithful.stream.write
+        pieces = convert_games(noted(reported(games, in_place=in_place)), options)
+        for number, piece in enumerate(pieces):
+            text = piece.text
+            why = keep_as_read(current[0][1], text) if in_place else None
+            if why is not None:
+                text = ("\n" if number else "") + _kept_as_read(out, *current[0], why)
+            put(text)
             problems += piece.problems
+        if faithful is not None:
+            faithful.finish()
 
     write_outputs(output, files, in_place, write)
     if problems:
@@ -226,6 +255,7 @@ def annotate(
     write them), so they cannot be standard input.
     """
     from ..annotate import AnnotateOptions, Annotator, annotations_of
+    from ..inplace import keep_as_read
     from ..replays import Replays
     from ..writer import PdnWriter
 
@@ -254,9 +284,79 @@ def annotate(
 
                 add_novelty(annotations, novelty, report)
             text = read.accept(Annotator(PdnWriter(variant=game.variant), annotations))
+            why = keep_as_read(game, text) if in_place else None
+            if why is not None:
+                text = _kept_as_read(out, name, game, why)
             out.write(("\n" if number else "") + text)
 
     write_outputs(output, files, in_place, write)
+
+
+class _AsRead:
+    """The stream of a copy written as read: each line with the line end it has in the
+    file its game came from, a BOM first when the first file has one."""
+
+    def __init__(self, out: TextIO, inputs: tuple[str, ...]) -> None:
+        from ..line_ends import FileLines, LineEnds, Plain, bom_of
+
+        self._name: str | None = None
+        first = inputs[0] if inputs else "-"
+        if first != "-" and os.path.isfile(first):
+            out.write(bom_of(first))
+        self.stream = LineEnds(Plain(out), FileLines(None, None, "\n"))
+
+    def follow(self, name: str) -> None:
+        """The games written next come from file ``name``."""
+        from ..inplace import file_form
+        from ..line_ends import FileLines
+
+        if name == self._name:
+            return
+        self._name = name
+        if name != "-" and os.path.isfile(name):
+            newline = file_form(name, encoding()).newline  # (for lines it does not hold)
+            self.stream.follow(FileLines(name, encoding(), newline))
+        else:
+            self.stream.follow(FileLines(None, None, "\n"))
+
+    def finish(self) -> None:
+        """Write what the stream holds back."""
+        self.stream.finish()
+
+
+def _say_damage(name: str, game: Game) -> None:
+    """Say where bytes the file's encoding cannot read were written as U+FFFD, and what the
+    writer cannot give back as it was read (:data:`pdn.inplace.UNWRITABLE_CODES`)."""
+    from ..inplace import UNWRITABLE_CODES
+
+    for problem in game.errors:
+        if problem.code in UNWRITABLE_CODES:
+            where = f"{name}:{problem.line or game.line}:{problem.column or 1}"
+            click.echo(printable(f"{where}: {problem.code}: {problem.message}"), err=True)
+    damage = [p for p in game.errors if p.code == "encoding"]
+    for problem in damage[:_DAMAGE_SHOWN]:
+        where = f"{name}:{problem.line or game.line}:{problem.column or 1}"
+        click.echo(
+            printable(f"{where}: encoding: {problem.message} in the output (--in-place keeps it)"),
+            err=True,
+        )
+    if len(damage) > _DAMAGE_SHOWN:
+        more = len(damage) - _DAMAGE_SHOWN
+        click.echo(f"{name}:{game.line}:1: {more} more damaged bytes written as U+FFFD", err=True)
+
+
+_DAMAGE_SHOWN = 5
+
+
+def _kept_as_read(out: TextIO, name: str, game: Game, why: str) -> str:
+    """The text a game was read with, for a rewrite in place that cannot write its new text
+    (``why``, said on standard error)."""
+    from ..inplace import as_read
+
+    text = as_read(out, game.index)
+    assert text is not None  # (only in place)
+    click.echo(f"{name}:{game.line}: game {game.index} {why}: kept as it was read", err=True)
+    return text
 
 
 def _novelties_of(
@@ -398,7 +498,7 @@ def fix(
                         log_out.write(printable(f"{name}:{change.line}: {change.text()}") + "\n")
                     made_here += fixed.made
                     games_changed += bool(fixed.made)
-                    out.write(("\n" if number else "") + fixed.text)
+                    out.write((fixed.before if number else "") + fixed.text)
                     number += 1
             made += made_here
             if in_place and output == "-" and not made_here:

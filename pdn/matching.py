@@ -16,13 +16,14 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pdn.engine import Color, FenError, Position, Variant
+from pdn.engine import ENGLISH, Color, FenError, Position, Variant
 
-from .criteria import Comparison, DatePart, Material, Pattern, date_span
+from .criteria import Comparison, DatePart, Material, Numbers, Pattern, date_span
 from .cutting import RawGame
+from .excerpts import truncate
 from .gametype import GameType, first_colour, game_type_of, variant_name
 from .model import Game, Tags
-from .openings import Opening, classify
+from .openings import BALLOT_PLIES, Opening, classify
 from .reader import parse_game
 from .replays import Replays
 from .results import Outcome, parse_result
@@ -156,6 +157,7 @@ class Selection:
     verdict: Verdict | None = None
     invert: bool = False
     first: int | None = None
+    games: Numbers | None = None  # the games' numbers in the order read, from 1
     cut_at_error: bool = False
     _targets: dict[str, Position | None] = field(default_factory=dict, repr=False)
     _lines: dict[tuple[str, str], Position | None] = field(default_factory=dict, repr=False)
@@ -308,8 +310,16 @@ class Selection:
     def _ballot_fits(self, game: Game, file: str | None) -> bool:
         # The first three plies are enough where no retry can change the rules.
         replays = self._replays
-        certain = replays.certain(game)
-        report = replays.first_plies(game, 3) if certain else self.replay(game, file)
+        if replays.certain(game):
+            return self._on_ballot(game, replays.first_plies(game, BALLOT_PLIES))
+        # Only English rules have ballots, and under them the first plies decide the ballot:
+        # a game they do not put on it is off it whatever rules its replay ends up under.
+        # Only the few that they do put on it are replayed whole, for those rules.
+        short = len(game.mainline_moves()) <= BALLOT_PLIES
+        english = validate(game if short else truncate(game, BALLOT_PLIES), ENGLISH)
+        return self._on_ballot(game, english) and self._on_ballot(game, self.replay(game, file))
+
+    def _on_ballot(self, game: Game, report: Report) -> bool:
         opening = opening_of(game, report)
         return opening.kind == "ballot" and opening.number == self.ballot
 

@@ -373,8 +373,10 @@ def _kept_line(chosen: int, read: int, rest: str | None, left: int) -> str:
     type=click.Choice(["text", "moves", "position"]),
     default="moves",
     show_default=True,
-    help="text: the same text, white space aside; moves: the same mainline, tags aside; "
-    "position: the same final position and players.",
+    help="text: the same text, white space aside; moves: the same mainline as replayed "
+    "(10x14 for a quiet move, 28-19 for a capture, 25x9 for 25x18x9 are the moves played), "
+    "tags aside; a game that does not replay cleanly: its moves replayed up to the first "
+    "illegal one, then the rest as written; position: the same final position and players.",
 )
 @click.option(
     "--against",

@@ -52,10 +52,12 @@ from .cutting import RawGame
 from .inputs import Input, display_name, is_json, iter_games
 from .matching import Selection, line_position, opening_of
 from .model import Game
+from .openings import BALLOT_PLIES
 from .parsing import accept_raw
 from .problems import Problem
 from .raw_edits import cut_at_error, marked_game, marked_raw
 from .reader import parse_raw, split_games
+from .recording import Recorded, record
 from .visitor import HeadersOnly
 from .writer import write_game
 
@@ -182,6 +184,7 @@ def partition_games(
     """
     chosen = number = 0
     numbers = selection.games
+    alone = selection.replay_alone()
     for source in sources:
         name = display_name(source)
         scan = selection.may_parse()
@@ -194,6 +197,7 @@ def partition_games(
                 return
             replayed = selection._replays.replayed
             game = parsed
+            recorded: Recorded | None = None
             decided: bool | None = None
             if full:
                 decided = selection.invert  # kept by no condition: the rest
@@ -207,6 +211,12 @@ def partition_games(
                 )
                 if decided is True and selection.needs_game():
                     decided = None
+            if decided is None and game is None and alone:
+                assert raw is not None
+                recorded = record(raw, BALLOT_PLIES)
+                decided = selection.tags_match(recorded.game.tags) is not False and (
+                    selection.recorded_matches(recorded, name)
+                )
             if decided is None:
                 if game is None:
                     assert raw is not None
@@ -218,7 +228,7 @@ def partition_games(
             picked = _picked(name, raw, game, selection) if kept else _as_read(name, raw, game)
             if replays and selection._replays.replayed == replayed:
                 # Not replayed: its verdict may still count for a later game's rules.
-                item = game if game is not None else raw
+                item = game if game is not None else recorded if recorded is not None else raw
                 assert item is not None
                 selection.skip(item, name)
             chosen += kept

@@ -154,13 +154,24 @@ def test_rest_never_overwrites_an_input_nor_the_output(games: Path, tmp_path: Pa
 # --- --ballot: as far as the condition needs ------------------------------------------------
 
 
-def test_ballot_replays_whole_only_the_games_its_first_plies_put_on_it(games: Path) -> None:
+def test_ballot_replays_whole_only_the_games_its_first_plies_put_on_it(
+    games: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pdn.selection
+
+    models = []
+    parse_raw = pdn.selection.parse_raw
+    monkeypatch.setattr(
+        pdn.selection, "parse_raw", lambda raw: models.append(raw) or parse_raw(raw)
+    )
     selection = Selection(ballot=38)
     kept = [picked.index for picked in select_games([str(games)], selection)]
     assert kept == [3, 8]
     # Without GameType a whole replay settles the rules; only the two candidates needed one
-    # (every game was replayed whole before).
+    # (every game was replayed whole before), and no game was made a tree of nodes: each is
+    # read for its replay alone.
     assert selection._replays.replayed == 2
+    assert models == []
 
 
 def test_ballot_keeps_what_validates_replay_puts_on_the_ballot() -> None:
@@ -168,7 +179,8 @@ def test_ballot_keeps_what_validates_replay_puts_on_the_ballot() -> None:
     # with an illegal move later stays English, on the ballot, as validate replays it.
     italian = '[Event "I"]\n[GameType "22"]\n1. 9-14 22-17 2. 11-15 *\n'
     slip = '[Event "S"]\n1. 9-14 22-17 2. 11-15 17-10 *\n'
-    text = "\n".join([GAMES, italian, slip])
+    branch = '[Event "B"]\n1. 9-14 (11-15) 22-17 {c} 2. 11-15 (2. 5-9) 25-22 *\n'
+    text = "\n".join([GAMES, italian, slip, branch])
     chosen = list(select_games([io.StringIO(text)], Selection(ballot=38)))
     replays = Replays()
     expected = []
@@ -176,7 +188,9 @@ def test_ballot_keeps_what_validates_replay_puts_on_the_ballot() -> None:
         opening = classify(game, replays.of(game, "f"))
         if opening.kind == "ballot" and opening.number == 38:
             expected.append(game.index)
-    assert [picked.index for picked in chosen] == expected == [3, 8, 12]
+    assert [picked.index for picked in chosen] == expected == [3, 8, 12, 13]
+    long = Selection(ballot=38, min_plies=4)
+    assert [p.index for p in select_games([io.StringIO(text)], long)] == [12, 13]
 
 
 @needs_shared(WIEGERW_GAMES)

@@ -31,6 +31,7 @@ games is about 10^-27.
 from __future__ import annotations
 
 import hashlib
+import itertools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
@@ -85,27 +86,15 @@ def _replayed_line(game: Game, report: Report) -> list[str]:
     start = report.start
     if report.variant is None or start is None:
         return ["written", " ".join((game.fen or "").split()), *_mainline(game)]
-    parts = ["replayed", report.variant.name, start.fen()]
-    steps = report.mainline_steps()
-    nodes = game.mainline()
-    for node in nodes:
-        step = next(steps, None)
-        if (
-            step is None
-            or step.node is not node
-            or step.after is None
-            or (node.move is not None and step.move is None)
-        ):
-            # The first one the replay could not play: it and the rest, as written.
-            parts.append(_written(node))
-            parts.extend(_written(rest) for rest in nodes)
-            break
-        if step.move is None:
-            parts.append(f"/{step.after.fen()}/")  # a setup command: the position it sets
-        else:
-            path, captures = step.move.path, step.move.captures
-            parts.append("x".join(map(str, path)) + ":" + ",".join(map(str, captures)))
-    return parts
+    played: list[tuple[tuple[int, ...], tuple[int, ...]] | str] = []
+    for step in report.mainline_steps():  # in the mainline's order, one per node
+        after, move = step.after, step.move
+        if after is None or (move is None and step.node.setup is None):
+            break  # the first one the replay could not play: from it on, as written
+        # A move as the engine played it; a setup command as the position it sets.
+        played.append(after.fen() if move is None else (move.path, move.captures))
+    rest = (_written(node) for node in itertools.islice(game.mainline(), len(played), None))
+    return ["replayed", report.variant.name, start.fen(), repr(played), *rest]
 
 
 def _written(node: Node) -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from shared_paths import WIEGERW_GAMES, needs_shared
+from shared_paths import OCA, WIEGERW_GAMES, needs_shared
 
 import pdn
 from pdn.cli import main
@@ -189,3 +189,26 @@ def test_an_archive_respelled_is_all_repeats_of_itself(tmp_path: Path) -> None:
     games = len(list(pdn.read_games(str(archive))))
     result = CliRunner().invoke(main, ["dedupe", str(new), "--against", str(archive)])
     assert f"{games} games, {games} repeats dropped (by moves), {games} of them" in result.stderr
+
+
+@needs_shared(OCA, WIEGERW_GAMES)
+def test_inferno_against_oca_finds_the_games_written_with_short_jumps() -> None:
+    # inferno.pdn writes multi-jumps short (2x27), OCA in full (2x11x20x27): 3 repeats were
+    # found by spelling, 15 by the moves played; each is the same game, move for move.
+    inferno = WIEGERW_GAMES / "succeed" / "inferno.pdn"
+    found = {
+        seen.place.index: seen.repeats.index
+        for seen in dedupe_games([str(inferno)], "moves", against=[str(OCA)])
+        if seen.repeats is not None
+    }
+    assert len(found) >= 15
+    archive = {index: None for index in found.values()}
+    for game in pdn.read_games(str(OCA)):
+        if game.index in archive:
+            archive[game.index] = game
+    for new in pdn.read_games(str(inferno)):
+        if new.index in found:
+            old = archive[found[new.index]]
+            assert old is not None
+            played = pdn.validate(new).mainline_moves()
+            assert played == pdn.validate(old).mainline_moves() and played

@@ -25,7 +25,7 @@ from .gametype import GameType, first_colour, game_type_of, variant_name
 from .model import Game, Tags
 from .openings import BALLOT_PLIES, Opening, classify
 from .reader import parse_game
-from .recording import Recorded, Run
+from .recording import Recorded, Run, record
 from .replays import Replays
 from .results import Outcome, parse_result
 from .validation import ERROR_STATUSES, Report, validate
@@ -317,8 +317,8 @@ class Selection:
     def replay_alone(self) -> bool:
         """Whether the conditions past the tags read no more of a game than its replay and
         opening (``ballot``, the ply counts, the verdict): then :meth:`recorded_matches`
-        takes the game read for its replay alone (:func:`pdn.recording.record`, with steps
-        for :data:`~pdn.openings.BALLOT_PLIES` plies), its moves never made into nodes."""
+        takes the game read for its replay alone (:meth:`record`), its moves never made
+        into nodes."""
         return (
             self.ballot is not None
             and not (self.mark or self.cut_at_error)
@@ -335,6 +335,10 @@ class Selection:
                 )
             )
         )
+
+    def record(self, raw: RawGame) -> Recorded:
+        """``raw`` read for its replay alone, for :meth:`recorded_matches`."""
+        return record(raw, BALLOT_PLIES)
 
     def recorded_matches(self, game: Recorded, file: str) -> bool:
         """:meth:`game_matches` for a game read for its replay alone, where

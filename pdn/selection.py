@@ -4,6 +4,7 @@ A :class:`Selection` holds the conditions; :func:`select_games` streams the game
 that meet all of them (or none of them, with ``invert``), in order, each with its text exactly as
 read. The work done per game is only what the conditions need, cheapest first:
 
+* ``games`` (numbers in the order read) decides before the game is read at all;
 * tags (players, event, dates, result, GameType) are read without parsing the movetext
   (:class:`~pdn.visitor.HeadersOnly`);
 * the move count, a missing Result tag or GameType need the game parsed, not replayed;
@@ -52,12 +53,11 @@ from .cutting import RawGame
 from .inputs import Input, display_name, is_json, iter_games
 from .matching import Selection, line_position, opening_of
 from .model import Game
-from .openings import BALLOT_PLIES
 from .parsing import accept_raw
 from .problems import Problem
 from .raw_edits import cut_at_error, marked_game, marked_raw
 from .reader import parse_raw, split_games
-from .recording import Recorded, record
+from .recording import Recorded
 from .visitor import HeadersOnly
 from .writer import write_game
 
@@ -213,7 +213,7 @@ def partition_games(
                     decided = None
             if decided is None and game is None and alone:
                 assert raw is not None
-                recorded = record(raw, BALLOT_PLIES)
+                recorded = selection.record(raw)
                 decided = selection.tags_match(recorded.game.tags) is not False and (
                     selection.recorded_matches(recorded, name)
                 )

@@ -353,3 +353,49 @@ def parse_line(text: str) -> tuple[str, ...]:
     if not moves:
         raise ValueError(f"{text!r} holds no move")
     return moves
+
+
+# ------------------------------------------------------------------------------ game numbers
+
+
+@dataclass(frozen=True, slots=True)
+class Numbers:
+    """``--games``: the numbers of the games to keep, as sorted, disjoint ranges."""
+
+    spans: tuple[tuple[int, int], ...]
+
+    def __contains__(self, number: object) -> bool:
+        return isinstance(number, int) and any(low <= number <= high for low, high in self.spans)
+
+    @property
+    def last(self) -> int:
+        """The highest number kept: no later game can be."""
+        return self.spans[-1][1]
+
+
+def parse_numbers(text: str) -> Numbers:
+    """``--games 5,10-20``: numbers and ranges of numbers from 1, in any order (``10-`` is
+    10 on). ``ValueError`` when it cannot be read.
+
+    >>> picked = parse_numbers("10-12, 5")
+    >>> picked.spans, 11 in picked, 9 in picked, picked.last
+    (((5, 5), (10, 12)), True, False, 12)
+    """
+    spans: list[tuple[int, int]] = []
+    for item in (part.strip() for part in text.split(",")):
+        low, dash, high = item.partition("-")
+        if not low.strip().isdigit() or (high.strip() and not high.strip().isdigit()):
+            raise ValueError(f"{text!r}: {item!r} is not a number or a range such as 10-20")
+        first = int(low)
+        last = int(high) if high.strip() else (2**63 if dash else first)
+        if first < 1 or last < first:
+            raise ValueError(f"{text!r}: {item!r} is no range of game numbers (from 1)")
+        spans.append((first, last))
+    spans.sort()
+    merged: list[tuple[int, int]] = []
+    for first, last in spans:
+        if merged and first <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], last))
+        else:
+            merged.append((first, last))
+    return Numbers(tuple(merged))

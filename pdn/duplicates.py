@@ -4,9 +4,14 @@ Three levels, from strictest to loosest:
 
 * ``text``: the same text once runs of white space are made one space (tags, comments and
   all): byte-for-byte copies and copies re-wrapped by an editor;
-* ``moves``: the same mainline from the same start, whatever the tags say: each move in the
-  PDN 3.0 writing form (``26-17-10`` is ``26x17x10``), comments, NAGs and variations left out;
-  a capture written short at one place and as a full path at the other counts as different;
+* ``moves``: the same mainline from the same start, whatever the tags say, as replayed: each
+  move is the engine's move under the rules ``pdn validate`` replays the game under (a quiet
+  move written ``10x14`` is ``10-14``, a capture written ``28-19`` or short is its full path),
+  from the same start position, so every spelling of one game is one game (pgn-extract's
+  ``-D``); comments, NAGs and variations left out. A game that does not replay cleanly is its
+  moves replayed up to the first one that is not legal (or a bad setup), then the rest as
+  written (in the PDN 3.0 writing form: ``26-17-10`` is ``26x17x10``); a game under rules
+  that cannot be replayed is its moves as written;
 * ``position``: the same final position of the mainline (side to move included) between the
   same players (their names with white space and case evened out).
 
@@ -26,13 +31,14 @@ games is about 10^-27.
 from __future__ import annotations
 
 import hashlib
+import itertools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
 from .batch import Input, display_name
 from .cutting import RawGame
-from .model import Game
+from .model import Game, Node
 from .reader import parse_raw
 from .recording import Recorded
 from .replays import Replays
@@ -70,10 +76,29 @@ def text_key(text: str) -> bytes:
 
 
 def _mainline(game: Game) -> list[str]:
-    return [
-        canonical_move(node.move) if node.move is not None else f"/{node.setup}/"
-        for node in game.mainline()
-    ]
+    return [_written(node) for node in game.mainline()]
+
+
+def _replayed_line(game: Game, report: Report) -> list[str]:
+    """The parts of a game's ``moves`` key: the rules and start of its replay and each
+    mainline move as the engine played it, up to the first the replay could not play; from
+    there on (or throughout, when the game has no rules to replay it), as written."""
+    start = report.start
+    if report.variant is None or start is None:
+        return ["written", " ".join((game.fen or "").split()), *_mainline(game)]
+    played: list[tuple[tuple[int, ...], tuple[int, ...]] | str] = []
+    for step in report.mainline_steps():  # in the mainline's order, one per node
+        after, move = step.after, step.move
+        if after is None or (move is None and step.node.setup is None):
+            break  # the first one the replay could not play: from it on, as written
+        # A move as the engine played it; a setup command as the position it sets.
+        played.append(after.fen() if move is None else (move.path, move.captures))
+    rest = (_written(node) for node in itertools.islice(game.mainline(), len(played), None))
+    return ["replayed", report.variant.name, start.fen(), repr(played), *rest]
+
+
+def _written(node: Node) -> str:
+    return canonical_move(node.move) if node.move is not None else f"/{node.setup}/"
 
 
 def _name(value: str | None) -> str:
@@ -91,12 +116,12 @@ def game_key(
         return text_key(text if text is not None else write_game(game))
     if not any(node.move is not None for node in game.mainline()):
         return None
-    if level == "moves":
-        return _digest(" ".join((game.fen or "").split()), *_mainline(game))
     if report is None:
         from .validation import validate
 
         report = validate(game)
+    if level == "moves":
+        return _digest(*_replayed_line(game, report))
     final = report.final
     where = "" if final is None else f"{final.variant.name}:{final.fen()}"
     if final is None:
@@ -216,12 +241,12 @@ def _keyed(
     on_problem: OnProblem | None,
     encoding: str | None = None,
 ) -> Iterator[Seen]:
-    """The games of one source, each checked against (and added to) ``seen``; a position is
-    the one the replay ``pdn validate`` makes reaches (``replays``)."""
+    """The games of one source, each checked against (and added to) ``seen``; moves and
+    positions are those of the replay ``pdn validate`` makes (``replays``)."""
     name = display_name(source)
     for raw, parsed in games_as_read(source, on_problem, encoding=encoding):
         game = parsed if raw is None or level == "text" else parse_raw(raw)
-        report = replays.of(game, name) if game is not None and level == "position" else None
+        report = replays.of(game, name) if game is not None and level != "text" else None
         if raw is None:
             assert game is not None
             place = Place(name, game.line, game.index)

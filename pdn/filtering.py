@@ -16,14 +16,16 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pdn.engine import Color, FenError, Position, Variant
+from pdn.engine import ENGLISH, Color, FenError, Position, Variant
 
-from .criteria import Comparison, DatePart, Material, Pattern, date_span
+from .criteria import Comparison, DatePart, Material, Numbers, Pattern, date_span
 from .cutting import RawGame
+from .excerpts import truncate
 from .gametype import GameType, first_colour, game_type_of, variant_name
 from .model import Game, Tags
-from .openings import Opening, classify
+from .openings import BALLOT_PLIES, Opening, classify
 from .reader import parse_game
+from .recording import Recorded, Run, record
 from .replays import Replays
 from .results import Outcome, parse_result
 from .validation import ERROR_STATUSES, Report, validate
@@ -80,6 +82,22 @@ class _Mainline:
                 return
             plies *= 4
             report = replays.first_plies(game, plies)
+
+
+def _first_plies(game: Game | Recorded, plies: int) -> Game | Recorded:
+    """``game`` cut after ``plies`` plies of every line, for a replay of its beginning (a game
+    read for its replay alone keeps steps for them)."""
+    if isinstance(game, Recorded):
+        if game.runs is not None:
+            runs: list[Run] = []
+            for texts, numbers, lines, columns in game.runs:
+                left = plies - sum(len(run[0]) for run in runs)
+                if left <= 0:
+                    break
+                runs.append((texts[:left], numbers[:left], lines[:left], columns[:left]))
+            return Recorded(game.game, runs, plies)
+        game = game.game  # read as the model: whole
+    return game if len(game.mainline_moves()) <= plies else truncate(game, plies)
 
 
 def line_position(start: Position, moves: Sequence[str]) -> Position | None:
@@ -156,6 +174,7 @@ class Selection:
     verdict: Verdict | None = None
     invert: bool = False
     first: int | None = None
+    games: Numbers | None = None  # the games' numbers in the order read, from 1
     cut_at_error: bool = False
     _targets: dict[str, Position | None] = field(default_factory=dict, repr=False)
     _lines: dict[tuple[str, str], Position | None] = field(default_factory=dict, repr=False)
@@ -207,7 +226,7 @@ class Selection:
             or self.variant is not None
         )
 
-    def replay(self, game: Game, file: str | None = None) -> Report:
+    def replay(self, game: Game | Recorded, file: str | None = None) -> Report:
         """The replay of ``game``, the next game of ``file``, as ``pdn validate`` replays it
         (the games of each file come here in order, or to :meth:`skip`); without ``file``,
         a game on its own, with no earlier games to go by."""
@@ -215,7 +234,7 @@ class Selection:
             return validate(game)
         return self._replays.of(game, file)
 
-    def skip(self, game: RawGame | Game, file: str) -> None:
+    def skip(self, game: RawGame | Game | Recorded, file: str) -> None:
         """Note a game of ``file`` that was not replayed (for the later games' rules)."""
         self._replays.skip(game, file)
 
@@ -293,23 +312,13 @@ class Selection:
             return False
         if self.variant is not None and self._variant_of(game, file) != self.variant:
             return False
-        if self.min_plies is not None or self.max_plies is not None:
-            plies = len(game.mainline_moves())
-            if self.min_plies is not None and plies < self.min_plies:
-                return False
-            if self.max_plies is not None and plies > self.max_plies:
-                return False
+        if not self._plies_fit(game):
+            return False
         if self.ballot is not None and not self._ballot_fits(game, file):
             return False
         if self.marks(game, file) is None:
             return False
-        if self.verdict is not None:
-            status = self.replay(game, file).status
-            if self.verdict == "broken" and status not in ERROR_STATUSES:
-                return False
-            if self.verdict == "clean" and status != "ok":
-                return False
-        return True
+        return self._verdict_fits(game, file)
 
     def _variant_of(self, game: Game, file: str | None) -> str | None:
         """The rules ``game`` is replayed under, as ``pdn validate`` says: its GameType's
@@ -318,11 +327,71 @@ class Selection:
             return game.variant
         return self.replay(game, file).variant_name
 
-    def _ballot_fits(self, game: Game, file: str | None) -> bool:
-        # The first three plies are enough where no retry can change the rules.
+    def replay_alone(self) -> bool:
+        """Whether the conditions past the tags read no more of a game than its replay and
+        opening (``ballot``, the ply counts, the verdict): then :meth:`recorded_matches`
+        takes the game read for its replay alone (:meth:`record`), its moves never made
+        into nodes."""
+        return (
+            self.ballot is not None
+            and not (self.mark or self.cut_at_error)
+            and self.results is None
+            and self.variant is None
+            and all(
+                condition is None
+                for condition in (
+                    self.fen,
+                    self.fen_pattern,
+                    self.material,
+                    self.material_at_any,
+                    self.moves,
+                )
+            )
+        )
+
+    def record(self, raw: RawGame) -> Recorded:
+        """``raw`` read for its replay alone, for :meth:`recorded_matches`."""
+        return record(raw, BALLOT_PLIES)
+
+    def recorded_matches(self, game: Recorded, file: str) -> bool:
+        """:meth:`game_matches` for a game read for its replay alone, where
+        :meth:`replay_alone` says it may be."""
+        if not self._plies_fit(game):
+            return False
+        if self.ballot is not None and not self._ballot_fits(game, file):
+            return False
+        return self._verdict_fits(game, file)
+
+    def _plies_fit(self, game: Game | Recorded) -> bool:
+        if self.min_plies is None and self.max_plies is None:
+            return True
+        plies = len(game.mainline_moves())
+        if self.min_plies is not None and plies < self.min_plies:
+            return False
+        return self.max_plies is None or plies <= self.max_plies
+
+    def _verdict_fits(self, game: Game | Recorded, file: str | None) -> bool:
+        if self.verdict is None:
+            return True
+        status = self.replay(game, file).status
+        if self.verdict == "broken":
+            return status in ERROR_STATUSES
+        return status == "ok"
+
+    def _ballot_fits(self, game: Game | Recorded, file: str | None) -> bool:
         replays = self._replays
-        certain = replays.certain(game)
-        report = replays.first_plies(game, 3) if certain else self.replay(game, file)
+        model = game.game if isinstance(game, Recorded) else game
+        opening = _first_plies(game, BALLOT_PLIES)
+        if replays.certain(model):
+            # The first plies are enough where no retry can change the rules.
+            return self._on_ballot(model, validate(opening, replays.variant))
+        # Only English rules have ballots, and under them the first plies decide the ballot:
+        # a game they do not put on it is off it whatever rules its replay ends up under.
+        # Only the few that they do put on it are replayed whole, for those rules.
+        english = validate(opening, ENGLISH)
+        return self._on_ballot(model, english) and self._on_ballot(model, self.replay(game, file))
+
+    def _on_ballot(self, game: Game, report: Report) -> bool:
         opening = opening_of(game, report)
         return opening.kind == "ballot" and opening.number == self.ballot
 

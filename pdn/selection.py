@@ -4,6 +4,7 @@ A :class:`Selection` holds the conditions; :func:`select_games` streams the game
 that meet all of them (or none of them, with ``invert``), in order, each with its text exactly as
 read. The work done per game is only what the conditions need, cheapest first:
 
+* ``games`` (numbers in the order read) decides before the game is read at all;
 * tags (players, event, dates, result, GameType) are read without parsing the movetext
   (:class:`~pdn.visitor.HeadersOnly`);
 * the move count, a missing Result tag or GameType need the game parsed, not replayed;
@@ -37,11 +38,13 @@ from .criteria import (
     Comparison,
     DatePart,
     Material,
+    Numbers,
     Pattern,
     date_span,
     parse_date_bound,
     parse_line,
     parse_material,
+    parse_numbers,
     parse_pattern,
     parse_results,
     parse_where,
@@ -54,6 +57,7 @@ from .parsing import accept_raw
 from .problems import Problem
 from .raw_edits import cut_at_error, marked_game, marked_raw
 from .reader import parse_raw, split_games
+from .recording import Recorded
 from .visitor import HeadersOnly
 from .writer import write_game
 
@@ -62,6 +66,7 @@ __all__ = [
     "Comparison",
     "DatePart",
     "Material",
+    "Numbers",
     "OnProblem",
     "Pattern",
     "Picked",
@@ -74,9 +79,11 @@ __all__ = [
     "parse_date_bound",
     "parse_line",
     "parse_material",
+    "parse_numbers",
     "parse_pattern",
     "parse_results",
     "parse_where",
+    "partition_games",
     "select_games",
 ]
 
@@ -93,6 +100,7 @@ class Picked:
     text: str
     cut: bool = False  # written up to its first error, the rest in a comment
     marked: bool = False  # a comment added where the conditions on positions were met
+    kept: bool = True  # False: a game the selection leaves out (partition_games)
 
 
 def _with_newline(text: str) -> str:
@@ -148,18 +156,54 @@ def select_games(
     are written back as PDN; PDN games are written as read, unless ``cut_at_error`` cuts
     them. ``encoding``: see :func:`games_as_read`.
     """
-    chosen = 0
+    for picked in partition_games(
+        sources, selection, on_problem=on_problem, encoding=encoding, every=False
+    ):
+        if picked.kept:
+            yield picked
+
+
+def partition_games(
+    sources: Iterable[Input],
+    selection: Selection,
+    *,
+    on_problem: OnProblem | None = None,
+    encoding: str | None = None,
+    every: bool = True,
+) -> Iterator[Picked]:
+    """Every game of ``sources``, in input order, each :attr:`Picked.kept` or not: those kept
+    as :func:`select_games` gives them, the others as read. With ``every=False`` it stops
+    once no later game can be kept (``first`` games kept, or past the last of ``games``);
+    else it reads on, and the games after that are the rest (not kept).
+
+    >>> import io
+    >>> text = "1. 11-15 *\\n\\n1. 9-13 *\\n\\n1. 10-14 *\\n"
+    >>> chosen = Selection(games=parse_numbers("2-3"), first=1)
+    >>> [(p.index, p.kept) for p in partition_games([io.StringIO(text)], chosen)]
+    [(1, False), (2, True), (3, False)]
+    """
+    chosen = number = 0
+    numbers = selection.games
+    alone = selection.replay_alone()
     for source in sources:
         name = display_name(source)
         scan = selection.may_parse()
         replays = selection.replays_games()
         for raw, parsed in games_as_read(source, on_problem, scan=scan, encoding=encoding):
-            if selection.first is not None and chosen >= selection.first:
+            number += 1
+            full = selection.first is not None and chosen >= selection.first
+            past = numbers is not None and number > numbers.last and not selection.invert
+            if (full or past) and not every:
                 return
             replayed = selection._replays.replayed
             game = parsed
+            recorded: Recorded | None = None
             decided: bool | None = None
-            if raw is not None:
+            if full:
+                decided = selection.invert  # kept by no condition: the rest
+            elif numbers is not None and number not in numbers:
+                decided = False
+            elif raw is not None:
                 decided = (
                     selection.tags_match(accept_raw(raw, HeadersOnly()))
                     if selection.has_tag_conditions()
@@ -167,6 +211,12 @@ def select_games(
                 )
                 if decided is True and selection.needs_game():
                     decided = None
+            if decided is None and game is None and alone:
+                assert raw is not None
+                recorded = selection.record(raw)
+                decided = selection.tags_match(recorded.game.tags) is not False and (
+                    selection.recorded_matches(recorded, name)
+                )
             if decided is None:
                 if game is None:
                     assert raw is not None
@@ -174,15 +224,23 @@ def select_games(
                 decided = selection.tags_match(game.tags) is not False and (
                     selection.game_matches(game, name)
                 )
-            picked = None if decided == selection.invert else _picked(name, raw, game, selection)
+            kept = decided != selection.invert
+            picked = _picked(name, raw, game, selection) if kept else _as_read(name, raw, game)
             if replays and selection._replays.replayed == replayed:
                 # Not replayed: its verdict may still count for a later game's rules.
-                item = game if game is not None else raw
+                item = game if game is not None else recorded if recorded is not None else raw
                 assert item is not None
                 selection.skip(item, name)
-            if picked is not None:
-                chosen += 1
-                yield picked
+            chosen += kept
+            yield picked
+
+
+def _as_read(name: str, raw: RawGame | None, game: Game | None) -> Picked:
+    """A game not kept, written as read."""
+    if raw is None:
+        assert game is not None
+        return Picked(name, game.index, game.line, _with_newline(write_game(game)), kept=False)
+    return Picked(name, raw.index, raw.line, _with_newline(raw.text), kept=False)
 
 
 def _picked(name: str, raw: RawGame | None, game: Game | None, selection: Selection) -> Picked:

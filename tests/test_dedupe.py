@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from shared_paths import OCA, WIEGERW_GAMES, needs_shared
 
 import pdn
 from pdn.cli import main
@@ -112,3 +114,101 @@ def test_pairing_key_keeps_real_games_apart() -> None:
     other_round = pdn.parse_game(GAMES[0].replace('Round "1"', 'Round "2"'))
     assert pairing_key(one) == pairing_key(pdn.parse_game(GAMES[1]))
     assert pairing_key(one) != pairing_key(other_round)
+
+
+# --- issue 33: the moves level compares the moves replayed, not their spelling -------------
+
+PLAYED = (
+    "1. 9-13 23-19 2. 6-9 27-23 3. 9-14 22-18 4. 11-15 18x9 5. 5x14 25-22 6. 7-11 30-25 "
+    "7. 1-5 22-17 8. 13x22 25x18x9 9. 5x14 *\n"
+)
+SPELLINGS = [
+    PLAYED,
+    # captures written with a hyphen, a quiet move with an x, the double jump written short
+    "1. 9-13 23-19 2. 6x9 27-23 3. 9-14 22-18 4. 11-15 18-9 5. 5-14 25-22 6. 7-11 30-25 "
+    "7. 1-5 22-17 8. 13-22 25x9 9. 5-14 *\n",
+    # no move numbers, comments, a FEN tag of the start position: the same game
+    '[FEN "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"]\n'
+    "9-13 {a} 23-19 6-9 27-23 9-14 22-18 11-15 18x9 5x14 25-22 7-11 30-25 1-5 22-17 13x22 "
+    "25-18-9 5x14 *\n",
+]
+
+
+def test_moves_level_is_every_spelling_of_one_game(tmp_path: Path) -> None:
+    path = tmp_path / "spellings.pdn"
+    path.write_text("\n".join(SPELLINGS), encoding="utf-8")
+    assert repeats(path, "moves") == {2: 1, 3: 1}
+    assert repeats(path, "text") == {}
+    keys = {game_key(game, "moves") for game in pdn.parse_games("\n".join(SPELLINGS))}
+    assert len(keys) == 1
+
+
+def test_a_game_that_does_not_replay_is_its_replayed_prefix_then_its_written_rest(
+    tmp_path: Path,
+) -> None:
+    # 2 spells 1's legal prefix otherwise and writes the same illegal move and rest; 3 has
+    # another rest after the same illegal move; 4 differs only in an x for a - after it.
+    games = [
+        "1. 11-15 24-19 2. 15x24 28x19 3. 8-11 19-15 4. 11-15 22-17 *\n",
+        "1. 11x15 24-19 2. 15-24 28-19 3. 8-11 19x15 4. 11-15 22-17 *\n",
+        "1. 11-15 24-19 2. 15x24 28x19 3. 8-11 19-15 4. 11-15 22-18 *\n",
+        "1. 11-15 24-19 2. 15x24 28x19 3. 8-11 19-15 4. 11x15 22-17 *\n",
+    ]
+    path = tmp_path / "broken.pdn"
+    path.write_text("\n".join(games), encoding="utf-8")
+    assert repeats(path, "moves") == {2: 1}
+
+
+def test_dedupe_against_an_archive_drops_its_games_however_spelled(tmp_path: Path) -> None:
+    archive = tmp_path / "archive.pdn"
+    archive.write_text(BASE + PLAYED, encoding="utf-8")
+    new = tmp_path / "new.pdn"
+    new.write_text("\n".join(BASE.replace("Club", "Other") + s for s in SPELLINGS), "utf-8")
+    result = CliRunner().invoke(main, ["dedupe", str(new), "--against", str(archive)])
+    assert result.exit_code == 0
+    assert result.stdout == ""
+    assert "3 games, 3 repeats dropped (by moves), 3 of them in the archive" in result.stderr
+    text = CliRunner().invoke(main, ["dedupe", str(new), "--against", str(archive), "--by", "text"])
+    assert "3 games, 0 repeats dropped (by text)" in text.stderr
+
+
+@needs_shared(WIEGERW_GAMES)
+def test_an_archive_respelled_is_all_repeats_of_itself(tmp_path: Path) -> None:
+    # OCA's first games with every capture written as archives often do: a hyphen, and a
+    # multi-jump from its first square to its last ("25-9" for 25x18x9).
+    archive = WIEGERW_GAMES / "succeed" / "OCA_2.0.pdn"
+    text = archive.read_text(encoding="utf-8")
+    jump = re.compile(r"\b(\d+)((?:x\d+)+)\b")
+    respelled = "\n".join(
+        line if line.startswith("[") else jump.sub(lambda m: f"{m[1]}-{m[2].split('x')[-1]}", line)
+        for line in text.split("\n")
+    )
+    assert respelled != text
+    new = tmp_path / "respelled.pdn"
+    new.write_text(respelled, encoding="utf-8")
+    games = len(list(pdn.read_games(str(archive))))
+    result = CliRunner().invoke(main, ["dedupe", str(new), "--against", str(archive)])
+    assert f"{games} games, {games} repeats dropped (by moves), {games} of them" in result.stderr
+
+
+@needs_shared(OCA, WIEGERW_GAMES)
+def test_inferno_against_oca_finds_the_games_written_with_short_jumps() -> None:
+    # inferno.pdn writes multi-jumps short (2x27), OCA in full (2x11x20x27): 3 repeats were
+    # found by spelling, 15 by the moves played; each is the same game, move for move.
+    inferno = WIEGERW_GAMES / "succeed" / "inferno.pdn"
+    found = {
+        seen.place.index: seen.repeats.index
+        for seen in dedupe_games([str(inferno)], "moves", against=[str(OCA)])
+        if seen.repeats is not None
+    }
+    assert len(found) >= 15
+    archive = {index: None for index in found.values()}
+    for game in pdn.read_games(str(OCA)):
+        if game.index in archive:
+            archive[game.index] = game
+    for new in pdn.read_games(str(inferno)):
+        if new.index in found:
+            old = archive[found[new.index]]
+            assert old is not None
+            played = pdn.validate(new).mainline_moves()
+            assert played == pdn.validate(old).mainline_moves() and played

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -26,7 +27,7 @@ from .options import (
     recursive,
     variant_option,
 )
-from .streams import open_output
+from .streams import EXIT_PROBLEMS, open_output
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -133,7 +134,9 @@ def _check_line(moves: tuple[str, ...] | None, text: str | None) -> None:
     "--ballot",
     type=click.IntRange(1, 174),
     default=None,
-    help="English games on ACF ballot N, by position (transpositions count).",
+    help="English games on ACF ballot N, by position (transpositions count): the first "
+    "three plies replayed under English rules, and a game without GameType that they put on "
+    "the ballot replayed whole, as validate does, for its rules.",
 )
 @click.option(
     "--fen", default=None, help="The mainline passes through this position (side to move included)."
@@ -187,9 +190,24 @@ def _check_line(moves: tuple[str, ...] | None, text: str | None) -> None:
     help="Write a game with an error in its mainline up to that error; the rest "
     "follows word for word in ';' comment lines.",
 )
+@click.option(
+    "--games",
+    "numbers",
+    default=None,
+    metavar="N,M-K",
+    help="Games by number, counted from 1 across FILES in the order read (for one file, the "
+    "numbers the other commands give): 5,10-20 (a range such as 30- runs to the end).",
+)
 @click.option("--invert", is_flag=True, help="Keep the games that do NOT match.")
 @click.option("--first", type=click.IntRange(1), default=None, help="Stop after N games.")
 @click.option("--count", "count_only", is_flag=True, help="Print only the number of games.")
+@click.option(
+    "--rest",
+    default=None,
+    metavar="FILE",
+    help="Write every game not kept to FILE, as read, in the same pass (with --first, the "
+    "games after the first N too): the output and FILE hold all the games.",
+)
 @quiet_option()
 @output_option()
 def select(
@@ -216,12 +234,18 @@ def select(
     mark: bool,
     verdict: str | None,
     cut_at_error: bool,
+    numbers: str | None,
     invert: bool,
     first: int | None,
     count_only: bool,
+    rest: str | None,
     output: str,
 ) -> None:
     """Keep the games of FILES that meet every condition given, in order, written as read.
+
+    Standard error ends with one line, N kept of M games read (not with --count, whose number is
+    the answer). Exit status: 0 when a game was kept, 1 when none was (as grep: a script can
+    tell an empty selection), or when an input was not PDN; 2 on usage errors.
 
     Regular expressions are case-insensitive and may match anywhere in the value
     (anchor them with ^ and $). Dates: a game's date with ? parts stands for every day it
@@ -240,10 +264,11 @@ def select(
         parse_date_bound,
         parse_line,
         parse_material,
+        parse_numbers,
         parse_pattern,
         parse_results,
         parse_where,
-        select_games,
+        partition_games,
     )
 
     tags = []
@@ -291,20 +316,36 @@ def select(
         verdict="clean" if verdict == "clean" else "broken" if verdict == "broken" else None,
         invert=invert,
         first=first,
+        games=_parsed(parse_numbers, numbers, "--games"),
         cut_at_error=cut_at_error,
     )
-    chosen = cut = 0
+    if rest is not None and (
+        rest == output
+        or (rest != "-" and output != "-" and Path(rest).resolve() == Path(output).resolve())
+    ):
+        raise click.UsageError("--rest and -o must be different files")
+    chosen = read = left = cut = 0
     not_pdn = NotPdn()
     sources = sources_of(files)
     # A bar when games are parsed or replayed (positions, verdicts, plies): the slow cases.
-    with (
-        progress_bar(files, slow=selection.needs_game()) as progress,
-        open_output(output, files) as out,
-    ):
-        picks = select_games(
-            progress.sources(sources), selection, on_problem=not_pdn, encoding=encoding()
+    with contextlib.ExitStack() as stack:
+        progress = stack.enter_context(progress_bar(files, slow=selection.needs_game()))
+        out = stack.enter_context(open_output(output, files))
+        others = None if rest is None else stack.enter_context(open_output(rest, files))
+        picks = partition_games(
+            progress.sources(sources),
+            selection,
+            on_problem=not_pdn,
+            encoding=encoding(),
+            every=others is not None,
         )
         for picked in picks:
+            read += 1
+            if not picked.kept:
+                if others is not None:
+                    others.write(("\n" if left else "") + picked.text)
+                    left += 1
+                continue
             if not count_only:
                 out.write(("\n" if chosen else "") + picked.text)
             chosen += 1
@@ -314,7 +355,19 @@ def select(
             out.write(f"{chosen}\n")
     if cut:
         click.echo(f"note: {cut} games cut at their first error (the rest in comments)", err=True)
+    if not count_only:
+        click.echo(printable(_kept_line(chosen, read, rest, left)), err=True)
     not_pdn.exit()
+    if not chosen:
+        sys.exit(EXIT_PROBLEMS)
+
+
+def _kept_line(chosen: int, read: int, rest: str | None, left: int) -> str:
+    """The line ``select`` ends with: how many games it kept of how many it read."""
+    line = f"{chosen} kept of {read} {'game' if read == 1 else 'games'} read"
+    if rest is not None:
+        line += f", {left} written to {'standard output' if rest == '-' else rest}"
+    return line
 
 
 @click.command()
@@ -325,8 +378,10 @@ def select(
     type=click.Choice(["text", "moves", "position"]),
     default="moves",
     show_default=True,
-    help="text: the same text, white space aside; moves: the same mainline, tags aside; "
-    "position: the same final position and players.",
+    help="text: the same text, white space aside; moves: the same mainline as replayed "
+    "(10x14 for a quiet move, 28-19 for a capture, 25x9 for 25x18x9 are the moves played), "
+    "tags aside; a game that does not replay cleanly: its moves replayed up to the first "
+    "illegal one, then the rest as written; position: the same final position and players.",
 )
 @click.option(
     "--against",

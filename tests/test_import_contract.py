@@ -129,6 +129,12 @@ ALLOWED_UPWARD: dict[tuple[str, str, str], str] = {
     ("pdn_engine.position", "pdn_engine.picture", "Position._repr_svg_"): (
         "display hook: the diagram in Jupyter"
     ),
+    ("pdn.model", "pdn.validation", "Node.position"): (
+        "shortcut: a node's position is what its game's replay reaches"
+    ),
+    ("pdn_engine.position", "pdn_engine.diagnose", "Position._play_text"): (
+        "shortcut: a move's text is matched by the one acceptance rule"
+    ),
     ("pdn.cli.engines", "pdn", "engine_command"): "the engine tells its programs pdn.__version__",
 }
 

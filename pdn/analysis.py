@@ -33,6 +33,7 @@ game is its ply of the largest loss (the largest swing against the side that mov
 from __future__ import annotations
 
 import copy
+import re
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -72,6 +73,7 @@ __all__ = [
     "analyse_files",
     "analyse_game",
     "annotate_with_analysis",
+    "forget_analysis",
     "value_text",
 ]
 
@@ -528,10 +530,13 @@ def annotate_with_analysis(game: Game, analysis: GameAnalysis) -> Game:
     if analysis.variant is None:
         return copied
     nodes = [node for node, _ in copied.walk()]
+    placed: list[tuple[PlyAnalysis, Node]] = []
     for ply in analysis.plies:
         if ply.order >= len(nodes) or nodes[ply.order].move != ply.played:
             raise ValueError("the analysis is of another game")
-        node = nodes[ply.order]
+        placed.append((ply, nodes[ply.order]))
+    forget_analysis(copied)  # the nodes found above stay: only pdn's own lines go
+    for ply, node in placed:
         judged = [v for v in ply.verdicts if v != "only move"]
         if judged:
             nag = ply.nag
@@ -549,6 +554,90 @@ def annotate_with_analysis(game: Game, analysis: GameAnalysis) -> Game:
         copied.tags.add("Annotator", level)
     copied.root.comments_after.append(Comment(f"{level}: {analysis.summary().text()}"))
     return copied
+
+
+# What annotate_with_analysis writes, read back: a value, the search's level, each note.
+_VALUE = r"(?:[+-]\d+\.\d\d|0\.00|win in \d+|loss in \d+)"
+_LEVEL = r"pdn analyse, (?:depth \d+|\d+(?:\.\d+)?(?:e[+-]?\d+)? s a move)"
+_VERDICT = r"(?:blunder|mistake|missed shot)"
+_JUDGED_NOTE = re.compile(rf"({_VERDICT}(?:, {_VERDICT})*): {_VALUE}; best: (\S+) {_VALUE}")
+_ONLY_NOTE = re.compile(rf"only move: {_VALUE}")
+_SUMMARY_NOTE = re.compile(rf"{_LEVEL}: (?:Black|White) .*", re.DOTALL)
+_ANNOTATOR = re.compile(_LEVEL)
+
+
+def forget_analysis(game: Game) -> None:
+    """Take out of ``game`` (in place) what an earlier :func:`annotate_with_analysis` wrote:
+    its comments, the NAG it gave a move its comment judges, the engine's line it added after
+    that move, the summary, and an ``Annotator`` tag that names only pdn's analysis. So an
+    analysed record analysed again carries one analysis, the new one. Everything else stays:
+    the user's own comments, NAGs, variations and tags.
+
+    A comment counts as pdn's only when it is exactly what pdn writes (spaces and line breaks
+    aside: a long comment may have been wrapped); a line counts as the engine's only when it
+    follows such a comment, starts with the best move the comment names and holds nothing but
+    moves.
+
+    >>> import pdn
+    >>> game = pdn.parse_game('[Annotator "pdn analyse, depth 4"] {mine} '
+    ...     '{pdn analyse, depth 4: Black 0 blunders} 1. 11-15 $2 {mistake: -0.50; best: 9-13 '
+    ...     '+0.10} {kept} (1. 9-13 22-18) (1. 10-14) *')
+    >>> forget_analysis(game)
+    >>> print(pdn.write_game(game).strip())
+    {mine} 1. 11-15 {kept} (1. 10-14) *
+    """
+    if _ANNOTATOR.fullmatch(game.tags.get("Annotator") or ""):
+        del game.tags["Annotator"]
+    root = game.root
+    if root._after:
+        root.comments_after = [c for c in root._after if not _SUMMARY_NOTE.fullmatch(_flat(c))]
+    for node in root.mainline():
+        if node._after:
+            _forget_notes(node)
+
+
+def _flat(comment: Comment) -> str:
+    return " ".join(comment.text.split())
+
+
+def _forget_notes(node: Node) -> None:
+    kept: list[Comment] = []
+    for comment in node.comments_after:
+        text = _flat(comment)
+        judged = _JUDGED_NOTE.fullmatch(text)
+        if judged is None:
+            if not _ONLY_NOTE.fullmatch(text):
+                kept.append(comment)
+            continue
+        verdicts = judged.group(1).split(", ")
+        nag = next((NAGS[v] for v in verdicts if v in NAGS), None)
+        if nag is not None and nag in node.nags:
+            node.nags.remove(nag)
+        if nag is not None:  # a line was added only for a blunder or a mistake
+            _forget_line(node, judged.group(2))
+    node.comments_after = kept
+
+
+def _forget_line(node: Node, best: str) -> None:
+    parent = node.parent
+    assert parent is not None
+    for index in range(len(parent.variations) - 1, 0, -1):
+        line = parent.variations[index]
+        if line.move == best and all(_bare(n) for n in (line, *line.mainline())):
+            del parent.variations[index]
+            return
+
+
+def _bare(node: Node) -> bool:
+    """Whether a node is a plain move as the engine's line writes it."""
+    return (
+        node.move is not None
+        and len(node.variations) <= 1
+        and not node._nags
+        and not node._before
+        and not node._after
+        and node.strength is None
+    )
 
 
 def _add_line(node: Node, ply: PlyAnalysis) -> None:

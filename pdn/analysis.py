@@ -238,6 +238,9 @@ class GameAnalysis:
     not_pdn: Problem | None = None
     #: The game's reading errors (the game is analysed as far as it was read and is legal).
     errors: tuple[Problem, ...] = ()
+    #: The mainline plies gone through (forced ones too, which are not judged): what a
+    #: progress bar counts.
+    moves: int = 0
 
     def summary(self) -> Summary:
         """The verdicts counted per side, and the turning point."""
@@ -411,11 +414,13 @@ def analyse_game(
     depth: int | None = None,
     movetime: float | None = None,
     file: str = "",
+    on_plies: Callable[[int], None] | None = None,
 ) -> GameAnalysis:
     """Analyse the mainline of ``game`` as replayed in ``report`` (the one replay:
     :meth:`pdn.replays.Replays.of`), each legal move against the best at ``depth`` plies
     (default :data:`DEPTH`), or at the deepest depth done in ``movetime`` seconds a move.
-    ``file`` is only recorded. The analysis stops at the first illegal move."""
+    ``file`` is only recorded; ``on_plies(1)`` is called after each mainline ply (a progress
+    bar's). The analysis stops at the first illegal move."""
     if depth is not None and movetime is not None:
         raise ValueError("give a depth or a time, not both")
     if depth is None and movetime is None:
@@ -462,6 +467,9 @@ def analyse_game(
         reversible = move.king and not move.captures
         since = [*since, position] if reversible else []
         quiet = quiet + 1 if reversible else 0
+        found.moves = count
+        if on_plies is not None:
+            on_plies(1)
     return found
 
 
@@ -673,10 +681,12 @@ def analysed(
     movetime: float | None = None,
     variant: str | None = None,
     pdn: bool = False,
+    on_plies: Callable[[int], None] | None = None,
 ) -> tuple[GameAnalysis, str]:
     """One game of ``file`` analysed, replayed as ``pdn validate`` replays it
     (:func:`pdn.replays.replay_of`), with the PDN text of the game annotated with it when
-    ``pdn`` (else ``""``): what a worker of :func:`analyse_files` sends back."""
+    ``pdn`` (else ``""``): what a worker of :func:`analyse_files` sends back. ``on_plies``
+    as :func:`analyse_game` calls it."""
     unreadable = next((p for p in game.errors if p.code == "not-pdn"), None)
     if unreadable is not None:
         tags = game.tags.items()
@@ -684,7 +694,7 @@ def analysed(
         lost.complete, lost.not_pdn = False, unreadable
         return lost, ""
     report = replay_of(game, file, variant)
-    found = analyse_game(game, report, depth=depth, movetime=movetime, file=file)
+    found = analyse_game(game, report, depth=depth, movetime=movetime, file=file, on_plies=on_plies)
     text = write_game(annotate_with_analysis(game, found)) if pdn else ""
     return found, text
 
@@ -698,8 +708,11 @@ def analyse_files(
     pdn: bool = False,
     jobs: int = 1,
     encoding: str | None = None,
+    on_plies: Callable[[int], None] | None = None,
 ) -> Iterator[tuple[GameAnalysis, str]]:
-    """:func:`analysed` for every game of every source, in order, on ``jobs`` processes.
+    """:func:`analysed` for every game of every source, in order, on ``jobs`` processes;
+    ``on_plies(n)`` is told the mainline plies analysed as they are done (on one process,
+    ply by ply; on several, a game's plies when its analysis comes back).
 
     On one, through :func:`pdn.batch.map_games`. On several, game by game rather than in
     map_games' batches of 200 (an analysis takes seconds a game: a tournament's file is worth
@@ -708,8 +721,24 @@ def analyse_files(
     worker replays it again under those rules, the same steps, and analyses it."""
     work = partial(analysed, depth=depth, movetime=movetime, variant=variant, pdn=pdn)
     if jobs <= 1:
-        return map_games(work, sources, jobs=1, encoding=encoding)
-    return _spread(sources, jobs, variant, encoding, partial(_under, work))
+        here = partial(work, on_plies=on_plies)  # on this process: the callback is called
+        return map_games(here, sources, jobs=1, encoding=encoding)
+    spread = _spread(sources, jobs, variant, encoding, partial(_under, work))
+    return spread if on_plies is None else _told(spread, on_plies)
+
+
+def _told(
+    results: Iterator[tuple[GameAnalysis, str]], on_plies: Callable[[int], None]
+) -> Iterator[tuple[GameAnalysis, str]]:
+    for found, text in results:
+        on_plies(found.moves)
+        yield found, text
+
+
+def plies_in(sources: Iterable[Input], encoding: str | None = None) -> int:
+    """The mainline plies of every game of ``sources`` (what an analysis of them goes
+    through): one quick pass of reading, for a progress bar's total."""
+    return sum(len(game.mainline_moves()) for _, game in named_games(sources, encoding=encoding))
 
 
 def _under(

@@ -388,3 +388,27 @@ def test_an_analysis_at_another_depth_replaces_the_first(tmp_path: Path) -> None
     assert run("analyse", str(first), "--depth", "3", "-o", str(second), "-q")[0] == 0
     assert run("analyse", str(path), "--depth", "3", "-o", str(direct), "-q")[0] == 0
     assert second.read_text(encoding="utf-8") == direct.read_text(encoding="utf-8")
+
+
+def test_the_progress_counts_plies_analysed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 33 (section 5): the bar sat at 100% of the bytes of a small file while the analysis
+    # went on; it counts the plies done against the plies of the input, with the time left.
+    path = tmp_path / "blunder.pdn"
+    path.write_text(BLUNDER_GAME + "\n" + BLUNDER_GAME, encoding="utf-8")
+    told: list[int] = []
+    list(analyse_files([str(path)], depth=2, on_plies=told.append))
+    assert told == [1] * 12  # one call a mainline ply, forced plies too, as each is done
+    told.clear()
+    list(analyse_files([str(path)], depth=2, jobs=2, on_plies=told.append))
+    assert told == [6, 6]  # on several processes: a game's plies when it comes back
+
+    import pdn.progress
+
+    monkeypatch.setattr(pdn.progress, "is_terminal", lambda stream: True)
+    result = CliRunner().invoke(main, ["analyse", str(path), "--depth", "2", "-o", "-"])
+    assert result.exit_code == 0
+    drawn = result.stderr
+    assert "/12 [" in drawn and "plies/s" in drawn and "<" in drawn  # done/total, rate, left
+    assert "B/s" not in drawn

@@ -59,8 +59,8 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
     ("rules", {"draws", "fastpath", "replay_report", "replayer", "validation", "replays"}),
     ("writing", {"rewriting", "writer", "jsonio", "diagram"}),
     ("analysis", {"openings", "openings_render", "annotate", "export", "convert"}),
-    # A report's records, then its standings, then the store and the layouts of both.
-    ("report records", {"report.records"}),
+    # A report's records and tie-breaks, then its standings, then the store and the layouts.
+    ("report records", {"report.records", "report.tiebreaks"}),
     ("report standings", {"report.standings"}),
     ("reports", {"report.store", "report.render", "report"}),
     (

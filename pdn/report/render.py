@@ -12,6 +12,7 @@ from ..safe_text import one_line
 from ..tables import Column, Table, html_text, markdown_cell
 from .records import _DASH, BLACK, UNKNOWN, WHITE
 from .standings import CROSSTABLE_MAX_PLAYERS, EventReport, OpeningStats, StandingRow, _num
+from .tiebreaks import TIEBREAKS, order_text
 
 #: Output formats understood by :func:`render`.
 FORMATS: tuple[str, ...] = ("text", "markdown", "csv", "json", "html")
@@ -48,6 +49,7 @@ def _summary(report: EventReport) -> list[tuple[str, str]]:
         ("Games", f"{len(report.games)} (scored {scored}, unplayed/unknown {len(report.unscored)})")
     )
     lines.append(("Points", f"win {_num(win)}, draw {_num(draw)}, loss {_num(loss)}"))
+    lines.append(("Ranking", order_text(report.tiebreaks)))
     lines.append(("First mover", ", ".join(report.first_colours) or UNKNOWN))
     return lines
 
@@ -65,6 +67,10 @@ def _standings_table(report: EventReport) -> Table:
     if report.swiss:
         headers += ["Buch", "MBuch"]
         right += [True, True]
+    # A tie-break chosen is shown, in a column of its own when the table has none for it.
+    extra = [TIEBREAKS[name] for name in report.tiebreaks if TIEBREAKS[name].column not in headers]
+    headers += [tb.column for tb in extra]
+    right += [True] * len(extra)
     with_unscored = bool(report.unscored)
     if with_unscored:
         headers.append("Unscored")
@@ -83,6 +89,7 @@ def _standings_table(report: EventReport) -> Table:
         ]
         if report.swiss:
             cells += [_num(row.buchholz), _num(row.median_buchholz)]
+        cells += [_num(getattr(row, tb.field)) for tb in extra]
         if with_unscored:
             cells.append(str(row.unscored))
         rows.append(cells)
@@ -298,6 +305,7 @@ _CSV_HEADERS: dict[str, list[str]] = {
     "standings": [
         "event", "rank", "player", "games", "wins", "draws", "losses", "points",
         "sonneborn_berger", "unscored", "as_first", "as_second", "buchholz", "median_buchholz",
+        "truncated_solkoff",
     ],
     "crosstable": ["event", "player", "opponent", "games", "score"],
     "games": [
@@ -324,7 +332,7 @@ def _csv_rows(report: EventReport, table: str) -> list[list[Any]]:
                 *(event, r.rank, r.player, r.games, r.wins, r.draws, r.losses),
                 *(_num(r.points), _num(r.sonneborn_berger), r.unscored),
                 *(balance[r.player].first, balance[r.player].second),
-                *(_num(r.buchholz), _num(r.median_buchholz)),
+                *(_num(r.buchholz), _num(r.median_buchholz), _num(r.truncated_solkoff)),
             ]
             for r in report.standings
         ]

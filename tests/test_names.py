@@ -176,3 +176,46 @@ def test_a_capital_look_alike_is_folded_too() -> None:
     # Cyrillic capital Н (U+041D) in "Hans", and the Ukrainian і (U+0456) in "Nina".
     assert differences("\u041dans", "Hans") == ["look-alike letters"]
     assert name_key("N\u0456na") == name_key("Nina")
+
+
+def test_one_letter_typos_are_suggested_in_latin_and_cyrillic_names() -> None:
+    # Issue 33 (section 5): a letter typed wrong in a name was never suggested.
+    games = [
+        Tags([("Black", "Ivanov, A."), ("White", "Садовский С.")]),
+        Tags([("Black", "Ivanov, A."), ("White", "Садовский С.")]),
+        Tags([("Black", "Ivenov, A."), ("White", "Садовскии С.")]),  # a replaced letter each
+        Tags([("Black", "Petrosian T."), ("White", "Petorsian T.")]),  # two letters swapped
+        Tags([("Black", "Petrosian T."), ("White", "Mikhalchenko I.")]),
+        Tags([("Black", "Mikhalchenko I."), ("White", "Mikhalcheko I.")]),  # one left out
+        # Not typos: a surname's feminine form, another initial, a short name, two neighbours.
+        Tags([("Black", "Ivanova, A."), ("White", "Ivanov, B.")]),
+        Tags([("Black", "Kok J"), ("White", "Kos J")]),
+        Tags([("Black", "Morgan K"), ("White", "Morgen K")]),
+        Tags([("Black", "Morgun K"), ("White", "Morgan K")]),
+    ]
+    found = {
+        group.names: group.reason
+        for kind, group in suggest_aliases(games)
+        if kind == "player" and group.reason
+    }
+    typo = "one letter apart: check that it is the same person"
+    assert found == {
+        ("Ivanov, A.", "Ivenov, A."): typo,
+        ("Садовский С.", "Садовскии С."): typo,
+        ("Petrosian T.", "Petorsian T."): typo,
+        ("Mikhalchenko I.", "Mikhalcheko I."): typo,
+    }
+    text = aliases_csv(suggest_aliases(games))
+    assert 'Ivenov, A.","Ivanov, A.",player,one letter apart' in text
+
+
+def test_the_well_formed_spelling_is_preferred_to_the_most_used() -> None:
+    # Issue 33 (section 5): the ALL-CAPS, comma-less spelling, the most used in the file,
+    # was the target of the renames.
+    names = ["WYLLIE J"] * 5 + ["Wyllie J"] * 2 + ["Wyllie, J"] + ["Wyllie ,J"] * 3
+    (group,) = similar_names(names)
+    assert group.preferred == "Wyllie, J"
+    assert group.names[1:] == ("Wyllie ,J", "Wyllie J", "WYLLIE J")  # one fault each, then two
+    # Among well-formed spellings, the most used still wins.
+    (group,) = similar_names(["Nemets D"] * 2 + ["Nemets D."] * 3 + ["NEMETS D."] * 9)
+    assert group.names == ("Nemets D.", "Nemets D", "NEMETS D.")

@@ -63,6 +63,7 @@ __all__ = [
     "differences",
     "distinct_events",
     "name_key",
+    "script_of",
     "similar_names",
     "suggest_aliases",
 ]
@@ -108,6 +109,19 @@ def _is_cyrillic(ch: str) -> bool:
 
 def _is_latin(ch: str) -> bool:
     return (ch.isascii() and ch.isalpha()) or "\u00c0" <= ch <= "\u024f"
+
+
+def script_of(ch: str) -> str | None:
+    """``"Latin"`` or ``"Cyrillic"`` for a letter of those scripts, else ``None``.
+
+    >>> script_of("C"), script_of("\u0421"), script_of("1")
+    ('Latin', 'Cyrillic', None)
+    """
+    if _is_cyrillic(ch) and ch.isalpha():
+        return "Cyrillic"
+    if _is_latin(ch):
+        return "Latin"
+    return None
 
 
 def _spacing(text: str) -> str:

@@ -74,6 +74,7 @@ __all__ = [
     "analyse_game",
     "annotate_with_analysis",
     "forget_analysis",
+    "ply_note",
     "value_text",
 ]
 
@@ -545,18 +546,15 @@ def annotate_with_analysis(game: Game, analysis: GameAnalysis) -> Game:
         placed.append((ply, nodes[ply.order]))
     forget_analysis(copied)  # the nodes found above stay: only pdn's own lines go
     for ply, node in placed:
-        judged = [v for v in ply.verdicts if v != "only move"]
-        if judged:
-            nag = ply.nag
-            if nag is not None and node.strength is None and not _JUDGED & set(node.nags):
-                node.nags.append(nag)
-            said = f"{', '.join(judged)}: {value_text(ply.after)}"
-            node.comments_after.append(
-                Comment(f"{said}; best: {ply.best} {value_text(ply.before)}")
-            )
+        note = ply_note(ply)
+        if note is None:
+            continue
+        nag = ply.nag
+        if nag is not None and node.strength is None and not _JUDGED & set(node.nags):
+            node.nags.append(nag)
+        node.comments_after.append(Comment(note))
+        if any(v != "only move" for v in ply.verdicts):
             _add_line(node, ply)
-        elif "only move" in ply.verdicts:
-            node.comments_after.append(Comment(f"only move: {value_text(ply.after)}"))
     level = f"pdn analyse, {analysis.level}"
     if "Annotator" not in copied.tags:
         copied.tags.add("Annotator", level)
@@ -646,6 +644,25 @@ def _bare(node: Node) -> bool:
         and not node._after
         and node.strength is None
     )
+
+
+def ply_note(ply: PlyAnalysis) -> str | None:
+    """The comment the analysis writes at a move it judges (``None`` where it says nothing):
+    the verdicts, the value of the move, the best move and its value, or that it was the only
+    move.
+
+    >>> found = PlyAnalysis(3, 2, "2.", "Black", "15-18", "9-14", ("9-14",), 20, -254, 9, 4,
+    ...     "B:", ("blunder",))
+    >>> ply_note(found)
+    'blunder: -2.54; best: 9-14 +0.20'
+    """
+    judged = [v for v in ply.verdicts if v != "only move"]
+    if judged:
+        said = f"{', '.join(judged)}: {value_text(ply.after)}"
+        return f"{said}; best: {ply.best} {value_text(ply.before)}"
+    if "only move" in ply.verdicts:
+        return f"only move: {value_text(ply.after)}"
+    return None
 
 
 def _add_line(node: Node, ply: PlyAnalysis) -> None:

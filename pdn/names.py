@@ -60,12 +60,15 @@ __all__ = [
     "NameGroup",
     "Rename",
     "aliases_csv",
+    "defects",
     "differences",
     "distinct_events",
+    "mixed_script",
     "name_key",
     "script_of",
     "similar_names",
     "suggest_aliases",
+    "word_keys",
 ]
 
 #: Which tags an alias list renames by default: the players' and the event's.
@@ -168,7 +171,7 @@ def _latin(ch: str) -> str:
     return latin.capitalize() if ch.isupper() else latin
 
 
-def _mixed(name: str) -> bool:
+def mixed_script(name: str) -> bool:
     """Whether a word of ``name`` mixes Latin and Cyrillic letters (a look-alike slipped in)."""
     return any(
         any(_is_cyrillic(ch) for ch in word) and any(_is_latin(ch) for ch in word)
@@ -207,6 +210,18 @@ def _key(text: str, skip: str | tuple[str, ...] | None = None) -> str:
             text = fold(text)
     # After the dots fold "d." and "d" differ only by the spaces it leaves.
     return "".join(text.split()) if "spacing" not in skipped else text
+
+
+def word_keys(name: str) -> tuple[str, ...]:
+    """The key of each word of ``name`` (``name_key`` joins them).
+
+    >>> word_keys("Немец, Д.")
+    ('nemets', 'd')
+    """
+    return tuple(k for k in (_key(w) for w in _WORD_SPLIT.split(name)) if k)
+
+
+_WORD_SPLIT = re.compile(r"[\s,.\-\u2010-\u2015\u2212]+")
 
 
 def name_key(name: str) -> str:
@@ -307,20 +322,20 @@ def similar_names(names: Iterable[str]) -> list[NameGroup]:
             # stable, so the first written wins a remaining tie.
             ranked = sorted(
                 spellings,
-                key=lambda n: ("\ufffd" in n, _mixed(n), _defects(n, spellings), -counts[n]),
+                key=lambda n: ("\ufffd" in n, mixed_script(n), defects(n, spellings), -counts[n]),
             )
             groups.append(NameGroup(tuple(ranked), tuple(counts[n] for n in ranked)))
     return groups
 
 
-def _defects(name: str, spellings: Iterable[str]) -> int:
+def defects(name: str, spellings: Iterable[str]) -> int:
     """How badly formed a spelling is beside the others of its group: written all in capitals,
     spaced irregularly (doubled, at an end, before a comma or none after it), or without the
     comma another spelling has. A file's ALL-CAPS or comma-less form is often its most
     frequent one, and still not the one to keep.
 
     >>> group = ["WYLLIE J", "Wyllie, J", "Wyllie J"]
-    >>> [_defects(n, group) for n in group]
+    >>> [defects(n, group) for n in group]
     [2, 0, 1]
     """
     letters = [ch for ch in name if ch.isalpha()]
@@ -331,94 +346,6 @@ def _defects(name: str, spellings: Iterable[str]) -> int:
 
 
 _BAD_COMMA = re.compile(r"\s,|,(?=\S)")
-
-
-def _word_keys(name: str) -> tuple[str, ...]:
-    """The key of each word of ``name`` (a typo is looked for word by word)."""
-    return tuple(k for k in (_key(w) for w in _WORD_SPLIT.split(name)) if k)
-
-
-_WORD_SPLIT = re.compile(r"[\s,.\-\u2010-\u2015\u2212]+")
-
-#: The shortest word (as a key) in which one letter wrong is taken for a typo: in shorter
-#: ones ("Kok", "Kos", an initial) one letter makes another name.
-_SHORTEST_TYPO_WORD = 4
-
-
-def _one_typo(a: str, b: str) -> bool:
-    """Whether word keys ``a`` and ``b`` differ by one letter typed wrong: one replaced, two
-    side by side swapped, or one left out or added, but not at the end (``Ivanov`` and
-    ``Ivanova`` are two people).
-
-    >>> _one_typo("ivanov", "ivenov"), _one_typo("sadovskii", "sadvoskii"), _one_typo(
-    ...     "ivanov", "ivanova")
-    (True, True, False)
-    """
-    if a == b or min(len(a), len(b)) < _SHORTEST_TYPO_WORD:
-        return False
-    if len(a) == len(b):
-        diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
-        if len(diff) == 1:
-            return True
-        i = diff[0]
-        return len(diff) == 2 and diff[1] == i + 1 and a[i] == b[i + 1] and a[i + 1] == b[i]
-    short, long = (a, b) if len(a) < len(b) else (b, a)
-    if len(long) != len(short) + 1 or long[-1] != short[-1]:
-        return False
-    i = next((i for i, (x, y) in enumerate(zip(short, long, strict=False)) if x != y), len(short))
-    return short[i:] == long[i + 1 :]
-
-
-def _typo_pairs(names: Iterable[str], counts: Counter[str]) -> list[NameGroup]:
-    """Pairs of names that differ by one letter typed wrong in one word of four letters or
-    more, the other words the same (keys, so a typo in a Cyrillic name is found as in a Latin
-    one), each name with one such neighbour only (more is no typo, it is a family of
-    names). The well-formed and more used spelling first.
-
-    Each name's words are indexed under each word with one letter left out (and as they
-    are): names one letter apart share an entry, so the work grows with the letters of the
-    names, not with their pairs.
-    """
-    keyed = {name: _word_keys(name) for name in names}
-    index: dict[tuple[object, ...], list[str]] = {}
-    for name, words in keyed.items():
-        for at, word in enumerate(words):
-            if len(word) < _SHORTEST_TYPO_WORD - 1:
-                continue
-            rest = (len(words), at, words[:at], words[at + 1 :])
-            for cut in {word, *(word[:i] + word[i + 1 :] for i in range(len(word)))}:
-                index.setdefault((*rest, cut), []).append(name)
-    neighbours: dict[str, set[str]] = {}
-    for found in index.values():
-        if len(found) < 2 or len(found) > 50:  # more alike than a typo would make
-            continue
-        for i, a in enumerate(found):
-            for b in found[i + 1 :]:
-                if a == b or keyed[a] == keyed[b] or len(keyed[a]) != len(keyed[b]):
-                    continue
-                apart = [
-                    k for k, (x, y) in enumerate(zip(keyed[a], keyed[b], strict=True)) if x != y
-                ]
-                if len(apart) == 1 and _one_typo(keyed[a][apart[0]], keyed[b][apart[0]]):
-                    neighbours.setdefault(a, set()).add(b)
-                    neighbours.setdefault(b, set()).add(a)
-    pairs = []
-    for a in keyed:
-        near = neighbours.get(a, set())
-        if len(near) != 1:
-            continue
-        (b,) = near
-        if a < b and len(neighbours[b]) == 1:
-            both = [a, b]
-            pair = sorted(both, key=lambda n: (_mixed(n), _defects(n, both), -counts[n]))
-            pairs.append(
-                NameGroup(
-                    tuple(pair),
-                    tuple(counts[n] for n in pair),
-                    "one letter apart: check that it is the same person",
-                )
-            )
-    return pairs
 
 
 class AliasError(ValueError):
@@ -552,6 +479,8 @@ def suggest_aliases(tag_sets: Iterable[_Tags]) -> list[tuple[str, NameGroup]]:
         events += [value for name, value in tags.items() if name == "Event"]
     event_groups = similar_names(events)
     player_groups = similar_names(players)
+    from .name_typos import typo_pairs  # builds on this module's keys
+
     # A typo between the names left once the spellings are grouped: their preferred ones.
     renamed = {name for group in player_groups for name in group.names[1:]}
     counts = Counter(players)
@@ -560,7 +489,7 @@ def suggest_aliases(tag_sets: Iterable[_Tags]) -> list[tuple[str, NameGroup]]:
     kept = [name for name in counts if name not in renamed and name.strip() not in ("", "?")]
     return (
         [("player", group) for group in player_groups]
-        + [("player", group) for group in _typo_pairs(kept, counts)]
+        + [("player", group) for group in typo_pairs(kept, counts)]
         + [("event", group) for group in event_groups]
         + [("event", group) for group in _extended_events(events, event_groups)]
     )

@@ -50,7 +50,10 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
             "progress",
         },
     ),
-    ("text facts", {"decoding", "grammar", "gametype", "detection", "notation", "names"}),
+    (
+        "text facts",
+        {"decoding", "grammar", "gametype", "detection", "notation", "names", "name_typos"},
+    ),
     ("cutting", {"cutting"}),
     ("model", {"model", "visitor", "steps"}),
     ("parsing", {"tokens", "parse_problems", "parsing"}),

@@ -31,8 +31,8 @@ def _one_typo(a: str, b: str) -> bool:
     ...     "ivanov", "ivanova")
     (True, True, False)
     """
-    if a == b or min(len(a), len(b)) < _SHORTEST_TYPO_WORD:
-        return False
+    if a == b or min(len(a), len(b)) < _SHORTEST_TYPO_WORD or not (a.isalpha() and b.isalpha()):
+        return False  # short words and numbers ("Player 1001") make other names
     if len(a) == len(b):
         diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
         if len(diff) == 1:
@@ -60,7 +60,7 @@ def typo_pairs(names: Iterable[str], counts: Counter[str]) -> list[NameGroup]:
     index: dict[tuple[object, ...], list[str]] = {}
     for name, words in keyed.items():
         for at, word in enumerate(words):
-            if len(word) < _SHORTEST_TYPO_WORD - 1:
+            if len(word) < _SHORTEST_TYPO_WORD - 1 or not word.isalpha():
                 continue
             rest = (len(words), at, words[:at], words[at + 1 :])
             for cut in {word, *(word[:i] + word[i + 1 :] for i in range(len(word)))}:

@@ -219,3 +219,41 @@ def test_the_well_formed_spelling_is_preferred_to_the_most_used() -> None:
     # Among well-formed spellings, the most used still wins.
     (group,) = similar_names(["Nemets D"] * 2 + ["Nemets D."] * 3 + ["NEMETS D."] * 9)
     assert group.names == ("Nemets D.", "Nemets D", "NEMETS D.")
+
+
+def test_the_typo_search_grows_with_the_names_not_their_pairs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import random
+    from collections import Counter
+
+    import pdn.name_typos as typos
+
+    calls = 0
+    checked = typos._one_typo
+
+    def counted(a: str, b: str) -> bool:
+        nonlocal calls
+        calls += 1
+        return checked(a, b)
+
+    monkeypatch.setattr(typos, "_one_typo", counted)
+    rng = random.Random(33)
+
+    def names(n: int) -> list[str]:
+        # n surnames, each with a typo of its own, and numbered players that are no typos.
+        out = []
+        for i in range(n):
+            word = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(9))
+            typo = word[:4] + ("a" if word[4] != "a" else "b") + word[5:]
+            out += [f"{word.title()} A", f"{typo.title()} A", f"Player {1000 + i}"]
+        return out
+
+    made = []
+    for n in (2000, 4000):
+        calls = 0
+        found = names(n)
+        pairs = typos.typo_pairs(found, Counter(found))
+        assert len(pairs) == n  # each surname with its typo, no numbered player
+        made.append(calls)
+    assert made[1] <= 2.2 * made[0]  # linear: each name's neighbours, not every pair

@@ -375,10 +375,10 @@ def view_game(
 def _notes(found: GameAnalysis | None) -> dict[int, JsonDict]:
     """What the move list shows of the analysis at each move it judges, by the move's place
     in written order: ``m`` the ``?``/``??`` of its verdict, ``c`` the comment ``pdn analyse``
-    writes there (:func:`pdn.analysis.ply_note`)."""
+    writes there (:func:`pdn.analysis_record.ply_note`)."""
     if found is None:
         return {}
-    from .analysis import ply_note
+    from .analysis_record import ply_note
 
     notes: dict[int, JsonDict] = {}
     for ply in found.plies:

@@ -32,7 +32,6 @@ game is its ply of the largest loss (the largest swing against the side that mov
 
 from __future__ import annotations
 
-import copy
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -40,6 +39,7 @@ from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from pdn.engine import Color, Found, Move, Position, Search, Variant, evaluate, minimax
 
@@ -53,12 +53,15 @@ from .batch import (
 )
 from .gametype import first_colour
 from .hub import search_for
-from .model import Comment, Game, Node
+from .model import Game, Node
 from .notation import move_texts
 from .problems import Problem
 from .replays import Replays, replay_of
 from .validation import Report
 from .writer import write_game
+
+if TYPE_CHECKING:  # given on use, by __getattr__ below: pdn.analysis_record builds on this
+    from .analysis_record import annotate_with_analysis, forget_analysis, ply_note
 
 __all__ = [
     "BLUNDER",
@@ -72,6 +75,8 @@ __all__ = [
     "analyse_files",
     "analyse_game",
     "annotate_with_analysis",
+    "forget_analysis",
+    "ply_note",
     "value_text",
 ]
 
@@ -236,6 +241,9 @@ class GameAnalysis:
     not_pdn: Problem | None = None
     #: The game's reading errors (the game is analysed as far as it was read and is legal).
     errors: tuple[Problem, ...] = ()
+    #: The mainline plies gone through (forced ones too, which are not judged): what a
+    #: progress bar counts.
+    moves: int = 0
 
     def summary(self) -> Summary:
         """The verdicts counted per side, and the turning point."""
@@ -409,11 +417,13 @@ def analyse_game(
     depth: int | None = None,
     movetime: float | None = None,
     file: str = "",
+    on_plies: Callable[[int], None] | None = None,
 ) -> GameAnalysis:
     """Analyse the mainline of ``game`` as replayed in ``report`` (the one replay:
     :meth:`pdn.replays.Replays.of`), each legal move against the best at ``depth`` plies
     (default :data:`DEPTH`), or at the deepest depth done in ``movetime`` seconds a move.
-    ``file`` is only recorded. The analysis stops at the first illegal move."""
+    ``file`` is only recorded; ``on_plies(1)`` is called after each mainline ply (a progress
+    bar's). The analysis stops at the first illegal move."""
     if depth is not None and movetime is not None:
         raise ValueError("give a depth or a time, not both")
     if depth is None and movetime is None:
@@ -460,6 +470,9 @@ def analyse_game(
         reversible = move.king and not move.captures
         since = [*since, position] if reversible else []
         quiet = quiet + 1 if reversible else 0
+        found.moves = count
+        if on_plies is not None:
+            on_plies(1)
     return found
 
 
@@ -514,65 +527,6 @@ def _ply(
     )
 
 
-# ----------------------------------------------------------------------------- the record
-
-
-def annotate_with_analysis(game: Game, analysis: GameAnalysis) -> Game:
-    """A copy of ``game`` with its analysis written in: at each blunder or mistake its NAG
-    (unless the move is judged already), a comment with the verdicts, the value of the move,
-    the best move and its value (``{blunder: -1.10; best: 15x24 +0.20}``), and the engine's
-    line as a variation; a comment at each only move; an ``Annotator`` tag (when the game has none)
-    and a summary comment before the first move. Everything of ``game`` is kept; a game
-    that could not be replayed (no rules for it) is copied as it is."""
-    copied = copy.deepcopy(game)
-    if analysis.variant is None:
-        return copied
-    nodes = [node for node, _ in copied.walk()]
-    for ply in analysis.plies:
-        if ply.order >= len(nodes) or nodes[ply.order].move != ply.played:
-            raise ValueError("the analysis is of another game")
-        node = nodes[ply.order]
-        judged = [v for v in ply.verdicts if v != "only move"]
-        if judged:
-            nag = ply.nag
-            if nag is not None and node.strength is None and not _JUDGED & set(node.nags):
-                node.nags.append(nag)
-            said = f"{', '.join(judged)}: {value_text(ply.after)}"
-            node.comments_after.append(
-                Comment(f"{said}; best: {ply.best} {value_text(ply.before)}")
-            )
-            _add_line(node, ply)
-        elif "only move" in ply.verdicts:
-            node.comments_after.append(Comment(f"only move: {value_text(ply.after)}"))
-    level = f"pdn analyse, {analysis.level}"
-    if "Annotator" not in copied.tags:
-        copied.tags.add("Annotator", level)
-    copied.root.comments_after.append(Comment(f"{level}: {analysis.summary().text()}"))
-    return copied
-
-
-def _add_line(node: Node, ply: PlyAnalysis) -> None:
-    """The engine's line, an alternative to ``node``, its move numbers written as the
-    game's first mover counts them."""
-    parent = node.parent
-    assert parent is not None
-    full, _, mark = ply.number.partition(".")
-    number = int(full)
-    first_moves = not mark  # the first mover plays the line's first move
-    at = parent
-    for index, text in enumerate(ply.line):
-        by_first = first_moves == (index % 2 == 0)
-        if by_first:
-            written = f"{number}."
-        elif index == 0:
-            written = f"{number}..."
-        else:
-            written = None
-        at = at.add_variation(text, number=written)
-        if not by_first:
-            number += 1
-
-
 # ----------------------------------------------------------------------------- files
 
 
@@ -584,10 +538,12 @@ def analysed(
     movetime: float | None = None,
     variant: str | None = None,
     pdn: bool = False,
+    on_plies: Callable[[int], None] | None = None,
 ) -> tuple[GameAnalysis, str]:
     """One game of ``file`` analysed, replayed as ``pdn validate`` replays it
     (:func:`pdn.replays.replay_of`), with the PDN text of the game annotated with it when
-    ``pdn`` (else ``""``): what a worker of :func:`analyse_files` sends back."""
+    ``pdn`` (else ``""``): what a worker of :func:`analyse_files` sends back. ``on_plies``
+    as :func:`analyse_game` calls it."""
     unreadable = next((p for p in game.errors if p.code == "not-pdn"), None)
     if unreadable is not None:
         tags = game.tags.items()
@@ -595,8 +551,12 @@ def analysed(
         lost.complete, lost.not_pdn = False, unreadable
         return lost, ""
     report = replay_of(game, file, variant)
-    found = analyse_game(game, report, depth=depth, movetime=movetime, file=file)
-    text = write_game(annotate_with_analysis(game, found)) if pdn else ""
+    found = analyse_game(game, report, depth=depth, movetime=movetime, file=file, on_plies=on_plies)
+    text = ""
+    if pdn:
+        from .analysis_record import annotate_with_analysis  # builds on this module
+
+        text = write_game(annotate_with_analysis(game, found))
     return found, text
 
 
@@ -609,8 +569,11 @@ def analyse_files(
     pdn: bool = False,
     jobs: int = 1,
     encoding: str | None = None,
+    on_plies: Callable[[int], None] | None = None,
 ) -> Iterator[tuple[GameAnalysis, str]]:
-    """:func:`analysed` for every game of every source, in order, on ``jobs`` processes.
+    """:func:`analysed` for every game of every source, in order, on ``jobs`` processes;
+    ``on_plies(n)`` is told the mainline plies analysed as they are done (on one process,
+    ply by ply; on several, a game's plies when its analysis comes back).
 
     On one, through :func:`pdn.batch.map_games`. On several, game by game rather than in
     map_games' batches of 200 (an analysis takes seconds a game: a tournament's file is worth
@@ -619,8 +582,24 @@ def analyse_files(
     worker replays it again under those rules, the same steps, and analyses it."""
     work = partial(analysed, depth=depth, movetime=movetime, variant=variant, pdn=pdn)
     if jobs <= 1:
-        return map_games(work, sources, jobs=1, encoding=encoding)
-    return _spread(sources, jobs, variant, encoding, partial(_under, work))
+        here = partial(work, on_plies=on_plies)  # on this process: the callback is called
+        return map_games(here, sources, jobs=1, encoding=encoding)
+    spread = _spread(sources, jobs, variant, encoding, partial(_under, work))
+    return spread if on_plies is None else _told(spread, on_plies)
+
+
+def _told(
+    results: Iterator[tuple[GameAnalysis, str]], on_plies: Callable[[int], None]
+) -> Iterator[tuple[GameAnalysis, str]]:
+    for found, text in results:
+        on_plies(found.moves)
+        yield found, text
+
+
+def plies_in(sources: Iterable[Input], encoding: str | None = None) -> int:
+    """The mainline plies of every game of ``sources`` (what an analysis of them goes
+    through): one quick pass of reading, for a progress bar's total."""
+    return sum(len(game.mainline_moves()) for _, game in named_games(sources, encoding=encoding))
 
 
 def _under(
@@ -655,3 +634,18 @@ def _spread(
             "a worker process died (killed by the system, out of memory?); "
             "run again with fewer --jobs, or -j 1"
         ) from exc
+
+
+#: The names of :mod:`pdn.analysis_record` (the analysis written into a record, and taken out
+#: again) that this module gives too: it builds on this one, so they are looked up on use.
+_RECORD_NAMES = frozenset(("annotate_with_analysis", "forget_analysis", "ply_note"))
+
+
+def __getattr__(name: str) -> Any:
+    """``annotate_with_analysis``, ``forget_analysis`` and ``ply_note``, from
+    :mod:`pdn.analysis_record`."""
+    if name in _RECORD_NAMES:
+        from . import analysis_record
+
+        return getattr(analysis_record, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

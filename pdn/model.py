@@ -26,6 +26,7 @@ from pdn.problems import Problem
 from pdn.visitor import SKIP, GameStart, GameVisitor
 
 if TYPE_CHECKING:
+    from pdn.engine import Position
     from pdn.gametype import GameType
     from pdn.steps import Replayed, Step
 
@@ -249,6 +250,38 @@ class Node:
                     stack.extend(following[1:])
                 node = following[0]
         return total
+
+    def position(self, game: Game) -> Position:
+        """The position after this node's move (the start position for the root), as
+        :func:`pdn.validate` replays ``game``, the game this node belongs to.
+
+        Each call replays the game: to go through every node, use ``pdn.validate(game).walk()``.
+        Raises :class:`ValueError` where the replay did not reach the node (after an illegal
+        move, or a node of another game), saying why.
+
+        >>> import pdn
+        >>> game = pdn.parse_game("1. 11-15 (1. 9-13) 23-19 *")
+        >>> game.root.next().next().position(game).fen()[:14]
+        'B:W19,21,22,24'
+        >>> game.root.variations[1].position(game).fen()[:2]
+        'W:'
+        """
+        from pdn.validation import validate  # the replay builds on the model
+
+        report = validate(game)
+        found = report.position_of(self)
+        if found is not None:
+            return found
+        node: Node | None = self
+        while node is not None and node is not game.root:
+            node = node.parent
+        if node is None:
+            raise ValueError(f"{self!r} is not a node of game {game.index}")
+        why = "; ".join(p.message for p in report.problems if p.severity == "error")
+        raise ValueError(
+            f"the replay of game {game.index} does not reach {self.move or self.setup!r}"
+            + (f": {why}" if why else "")
+        )
 
     # Copying and pickling (iterative, like equality) ------------------------------------------
 

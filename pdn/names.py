@@ -60,11 +60,15 @@ __all__ = [
     "NameGroup",
     "Rename",
     "aliases_csv",
+    "defects",
     "differences",
     "distinct_events",
+    "mixed_script",
     "name_key",
+    "script_of",
     "similar_names",
     "suggest_aliases",
+    "word_keys",
 ]
 
 #: Which tags an alias list renames by default: the players' and the event's.
@@ -108,6 +112,19 @@ def _is_cyrillic(ch: str) -> bool:
 
 def _is_latin(ch: str) -> bool:
     return (ch.isascii() and ch.isalpha()) or "\u00c0" <= ch <= "\u024f"
+
+
+def script_of(ch: str) -> str | None:
+    """``"Latin"`` or ``"Cyrillic"`` for a letter of those scripts, else ``None``.
+
+    >>> script_of("C"), script_of("\u0421"), script_of("1")
+    ('Latin', 'Cyrillic', None)
+    """
+    if _is_cyrillic(ch) and ch.isalpha():
+        return "Cyrillic"
+    if _is_latin(ch):
+        return "Latin"
+    return None
 
 
 def _spacing(text: str) -> str:
@@ -154,7 +171,7 @@ def _latin(ch: str) -> str:
     return latin.capitalize() if ch.isupper() else latin
 
 
-def _mixed(name: str) -> bool:
+def mixed_script(name: str) -> bool:
     """Whether a word of ``name`` mixes Latin and Cyrillic letters (a look-alike slipped in)."""
     return any(
         any(_is_cyrillic(ch) for ch in word) and any(_is_latin(ch) for ch in word)
@@ -193,6 +210,18 @@ def _key(text: str, skip: str | tuple[str, ...] | None = None) -> str:
             text = fold(text)
     # After the dots fold "d." and "d" differ only by the spaces it leaves.
     return "".join(text.split()) if "spacing" not in skipped else text
+
+
+def word_keys(name: str) -> tuple[str, ...]:
+    """The key of each word of ``name`` (``name_key`` joins them).
+
+    >>> word_keys("Немец, Д.")
+    ('nemets', 'd')
+    """
+    return tuple(k for k in (_key(w) for w in _WORD_SPLIT.split(name)) if k)
+
+
+_WORD_SPLIT = re.compile(r"[\s,.\-\u2010-\u2015\u2212]+")
 
 
 def name_key(name: str) -> str:
@@ -289,11 +318,34 @@ def similar_names(names: Iterable[str]) -> list[NameGroup]:
     for spellings in order.values():
         if len(spellings) > 1:
             # A spelling with no damaged or look-alike letters first (however rarely used:
-            # those are mistakes), then the most used; sorted() is stable, so the first
-            # written wins a remaining tie.
-            ranked = sorted(spellings, key=lambda n: ("\ufffd" in n, _mixed(n), -counts[n]))
+            # those are mistakes), then the best formed, then the most used; sorted() is
+            # stable, so the first written wins a remaining tie.
+            ranked = sorted(
+                spellings,
+                key=lambda n: ("\ufffd" in n, mixed_script(n), defects(n, spellings), -counts[n]),
+            )
             groups.append(NameGroup(tuple(ranked), tuple(counts[n] for n in ranked)))
     return groups
+
+
+def defects(name: str, spellings: Iterable[str]) -> int:
+    """How badly formed a spelling is beside the others of its group: written all in capitals,
+    spaced irregularly (doubled, at an end, before a comma or none after it), or without the
+    comma another spelling has. A file's ALL-CAPS or comma-less form is often its most
+    frequent one, and still not the one to keep.
+
+    >>> group = ["WYLLIE J", "Wyllie, J", "Wyllie J"]
+    >>> [defects(n, group) for n in group]
+    [2, 0, 1]
+    """
+    letters = [ch for ch in name if ch.isalpha()]
+    capitals = len(letters) > 3 and all(ch.isupper() for ch in letters)
+    spaced = " ".join(name.split()) != name or bool(_BAD_COMMA.search(name))
+    comma = "," not in name and any("," in other for other in spellings)
+    return capitals + spaced + comma
+
+
+_BAD_COMMA = re.compile(r"\s,|,(?=\S)")
 
 
 class AliasError(ValueError):
@@ -426,8 +478,18 @@ def suggest_aliases(tag_sets: Iterable[_Tags]) -> list[tuple[str, NameGroup]]:
         players += [value for name, value in tags.items() if name in ("Black", "White")]
         events += [value for name, value in tags.items() if name == "Event"]
     event_groups = similar_names(events)
+    player_groups = similar_names(players)
+    from .name_typos import typo_pairs  # builds on this module's keys
+
+    # A typo between the names left once the spellings are grouped: their preferred ones.
+    renamed = {name for group in player_groups for name in group.names[1:]}
+    counts = Counter(players)
+    for group in player_groups:
+        counts[group.preferred] = sum(group.counts)
+    kept = [name for name in counts if name not in renamed and name.strip() not in ("", "?")]
     return (
-        [("player", group) for group in similar_names(players)]
+        [("player", group) for group in player_groups]
+        + [("player", group) for group in typo_pairs(kept, counts)]
         + [("event", group) for group in event_groups]
         + [("event", group) for group in _extended_events(events, event_groups)]
     )

@@ -5,6 +5,8 @@ nothing, so output captured from ``pdn ... 2>log`` stays clean); ``quiet`` silen
 `tqdm <https://tqdm.github.io/>`_'s, imported only when one is shown. Progress is measured in
 bytes read from the input files, so it moves at the same pace whatever a command does per game;
 files are read through a counter only while a bar is shown, and otherwise passed on untouched.
+Work that takes seconds a move (an analysis) counts the plies done against the plies its input
+holds instead (``plies=``), so that the bar moves, and says the time left, on a file of one game.
 
 >>> with Progress(["examples/illegal-moves.pdn"]) as progress:  # small, and not a terminal
 ...     progress.enabled, list(progress.sources(["examples/illegal-moves.pdn"]))
@@ -66,12 +68,21 @@ class Progress:
         stream: IO[str] | None = None,
         large: int = LARGE,
         every: int = 200,
+        plies: int | None = None,
     ) -> None:
         self.stream = sys.stderr if stream is None else stream
-        sizes = [os.path.getsize(f) for f in files if f != "-" and os.path.isfile(f)]
-        #: Bytes of the files (standard input is read, but has no size to count against).
-        self.total = sum(sizes)
-        self.enabled = not quiet and 0 < self.total >= large and _is_terminal(self.stream)
+        #: Whether the bar counts plies (:meth:`advance`) rather than bytes read.
+        self.by_plies = plies is not None
+        if plies is not None:
+            self.total = plies
+        else:
+            sizes = [os.path.getsize(f) for f in files if f != "-" and os.path.isfile(f)]
+            #: Bytes of the files, or plies to go through (standard input is read, but has no
+            #: size to count against).
+            self.total = sum(sizes)
+        self.enabled = not quiet and 0 < self.total >= large and is_terminal(self.stream)
+        #: Plies done so far (with ``plies=``).
+        self.plies = 0
         self.games = 0
         #: Games between two updates of the games counter (1 for work slow per game).
         self.every = every
@@ -94,8 +105,8 @@ class Progress:
 
             self._bar = tqdm(
                 total=self.total,
-                unit="B",
-                unit_scale=True,
+                unit=" plies" if self.by_plies else "B",
+                unit_scale=not self.by_plies,
                 unit_divisor=1024,
                 file=self.stream,
                 leave=False,  # the command's own summary is what stays on screen
@@ -109,7 +120,8 @@ class Progress:
         through a byte counter when the reader gets to it and closed when it moves on (a
         binary file, which the reader treats exactly as it treats the path)."""
         for source in sources:
-            if self.enabled and isinstance(source, str) and os.path.isfile(source):
+            counted = self.enabled and not self.by_plies
+            if counted and isinstance(source, str) and os.path.isfile(source):
                 with io.BufferedReader(_Counted(source, self._the_bar())) as handle:
                     yield handle
             else:
@@ -133,6 +145,13 @@ class Progress:
             text = f"{self.games:,} games"
             self._the_bar().set_postfix_str(text, refresh=self.every == 1)
 
+    def advance(self, plies: int) -> None:
+        """``plies`` more plies done (with ``plies=``): the bar moves, its rate and time left
+        with it."""
+        self.plies += plies
+        if self.enabled and plies:
+            self._the_bar().update(plies)
+
     def close(self) -> None:
         """Close the bar, erasing it."""
         if self._bar is not None:
@@ -140,7 +159,8 @@ class Progress:
             self._bar = None
 
 
-def _is_terminal(stream: IO[str]) -> bool:
+def is_terminal(stream: IO[str]) -> bool:
+    """Whether ``stream`` is a terminal (where a bar is drawn)."""
     isatty = getattr(stream, "isatty", None)
     try:
         return bool(isatty and isatty())

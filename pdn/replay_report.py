@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pdn.engine import Move, Position, Variant
+from pdn.engine import Color, Move, Position, Variant
 
 from .model import Game, Node
 from .problems import Problem
@@ -74,6 +74,28 @@ class Report:
         gives for its variant (:attr:`pdn.model.Game.variant` is the reader's guess, before
         the replay); for rules pdn lacks, the variant the game names, if any."""
         return self.variant.name if self.variant is not None else self.game.variant
+
+    @property
+    def winner(self) -> Color | None:
+        """The side the game's result names the winner, read under the rules of the replay
+        (the first number of a result is the first mover's: Black in English checkers, White
+        in International draughts); ``None`` for a draw, an unknown result, or when no rules
+        replayed the game. Compare it with ``None``: ``Color.BLACK`` is 0, so it is falsy.
+
+        >>> import pdn
+        >>> pdn.validate(pdn.parse_game("1. 11-15 23-19 1-0")).winner.label
+        'Black'
+        >>> pdn.validate(pdn.parse_game('[GameType "20"] 1. 32-28 19-23 2-0')).winner.label
+        'White'
+        """
+        from .gametype import first_colour
+        from .results import Outcome, parse_result
+
+        outcome = parse_result(self.game.result)
+        if self.variant is None or outcome not in (Outcome.FIRST_WINS, Outcome.SECOND_WINS):
+            return None
+        first = first_colour(self.variant, self.game.game_type)
+        return first if outcome is Outcome.FIRST_WINS else first.opponent
 
     @property
     def all_problems(self) -> list[Problem]:

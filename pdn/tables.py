@@ -215,10 +215,13 @@ class Table:
         """:meth:`markdown_lines` as one text, each line with its end."""
         return "".join(line + "\n" for line in self.markdown_lines())
 
-    def html_lines(self, diagonal: int | None = None) -> list[str]:
+    def html_lines(
+        self, diagonal: int | None = None, cell_html: Callable[[str], str] = html_text
+    ) -> list[str]:
         """The table as HTML lines; right-aligned cells are ``class="num"``. With
         ``diagonal``, the cell of row i in column i + ``diagonal`` is ``class="self"`` (a
-        crosstable's player against themself)."""
+        crosstable's player against themself). ``cell_html`` writes a cell's text as HTML (it
+        must escape it)."""
         right = [is_right for _, _, is_right in self.columns]
         out = [
             "<table>",
@@ -233,7 +236,7 @@ class Table:
                 on_diagonal = diagonal is not None and j - diagonal == i
                 css = "self" if on_diagonal else "num" if is_right else ""
                 attr = f' class="{css}"' if css else ""
-                cells.append(f"<td{attr}>{html_text(cell)}</td>")
+                cells.append(f"<td{attr}>{cell_html(str(cell))}</td>")
             out.append("<tr>" + "".join(cells) + "</tr>")
         out += ["</tbody>", "</table>"]
         return out

@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from importlib import resources
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from pdn.engine import ENGLISH, Position, Variant, board_for, changes, get_variant, letters
 
@@ -54,6 +54,9 @@ from .replays import replay_of
 from .safe_text import csp_source, one_line, printable
 from .steps import Step
 from .validation import Report
+
+if TYPE_CHECKING:
+    from .analysis import GameAnalysis
 
 __all__ = [
     "COLUMNS",
@@ -188,15 +191,15 @@ def _problem(problem: Problem, variant: Variant | None) -> JsonDict:
     return data
 
 
-def _move(node: Node, step: Step | None, problems: list[int]) -> Any:
+def _move(node: Node, step: Step | None, problems: list[int], note: JsonDict | None = None) -> Any:
     """A move of the list: ``[text, change]`` for a plain one (``[text]`` if not replayed),
-    else an object with what it carries."""
+    else an object with what it carries (``an``: what the analysis says of it)."""
     change = None
     if step is not None and step.after is not None:
         change = ply_change(step.before, step.after)
     text = one_line(node.move) if node.move is not None else ""
     plain = not (node.nags or node.comments_before or node.comments_after or node.strength)
-    if plain and not problems and node.setup is None:
+    if plain and not problems and node.setup is None and note is None:
         return [text] if change is None else [text, change]
     data: JsonDict = {"s": text}
     if change is not None:
@@ -213,11 +216,20 @@ def _move(node: Node, step: Step | None, problems: list[int]) -> Any:
         data["ca"] = _comments(node.comments_after)
     if problems:
         data["p"] = problems
+    if note is not None:
+        data["an"] = note
     return data
 
 
-def _moves(game: Game, report: Report, problem_indices: dict[int, list[int]]) -> list[Any]:
-    """The move tree as nested lists: a move's ``vars`` are its alternatives (each a list)."""
+def _moves(
+    game: Game,
+    report: Report,
+    problem_indices: dict[int, list[int]],
+    notes: dict[int, JsonDict] | None = None,
+) -> list[Any]:
+    """The move tree as nested lists: a move's ``vars`` are its alternatives (each a list);
+    ``notes`` are the analysis's, by the move's place in written order."""
+    notes = notes or {}
     steps = [step for _, step in report.walk()]
     top: list[Any] = []
     lines: list[list[Any]] = [top]
@@ -225,7 +237,8 @@ def _moves(game: Game, report: Report, problem_indices: dict[int, list[int]]) ->
     for event, node in line_events(game.root):
         if event == MOVE:
             assert node is not None
-            lines[-1].append(_move(node, steps[order], problem_indices.get(order, [])))
+            problems = problem_indices.get(order, [])
+            lines[-1].append(_move(node, steps[order], problems, notes.get(order)))
             order += 1
         elif event == BEGIN_VARIATION:
             inner: list[Any] = []
@@ -344,25 +357,62 @@ def view_game(
         "problems": [_problem(p, report.variant) for p in problems],
         "general": [i for i in range(len(problems)) if i not in linked],
         "comments": _comments([*game.root.comments_before, *game.root.comments_after]),
-        "moves": _moves(game, report, per_node),
+        "moves": [],
         "terminator": one_line(game.terminator or ""),
     }
+    found = None
     if analyse is not None:
-        record["evaluation"] = _evaluation(game, report, analyse)
+        from .analysis import analyse_game  # the engine's search: only for a page that asks
+
+        found = analyse_game(game, report, depth=analyse)
+    record["moves"] = _moves(game, report, per_node, _notes(found))
+    if found is not None:
+        record["evaluation"] = _evaluation(found)
     return ViewedGame(row, board_variant.name, record)
 
 
-def _evaluation(game: Game, report: Report, depth: int) -> JsonDict:
-    """The values of the mainline for the graph: each analysed ply with its value after the
-    move for White (held within :data:`GRAPH_RANGE`) and the NAG of its verdict."""
-    from .analysis import analyse_game  # the engine's search: only for a page that asks
+def _notes(found: GameAnalysis | None) -> dict[int, JsonDict]:
+    """What the move list shows of the analysis at each move it judges, by the move's place
+    in written order: ``m`` the ``?``/``??`` of its verdict, ``c`` the comment ``pdn analyse``
+    writes there (:func:`pdn.analysis_record.ply_note`)."""
+    if found is None:
+        return {}
+    from .analysis_record import ply_note
 
-    found = analyse_game(game, report, depth=depth)
+    notes: dict[int, JsonDict] = {}
+    for ply in found.plies:
+        note = ply_note(ply)
+        if note is not None:
+            mark = _NAGS.get(ply.nag, "") if ply.nag is not None else ""
+            notes[ply.order] = {"m": mark, "c": one_line(note)}
+    return notes
+
+
+def _evaluation(found: GameAnalysis) -> JsonDict:
+    """The values of the mainline for the graph and the line under it: each analysed ply as
+    ``[ply, value, mark, label, value, best, best's value, verdicts]``: its value after the
+    move for White held within :data:`GRAPH_RANGE` (for the graph), the NAG of its verdict,
+    the move as ``"12. 15-18"``, then in words the value after the move for White, the
+    engine's best move and its value for White, and the verdicts."""
+    from .analysis import value_text
+
     plies = []
     for ply in found.plies:
         value = max(-GRAPH_RANGE, min(GRAPH_RANGE, ply.white_after))
         mark = _NAGS.get(ply.nag, "") if ply.nag is not None else ""
-        plies.append([ply.ply, value, mark, one_line(f"{ply.number} {ply.played}")])
+        best = ply.before if ply.side == "White" else -ply.before
+        plies.append(
+            [
+                ply.ply,
+                value,
+                mark,
+                one_line(f"{ply.number} {ply.played}"),
+                value_text(ply.white_after),
+                one_line(ply.best),
+                value_text(best),
+                ", ".join(ply.verdicts),
+            ]
+        )
     return {"level": found.level, "range": GRAPH_RANGE, "plies": plies}
 
 

@@ -361,3 +361,54 @@ def test_analyse_says_reading_errors_and_goes_on(tmp_path: Path) -> None:
     assert result.exit_code == 0
     assert f"{path}:2:10: unclosed-comment:" in result.stderr
     assert json.loads(result.stdout)["games"][0]["tags"][0] == ["Event", "a"]
+
+
+def test_analysing_an_analysed_record_again_replaces_pdns_notes() -> None:
+    # Issue 33 (section 7): the second analysis added a second copy of every note.
+    game, found = analysed(BLUNDER_GAME)
+    once = write_game(annotate_with_analysis(game, found))
+    again, found_again = analysed(once)
+    assert write_game(annotate_with_analysis(again, found_again)) == once
+    # The user's own notes stay, and so do a NAG and a line of theirs beside pdn's.
+    mine = once.replace("2. 15-18 $4", "2. 15-18 $18 $4 {my own note}").replace(
+        "{before the moves}", "{before the moves} {pdn analyse, depth 4 is my note too}"
+    )
+    mine = mine.replace("(2. 9-14 27-23", "(2. 9-14 {mine}) (2. 9-14 27-23", 1)
+    assert mine.count("{mine}") == 1
+    game_mine, found_mine = analysed(mine)
+    twice = write_game(annotate_with_analysis(game_mine, found_mine))
+    assert pdn.parse_game(twice) == pdn.parse_game(mine)  # the same game, laid out anew
+
+
+def test_an_analysis_at_another_depth_replaces_the_first(tmp_path: Path) -> None:
+    path = tmp_path / "blunder.pdn"
+    path.write_text(BLUNDER_GAME, encoding="utf-8")
+    first, second, direct = tmp_path / "1.pdn", tmp_path / "2.pdn", tmp_path / "3.pdn"
+    assert run("analyse", str(path), "--depth", "4", "-o", str(first), "-q")[0] == 0
+    assert run("analyse", str(first), "--depth", "3", "-o", str(second), "-q")[0] == 0
+    assert run("analyse", str(path), "--depth", "3", "-o", str(direct), "-q")[0] == 0
+    assert second.read_text(encoding="utf-8") == direct.read_text(encoding="utf-8")
+
+
+def test_the_progress_counts_plies_analysed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 33 (section 5): the bar sat at 100% of the bytes of a small file while the analysis
+    # went on; it counts the plies done against the plies of the input, with the time left.
+    path = tmp_path / "blunder.pdn"
+    path.write_text(BLUNDER_GAME + "\n" + BLUNDER_GAME, encoding="utf-8")
+    told: list[int] = []
+    list(analyse_files([str(path)], depth=2, on_plies=told.append))
+    assert told == [1] * 12  # one call a mainline ply, forced plies too, as each is done
+    told.clear()
+    list(analyse_files([str(path)], depth=2, jobs=2, on_plies=told.append))
+    assert told == [6, 6]  # on several processes: a game's plies when it comes back
+
+    import pdn.progress
+
+    monkeypatch.setattr(pdn.progress, "is_terminal", lambda stream: True)
+    result = CliRunner().invoke(main, ["analyse", str(path), "--depth", "2", "-o", "-"])
+    assert result.exit_code == 0
+    drawn = result.stderr
+    assert "/12 [" in drawn and "plies/s" in drawn and "<" in drawn  # done/total, rate, left
+    assert "B/s" not in drawn

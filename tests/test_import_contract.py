@@ -52,7 +52,7 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
     ),
     (
         "text facts",
-        {"decoding", "line_ends", "grammar", "gametype", "detection", "notation", "names"},
+        {"decoding", "line_ends", "grammar", "gametype", "detection", "notation", "names", "name_typos"},
     ),
     ("cutting", {"cutting"}),
     ("model", {"model", "visitor", "steps"}),
@@ -62,8 +62,8 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
     ("rules", {"draws", "fastpath", "replay_report", "replayer", "validation", "replays"}),
     ("writing", {"rewriting", "writer", "jsonio", "diagram"}),
     ("analysis", {"openings", "openings_render", "annotate", "export", "convert"}),
-    # A report's records, then its standings, then the store and the layouts of both.
-    ("report records", {"report.records"}),
+    # A report's records and tie-breaks, then its standings, then the store and the layouts.
+    ("report records", {"report.records", "report.tiebreaks", "report.marks"}),
     ("report standings", {"report.standings"}),
     ("reports", {"report.store", "report.render", "report"}),
     (
@@ -88,7 +88,7 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
             "novelty",
         },
     ),
-    ("engines", {"hub", "match", "analysis"}),
+    ("engines", {"hub", "match", "analysis", "analysis_record"}),
     ("presentation", {"viewer", "explorer_page"}),
     # The command line's plumbing, then its commands, each module loaded by ``pdn.cli`` only
     # when one of its commands runs (so none imports another, nor the package's group).
@@ -131,6 +131,12 @@ ALLOWED_UPWARD: dict[tuple[str, str, str], str] = {
     ),
     ("pdn_engine.position", "pdn_engine.picture", "Position._repr_svg_"): (
         "display hook: the diagram in Jupyter"
+    ),
+    ("pdn.model", "pdn.validation", "Node.position"): (
+        "shortcut: a node's position is what its game's replay reaches"
+    ),
+    ("pdn_engine.position", "pdn_engine.diagnose", "Position._play_text"): (
+        "shortcut: a move's text is matched by the one acceptance rule"
     ),
     ("pdn.cli.engines", "pdn", "engine_command"): "the engine tells its programs pdn.__version__",
     ("pdn.reader", "pdn.jsonio", "_json_games"): (

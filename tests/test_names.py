@@ -176,3 +176,84 @@ def test_a_capital_look_alike_is_folded_too() -> None:
     # Cyrillic capital Н (U+041D) in "Hans", and the Ukrainian і (U+0456) in "Nina".
     assert differences("\u041dans", "Hans") == ["look-alike letters"]
     assert name_key("N\u0456na") == name_key("Nina")
+
+
+def test_one_letter_typos_are_suggested_in_latin_and_cyrillic_names() -> None:
+    # Issue 33 (section 5): a letter typed wrong in a name was never suggested.
+    games = [
+        Tags([("Black", "Ivanov, A."), ("White", "Садовский С.")]),
+        Tags([("Black", "Ivanov, A."), ("White", "Садовский С.")]),
+        Tags([("Black", "Ivenov, A."), ("White", "Садовскии С.")]),  # a replaced letter each
+        Tags([("Black", "Petrosian T."), ("White", "Petorsian T.")]),  # two letters swapped
+        Tags([("Black", "Petrosian T."), ("White", "Mikhalchenko I.")]),
+        Tags([("Black", "Mikhalchenko I."), ("White", "Mikhalcheko I.")]),  # one left out
+        # Not typos: a surname's feminine form, another initial, a short name, two neighbours.
+        Tags([("Black", "Ivanova, A."), ("White", "Ivanov, B.")]),
+        Tags([("Black", "Kok J"), ("White", "Kos J")]),
+        Tags([("Black", "Morgan K"), ("White", "Morgen K")]),
+        Tags([("Black", "Morgun K"), ("White", "Morgan K")]),
+    ]
+    found = {
+        group.names: group.reason
+        for kind, group in suggest_aliases(games)
+        if kind == "player" and group.reason
+    }
+    typo = "one letter apart: check that it is the same person"
+    assert found == {
+        ("Ivanov, A.", "Ivenov, A."): typo,
+        ("Садовский С.", "Садовскии С."): typo,
+        ("Petrosian T.", "Petorsian T."): typo,
+        ("Mikhalchenko I.", "Mikhalcheko I."): typo,
+    }
+    text = aliases_csv(suggest_aliases(games))
+    assert 'Ivenov, A.","Ivanov, A.",player,one letter apart' in text
+
+
+def test_the_well_formed_spelling_is_preferred_to_the_most_used() -> None:
+    # Issue 33 (section 5): the ALL-CAPS, comma-less spelling, the most used in the file,
+    # was the target of the renames.
+    names = ["WYLLIE J"] * 5 + ["Wyllie J"] * 2 + ["Wyllie, J"] + ["Wyllie ,J"] * 3
+    (group,) = similar_names(names)
+    assert group.preferred == "Wyllie, J"
+    assert group.names[1:] == ("Wyllie ,J", "Wyllie J", "WYLLIE J")  # one fault each, then two
+    # Among well-formed spellings, the most used still wins.
+    (group,) = similar_names(["Nemets D"] * 2 + ["Nemets D."] * 3 + ["NEMETS D."] * 9)
+    assert group.names == ("Nemets D.", "Nemets D", "NEMETS D.")
+
+
+def test_the_typo_search_grows_with_the_names_not_their_pairs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import random
+    from collections import Counter
+
+    import pdn.name_typos as typos
+
+    calls = 0
+    checked = typos._one_typo
+
+    def counted(a: str, b: str) -> bool:
+        nonlocal calls
+        calls += 1
+        return checked(a, b)
+
+    monkeypatch.setattr(typos, "_one_typo", counted)
+    rng = random.Random(33)
+
+    def names(n: int) -> list[str]:
+        # n surnames, each with a typo of its own, and numbered players that are no typos.
+        out = []
+        for i in range(n):
+            word = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(9))
+            typo = word[:4] + ("a" if word[4] != "a" else "b") + word[5:]
+            out += [f"{word.title()} A", f"{typo.title()} A", f"Player {1000 + i}"]
+        return out
+
+    made = []
+    for n in (2000, 4000):
+        calls = 0
+        found = names(n)
+        pairs = typos.typo_pairs(found, Counter(found))
+        assert len(pairs) == n  # each surname with its typo, no numbered player
+        made.append(calls)
+    assert made[1] <= 2.2 * made[0]  # linear: each name's neighbours, not every pair

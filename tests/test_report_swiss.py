@@ -286,5 +286,5 @@ def test_other_formats_have_the_rounds_per_player(fmt: str, tmp_path: Path) -> N
 def test_csv_standings_have_buchholz() -> None:
     text = render_csv([report_of(swiss_tags())])
     header, first = text.splitlines()[:2]
-    assert header.endswith(",buchholz,median_buchholz")
-    assert first.startswith("Swiss Open,1,A,") and first.endswith(",5.5,2")
+    assert header.endswith(",buchholz,median_buchholz,truncated_solkoff")
+    assert first.startswith("Swiss Open,1,A,") and first.endswith(",5.5,2,4.5")

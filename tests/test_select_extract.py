@@ -267,7 +267,7 @@ def test_report_and_duplicates_never_overwrite_an_input(archive: tuple[Path, Pat
 def test_dedupe_has_the_progress_bar(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import pdn.progress
 
-    monkeypatch.setattr(pdn.progress, "_is_terminal", lambda stream: True)
+    monkeypatch.setattr(pdn.progress, "is_terminal", lambda stream: True)
     path = tmp_path / "padded.pdn"
     game = '[Event "E"]\n1. 11-15 23-19 *\n'
     path.write_text(game + " " * pdn.progress.LARGE + "\n" + game, encoding="utf-8")

@@ -246,7 +246,8 @@ def test_hyphen_and_comma_variants_are_one_name() -> None:
     assert differences("Koops Lambert-Jan", "Koops Lambert Jan") == ["hyphen or comma"]
     assert differences("Koops\u2013Lambert", "Koops-Lambert") == ["hyphen or comma"]  # en dash
     (group,) = similar_names([*spellings, "Koops Lambert Jan"])
-    assert group.preferred == "Koops Lambert Jan" and len(group.names) == 4
+    # The comma-less spelling is the most used, the first with a comma is kept (issue 33).
+    assert group.preferred == "Koops, Lambert-Jan" and len(group.names) == 4
     # A comma moved across a space is spacing (commas read as spaces undo it too).
     assert differences("Tinsley ,M.F.", "Tinsley, M.F.") == ["spacing"]
     # Other letters still make other names.
@@ -280,8 +281,8 @@ def test_suggest_names_writes_these_aliases(tmp_path: Path) -> None:
     assert code == 0
     rows = list(csv.reader(io.StringIO(out)))
     assert rows[0] == ["old", "new", "tags", "why"]
-    why = "spacing, hyphen or comma; 2 vs 3 games"
-    assert ["Koops, Lambert-Jan", "Koops Lambert Jan", "player", why] in rows
+    why = "spacing, hyphen or comma; 3 vs 2 games"  # the well-formed spelling kept
+    assert ["Koops Lambert Jan", "Koops, Lambert-Jan", "player", why] in rows
     assert ["C\u0430довский", "Садовский", "player", "look-alike letters; 2 vs 3 games"] in rows
 
 

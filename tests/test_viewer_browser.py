@@ -250,14 +250,23 @@ def test_the_evaluation_graph_of_an_analysed_game(driver: Any, tmp_path: Path) -
     points = driver.find_element(By.CSS_SELECTOR, ".pdnv-graph polyline").get_attribute("points")
     assert points is not None and len(points.split()) == 4  # the four moves, each with a choice
     marks = driver.find_elements(By.CSS_SELECTOR, ".pdnv-graph .pdnv-graph-mark")
-    assert [m.find_element(By.TAG_NAME, "title").get_attribute("textContent") for m in marks] == [
-        "2. 15-18??"
-    ]
+    tips = [m.find_element(By.TAG_NAME, "title").get_attribute("textContent") for m in marks]
+    assert len(tips) == 1 and tips[0].startswith("2. 15-18??: ") and "; best 9-14 " in tips[0]
+    # Issue 33: the graph is labelled, the move list shows the verdict and the analysis comment.
+    labels = [t.text for t in driver.find_elements(By.CSS_SELECTOR, ".pdnv-graph text")]
+    assert "White +4" in labels and "Black +4" in labels
+    nag = driver.find_element(By.CSS_SELECTOR, ".pdnv-moves .pdnv-analysis-nag")
+    assert nag.text == "??"
+    comments = driver.find_elements(By.CSS_SELECTOR, ".pdnv-moves .pdnv-analysis-comment")
+    assert comments[0].text.startswith("blunder: ") and "best: 9-14" in comments[0].text
     assert not driver.find_elements(By.CSS_SELECTOR, ".pdnv-graph .pdnv-graph-now")  # the start
     body = driver.find_element(By.TAG_NAME, "body")
     body.click()
     body.send_keys(Keys.ARROW_RIGHT)
     assert driver.find_elements(By.CSS_SELECTOR, ".pdnv-graph .pdnv-graph-now")
+    body.send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
+    line = driver.find_element(By.CSS_SELECTOR, ".pdnv-analysis").text
+    assert "2. 15-18??: " in line and "best 9-14" in line and "blunder" in line
     # A click at the right end goes to the last ply.
     graph = driver.find_element(By.CSS_SELECTOR, ".pdnv-graph svg")
     width = graph.size["width"]

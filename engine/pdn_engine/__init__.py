@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .perft import perft
     from .pickling import pickle_by_fields
     from .picture import changes, letters, svg_diagram, xml_text
-    from .position import Piece, Position, parse_fen
+    from .position import IllegalMoveError, Piece, Position, parse_fen
     from .search import (
         MAX_DEPTH,
         Found,
@@ -70,7 +70,7 @@ _HOMES = {
     "perft": ".perft",
     "pickle_by_fields": ".pickling",
     **dict.fromkeys(("changes", "letters", "svg_diagram", "xml_text"), ".picture"),
-    **dict.fromkeys(("Piece", "Position", "parse_fen"), ".position"),
+    **dict.fromkeys(("IllegalMoveError", "Piece", "Position", "parse_fen"), ".position"),
     **dict.fromkeys(
         (
             "MAX_DEPTH",
@@ -145,6 +145,7 @@ __all__ = [
     "Fault",
     "FenError",
     "Found",
+    "IllegalMoveError",
     "Move",
     "MoveLookup",
     "Piece",

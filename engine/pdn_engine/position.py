@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -20,7 +21,7 @@ from .movegen import Move, rules_for
 from .pickling import pickle_by_fields
 from .variants import Color, Variant
 
-__all__ = ["FenError", "Piece", "Position", "parse_fen"]
+__all__ = ["FenError", "IllegalMoveError", "Piece", "Position", "parse_fen"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +38,21 @@ class Piece:
 
 
 pickle_by_fields(Piece)
+
+
+#: What separates the squares of a move's text: ``-`` for a quiet move, ``x`` or ``:`` for a
+#: capture (the full PDN notation, glued forms included, is ``pdn.notation``'s).
+_SEPARATORS = re.compile(r"\s*[-xX:]\s*")
+_CAPTURE_SIGN = re.compile(r"[xX:]")
+
+
+class IllegalMoveError(ValueError):
+    """A move's text given to :meth:`Position.play` that names no legal move there."""
+
+    def __init__(self, message: str, position: Position) -> None:
+        super().__init__(message)
+        #: The position the move was tried on.
+        self.position = position
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,18 +308,56 @@ class Position:
             return not self.legal_moves()
         return rules.count_quiet(own, opp, self.kings, side) == 0
 
-    def play(self, move: Move) -> Position:
-        """The position after a legal ``move`` (one of :meth:`legal_moves`).
+    def play(self, move: Move | str) -> Position:
+        """The position after ``move``: one of :meth:`legal_moves`, or a move's text.
 
-        The move is not checked against the rules (use :func:`engine.diagnose` for written moves),
-        only that it starts on a piece of the side to move.
+        A :class:`Move` is not checked against the rules, only that it starts on a piece of the
+        side to move. A text (``"11-15"``, ``"9x18x27"``, ``"c3-d4"``) is matched to the legal
+        moves by the rule :func:`engine.diagnose` applies; one that names no legal move raises
+        :class:`IllegalMoveError`, which says why and names the legal moves.
+
+        >>> from pdn.engine import ENGLISH
+        >>> Position.start(ENGLISH).play("11-15").play("23-19").fen()[:14]
+        'B:W19,21,22,24'
+        >>> Position.start(ENGLISH).play("15-19")
+        Traceback (most recent call last):
+        ...
+        pdn_engine.position.IllegalMoveError: 15-19 is not possible: there is no piece on 15; ...
         """
+        if isinstance(move, str):
+            return self._play_text(move)
         board = board_for(self.variant)
         own, _ = self._own_opp()
         start = move.path[0]
         if not 1 <= start <= board.squares or not board.bit[start] & own:
             raise ValueError(f"{move.notation()}: no {self.turn.label} piece on {start}")
         return self._apply(self.turn, move.path, move.captures)
+
+    def _play_text(self, text: str) -> Position:
+        from .diagnose import diagnose  # diagnose builds on Position
+
+        board = board_for(self.variant)
+        names = [name.strip() for name in _SEPARATORS.split(text.strip())]
+        squares: list[int] = []
+        for name in names:
+            number = int(name) if name.isdigit() else board.square_of(name)
+            if number is None or not 1 <= number <= board.squares:
+                raise IllegalMoveError(
+                    f"{text!r} is not a move on the {self.variant.title} board "
+                    f"(squares 1-{board.squares}){self._legal_list()}",
+                    self,
+                )
+            squares.append(number)
+        found = diagnose(self, squares, _CAPTURE_SIGN.search(text) is not None)
+        if found.move is None:
+            raise IllegalMoveError(f"{found.message}{self._legal_list()}", self)
+        return self.play(found.move)
+
+    def _legal_list(self) -> str:
+        moves = self.legal_moves(merge_duplicates=True)
+        if not moves:
+            return f"; {self.turn.label} has no legal move"
+        return f"; legal moves: {', '.join(m.notation(full=True) for m in moves)}"
 
     def apply_unchecked(self, path: Sequence[int], captures: Iterable[int]) -> Position:
         """Carry out a move as written, legal or not: for replaying past an illegal move.

@@ -18,6 +18,7 @@ from .options import (
     format_option,
     jobs_option,
     output_option,
+    quiet,
     quiet_option,
     variant_option,
 )
@@ -191,12 +192,14 @@ def analyse(
     one move that does not lose a man. PDN output is each game as it was read, with at each
     blunder and mistake its NAG, a comment with the values and the engine's line as a
     variation, and a summary; JSON gives the figures of every ply. The progress bar counts
-    the games (-q: none).
+    the plies analysed against the plies of the input, with the time left, and the games
+    (-q: none).
     """
     import json
 
-    from ..analysis import analyse_files
+    from ..analysis import analyse_files, plies_in
     from ..batch import default_jobs, usable_cores
+    from ..progress import is_terminal
     from ..schema import SCHEMA
 
     if depth is not None and movetime is not None:
@@ -205,7 +208,12 @@ def analyse(
     jobs = default_jobs(sources) if jobs is None else (jobs or usable_cores())
     not_pdn = NotPdn()
     reading_errors = ReadingErrors()
-    with progress_bar(files, per_game=True) as progress, open_output(output, files) as out:
+    plies = None
+    if not quiet() and is_terminal(sys.stderr) and "-" not in files:
+        # The bar counts plies against the plies of the input: one quick read first.
+        plies = plies_in(sources_of(files), encoding())
+    bar = progress_bar(files, per_game=True, plies=plies)
+    with bar as progress, open_output(output, files) as out:
         if fmt == "json":
             out.write(f'{{"schema": "{SCHEMA}", "type": "analysis", "games": [\n')
         count = 0
@@ -217,6 +225,7 @@ def analyse(
             pdn=fmt == "pdn",
             jobs=jobs,
             encoding=encoding(),
+            on_plies=progress.advance,
         ):
             progress.tick()
             if found.not_pdn is not None:

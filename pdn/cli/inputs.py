@@ -39,15 +39,18 @@ def sources_of(files: tuple[str, ...]) -> list[str | BinaryIO]:
     return [sys.stdin.buffer if f == "-" else f for f in files]
 
 
-def progress_bar(files: tuple[str, ...], *, slow: bool = True, per_game: bool = False) -> Progress:
+def progress_bar(
+    files: tuple[str, ...], *, slow: bool = True, per_game: bool = False, plies: int | None = None
+) -> Progress:
     """The progress bar of this command over FILES (silenced by its ``--quiet``, and when the
     work is not ``slow``: a pass that only cuts games and reads tags is over in a moment);
     ``per_game`` for work slow on each game (an analysis): shown whatever the input's size,
-    the games done counted one by one."""
+    the games done counted one by one, and with ``plies`` (the plies the input holds) the
+    plies done counted against them."""
     from ..progress import LARGE, Progress
 
     if per_game:
-        return Progress(files, quiet=quiet(), large=0, every=1)
+        return Progress(files, quiet=quiet(), large=0, every=1, plies=plies)
     return Progress(files, quiet=quiet() or not slow, large=LARGE)
 
 

@@ -363,6 +363,15 @@ def novelty(
     show_default=True,
     help="Which table CSV output holds.",
 )
+@click.option(
+    "--tiebreaks",
+    default="sb,wins",
+    show_default=True,
+    metavar="LIST",
+    help="What orders players equal on points, in order, then the name: sb "
+    "(Sonneborn-Berger), buchholz (Solkoff), median-buchholz, truncated-solkoff (Buchholz "
+    "less the lowest opponent, as FMJD Swiss events use), wins. The page says the order.",
+)
 @click.option("--no-openings", is_flag=True, help="Skip the ballot of each game (faster).")
 @click.option("--event", default=None, metavar="REGEX", help="Only the events this matches.")
 @names_option()
@@ -385,6 +394,7 @@ def report(
     fmt: str,
     points: str | None,
     table: str,
+    tiebreaks: str,
     no_openings: bool,
     event: str | None,
     aliases: Aliases | None,
@@ -394,6 +404,9 @@ def report(
     output: str,
 ) -> None:
     """Standings, crosstable, results by round, colour balance and ballots, per event.
+
+    Players are ranked by points, then by the --tiebreaks in order (by default
+    Sonneborn-Berger, then wins), then by name; players equal on all of them share a rank.
 
     An event with more than 60 players gets no crosstable grid (it would grow with the square
     of the players); a line says so, and --format csv --table crosstable, like JSON, lists
@@ -416,6 +429,10 @@ def report(
         scheme = None if points is None else reports.parse_points(points)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--points") from exc
+    try:
+        order = reports.parse_tiebreaks(tiebreaks)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--tiebreaks") from exc
     if width is None and output == "-" and sys.stdout.isatty():
         width = shutil.get_terminal_size().columns
 
@@ -461,7 +478,9 @@ def report(
 
     # One event at a time: the records wait on disk, not in memory (pdn.report.EventStore).
     try:
-        built = reports.iter_reports(records(), scheme, aliases=aliases, event=event)
+        built = reports.iter_reports(
+            records(), scheme, aliases=aliases, event=event, tiebreaks=order
+        )
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--event") from exc
     with open_output(output, files) as out:

@@ -16,16 +16,12 @@ The steps are kept apart so each can be used (and tested) on its own:
 3. ``render_text`` / ``render_markdown`` / ``render_csv`` / ``render_json`` / ``render_html``
    (or :func:`render`) turn the reports into a string.
 
-Ordering of the standings (documented tie-breaks):
+Ordering of the standings: points, highest first, then each tie-break in the order chosen
+(:mod:`pdn.report.tiebreaks`; by default Sonneborn-Berger, then wins), then the name,
+alphabetically ignoring case (then exactly, so the order is always the same). Every report
+says its order (``Ranking:``).
 
-1. points, highest first;
-2. Sonneborn-Berger, highest first, computed from the crosstable as the sum over opponents of
-   (points scored against that opponent x that opponent's total points), both in the chosen
-   points scheme;
-3. wins, most first;
-4. name, alphabetically ignoring case (then exactly, so the order is always the same).
-
-Players equal on points, Sonneborn-Berger and wins share a rank (shown as ``2=``).
+Players equal on points and on every tie-break share a rank (shown as ``2=``).
 
 >>> recs = [record_from_tags({"Event": "Club", "Round": "1", "Black": "Ann", "White": "Bo",
 ...                           "Result": "1-0"})]
@@ -71,14 +67,17 @@ from .standings import (
     points_of_results,
 )
 from .store import EventStore, build_reports, iter_reports
+from .tiebreaks import DEFAULT_TIEBREAKS, TIEBREAKS, Tiebreak, order_text, parse_tiebreaks
 
 __all__ = [
     "BLACK",
     "CROSSTABLE_MAX_PLAYERS",
     "CSV_TABLES",
     "DEFAULT_POINTS",
+    "DEFAULT_TIEBREAKS",
     "FORMATS",
     "HTML_TITLE",
+    "TIEBREAKS",
     "WHITE",
     "ColourBalance",
     "Crosstable",
@@ -90,13 +89,16 @@ __all__ = [
     "RoundGames",
     "StandingRow",
     "TagSource",
+    "Tiebreak",
     "build_reports",
     "first_mover_colour",
     "game_record",
     "games_to_records",
     "iter_reports",
+    "order_text",
     "parse_points",
     "parse_result",
+    "parse_tiebreaks",
     "points_of_results",
     "record_from_tags",
     "render",

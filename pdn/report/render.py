@@ -10,8 +10,10 @@ from typing import Any
 
 from ..safe_text import one_line
 from ..tables import Column, Table, html_text, markdown_cell
+from .marks import MARKS_CSS, marked_html
 from .records import _DASH, BLACK, UNKNOWN, WHITE
 from .standings import CROSSTABLE_MAX_PLAYERS, EventReport, OpeningStats, StandingRow, _num
+from .tiebreaks import TIEBREAKS, order_text
 
 #: Output formats understood by :func:`render`.
 FORMATS: tuple[str, ...] = ("text", "markdown", "csv", "json", "html")
@@ -48,6 +50,7 @@ def _summary(report: EventReport) -> list[tuple[str, str]]:
         ("Games", f"{len(report.games)} (scored {scored}, unplayed/unknown {len(report.unscored)})")
     )
     lines.append(("Points", f"win {_num(win)}, draw {_num(draw)}, loss {_num(loss)}"))
+    lines.append(("Ranking", order_text(report.tiebreaks)))
     lines.append(("First mover", ", ".join(report.first_colours) or UNKNOWN))
     return lines
 
@@ -65,6 +68,10 @@ def _standings_table(report: EventReport) -> Table:
     if report.swiss:
         headers += ["Buch", "MBuch"]
         right += [True, True]
+    # A tie-break chosen is shown, in a column of its own when the table has none for it.
+    extra = [TIEBREAKS[name] for name in report.tiebreaks if TIEBREAKS[name].column not in headers]
+    headers += [tb.column for tb in extra]
+    right += [True] * len(extra)
     with_unscored = bool(report.unscored)
     if with_unscored:
         headers.append("Unscored")
@@ -83,6 +90,7 @@ def _standings_table(report: EventReport) -> Table:
         ]
         if report.swiss:
             cells += [_num(row.buchholz), _num(row.median_buchholz)]
+        cells += [_num(getattr(row, tb.field)) for tb in extra]
         if with_unscored:
             cells.append(str(row.unscored))
         rows.append(cells)
@@ -298,6 +306,7 @@ _CSV_HEADERS: dict[str, list[str]] = {
     "standings": [
         "event", "rank", "player", "games", "wins", "draws", "losses", "points",
         "sonneborn_berger", "unscored", "as_first", "as_second", "buchholz", "median_buchholz",
+        "truncated_solkoff",
     ],
     "crosstable": ["event", "player", "opponent", "games", "score"],
     "games": [
@@ -324,7 +333,7 @@ def _csv_rows(report: EventReport, table: str) -> list[list[Any]]:
                 *(event, r.rank, r.player, r.games, r.wins, r.draws, r.losses),
                 *(_num(r.points), _num(r.sonneborn_berger), r.unscored),
                 *(balance[r.player].first, balance[r.player].second),
-                *(_num(r.buchholz), _num(r.median_buchholz)),
+                *(_num(r.buchholz), _num(r.median_buchholz), _num(r.truncated_solkoff)),
             ]
             for r in report.standings
         ]
@@ -387,7 +396,8 @@ def _json_chunks(reports: Iterable[EventReport]) -> Iterator[str]:
     return dumps_listing("events", (report.to_dict() for report in reports))
 
 
-_CSS = """
+_CSS = (
+    """
 body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
 h1 { font-size: 1.6em; } h2 { margin-top: 2em; border-bottom: 1px solid #ccc; }
 table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
@@ -397,6 +407,9 @@ td.self { background: #ddd; text-align: center; }
 dl { display: grid; grid-template-columns: max-content auto; gap: 0.2em 1em; }
 dt { font-weight: bold; } dd { margin: 0; } .notes li, .warnings li { color: #8a4b00; }
 """.strip()
+    + "\n"
+    + MARKS_CSS
+)
 
 
 #: The title of an HTML report unless one is given.
@@ -438,9 +451,10 @@ def _html_chunks(
         head += ["</ul>", "</section>"]
     yield "\n".join(head)
     for report in reports:
-        out = ["", "<section>", f"<h2>{html_text(report.event)}</h2>", "<dl>"]
+        # Values from the files go through marked_html: look-alike names must look apart.
+        out = ["", "<section>", f"<h2>{marked_html(report.event)}</h2>", "<dl>"]
         out += [
-            f"<dt>{html_text(label)}</dt><dd>{html_text(value)}</dd>"
+            f"<dt>{html_text(label)}</dt><dd>{marked_html(value)}</dd>"
             for label, value in _summary(report)
         ]
         out.append("</dl>")
@@ -450,10 +464,11 @@ def _html_chunks(
                 out.append(f"<p>{html_text(table[0].upper() + table[1:])}.</p>")
             else:
                 # Crosstable data columns start after "#" and "Player": column j is player j - 2.
-                out += table.html_lines(diagonal=2 if heading == "Crosstable" else None)
+                diagonal = 2 if heading == "Crosstable" else None
+                out += table.html_lines(diagonal=diagonal, cell_html=marked_html)
         if report.notes:
             out += ["<h3>Notes</h3>", '<ul class="notes">']
-            out += [f"<li>{html_text(note)}</li>" for note in report.notes]
+            out += [f"<li>{marked_html(note)}</li>" for note in report.notes]
             out.append("</ul>")
         out.append("</section>")
         yield "\n".join(out)

@@ -1,10 +1,10 @@
-"""An event's standings from its records: tallies, the tie-breaks (Sonneborn-Berger, wins,
-Buchholz), the crosstable, rounds, colours, ballots and notes, in an :class:`EventReport`."""
+"""An event's standings from its records: tallies, the tie-breaks (:mod:`.tiebreaks`), the
+crosstable, rounds, colours, ballots and notes, in an :class:`EventReport`."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..names import differences, similar_names
@@ -19,6 +19,7 @@ from .records import (
     _natural_key,
     round_sort_key,
 )
+from .tiebreaks import DEFAULT_TIEBREAKS, TIEBREAKS
 
 #: Above this many players in an event the crosstable is not laid out as a grid in text,
 #: Markdown and HTML (it would have players x players cells: 4 million for 2,000 players) nor
@@ -43,12 +44,14 @@ class StandingRow:
     unscored: int
     buchholz: float = 0.0
     median_buchholz: float = 0.0
+    truncated_solkoff: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         """A plain-dict form for JSON."""
         return {
             "buchholz": self.buchholz,
             "median_buchholz": self.median_buchholz,
+            "truncated_solkoff": self.truncated_solkoff,
             "rank": self.rank,
             "player": self.player,
             "games": self.games,
@@ -260,6 +263,8 @@ class EventReport:
     notes: tuple[str, ...]
     swiss: bool = False
     player_rounds: tuple[PlayerRounds, ...] = ()
+    #: The tie-breaks that order players equal on points, in order (:mod:`.tiebreaks`).
+    tiebreaks: tuple[str, ...] = DEFAULT_TIEBREAKS
 
     def standing(self, player: str) -> StandingRow:
         """The standings row of ``player`` (``KeyError`` if the player is not in the event)."""
@@ -291,6 +296,7 @@ class EventReport:
             "name_variants": [list(group) for group in self.name_variants],
             "notes": list(self.notes),
             "swiss": self.swiss,
+            "tiebreaks": list(self.tiebreaks),
             # Like the crosstable's grids, left out of a very large event (the games by round
             # hold the same facts): 2,000 players would add a megabyte.
             "player_rounds": []
@@ -383,55 +389,60 @@ def _tally_games(
     return tallies
 
 
-def _standings(tallies: dict[str, _Tally]) -> tuple[StandingRow, ...]:
+def _standings(
+    tallies: dict[str, _Tally], tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS
+) -> tuple[StandingRow, ...]:
     # Rounded so that float noise from schemes like 3,1,0.3 cannot break a real tie.
     def sb_of(player: str) -> float:
         against = tallies[player].against
         return round(sum(score * tallies[opp].points for opp, score in against.items()), 9)
 
-    sbs = {player: sb_of(player) for player in tallies}
-    order = sorted(
-        tallies,
-        key=lambda p: (
-            -round(tallies[p].points, 9),
-            -sbs[p],
-            -tallies[p].wins,
-            p.casefold(),
-            p,
-        ),
+    unranked = [
+        StandingRow(
+            rank=0,
+            player=player,
+            games=tally.games,
+            wins=tally.wins,
+            draws=tally.draws,
+            losses=tally.losses,
+            points=round(tally.points, 9),
+            sonneborn_berger=sb_of(player),
+            unscored=tally.unscored,
+            buchholz=_buchholz(tallies, player),
+            median_buchholz=_buchholz(tallies, player, cut=(1, 1), least=3),
+            truncated_solkoff=_buchholz(tallies, player, cut=(1, 0), least=2),
+        )
+        for player, tally in tallies.items()
+    ]
+    fields = [TIEBREAKS[name].field for name in tiebreaks]
+
+    def merit(row: StandingRow) -> tuple[float, ...]:
+        return (row.points, *(float(getattr(row, name)) for name in fields))
+
+    ordered = sorted(
+        unranked,
+        key=lambda row: (tuple(-v for v in merit(row)), row.player.casefold(), row.player),
     )
     rows: list[StandingRow] = []
-    previous: tuple[float, float, int] | None = None
-    for position, player in enumerate(order, start=1):
-        tally = tallies[player]
-        merit = (round(tally.points, 9), sbs[player], tally.wins)
-        rank = rows[-1].rank if merit == previous else position
-        previous = merit
-        rows.append(
-            StandingRow(
-                rank=rank,
-                player=player,
-                games=tally.games,
-                wins=tally.wins,
-                draws=tally.draws,
-                losses=tally.losses,
-                points=round(tally.points, 9),
-                sonneborn_berger=sbs[player],
-                unscored=tally.unscored,
-                buchholz=_buchholz(tallies, player),
-                median_buchholz=_buchholz(tallies, player, median=True),
-            )
-        )
+    previous: tuple[float, ...] | None = None
+    for position, row in enumerate(ordered, start=1):
+        rank = rows[-1].rank if merit(row) == previous else position
+        previous = merit(row)
+        rows.append(replace(row, rank=rank))
     return tuple(rows)
 
 
-def _buchholz(tallies: dict[str, _Tally], player: str, *, median: bool = False) -> float:
+def _buchholz(
+    tallies: dict[str, _Tally], player: str, *, cut: tuple[int, int] = (0, 0), least: int = 0
+) -> float:
     """The sum of the points of the opponents of each scored game (an opponent met twice
-    counts twice); the median Buchholz leaves out the highest and the lowest of them, when
-    there are at least three games."""
+    counts twice); with ``cut=(low, high)``, the ``low`` lowest and ``high`` highest of them
+    left out when there are at least ``least`` games (median Buchholz: ``(1, 1)``, 3;
+    truncated Solkoff: ``(1, 0)``, 2)."""
     values = sorted(tallies[opponent].points for opponent in tallies[player].opponents)
-    if median and len(values) >= 3:
-        values = values[1:-1]
+    low, high = cut
+    if (low or high) and len(values) >= least:
+        values = values[low : len(values) - high]
     return round(sum(values), 9)
 
 
@@ -527,10 +538,13 @@ def _quoted(names: Iterable[str]) -> str:
 
 
 def _build_event(
-    event: str, games: Sequence[GameRecord], scheme: tuple[float, float, float]
+    event: str,
+    games: Sequence[GameRecord],
+    scheme: tuple[float, float, float],
+    tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
 ) -> EventReport:
     tallies = _tally_games(games, scheme)
-    standings = _standings(tallies)
+    standings = _standings(tallies, tiebreaks)
     players = [row.player for row in standings]
     swiss = _is_swiss(players, tallies)
     # A table of rounds needs rounds: files without Round tags put every game in "?".
@@ -584,6 +598,7 @@ def _build_event(
         notes=tuple(notes),
         swiss=swiss,
         player_rounds=_player_rounds(players, games, scheme) if swiss and rounds_known else (),
+        tiebreaks=tuple(tiebreaks),
     )
 
 

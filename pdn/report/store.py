@@ -17,6 +17,7 @@ from .records import (
     _points_scheme,
 )
 from .standings import EventReport, _build_event, points_of_results
+from .tiebreaks import DEFAULT_TIEBREAKS, TIEBREAKS
 
 
 def build_reports(
@@ -26,6 +27,7 @@ def build_reports(
     openings: Sequence[str | None] | None = None,
     aliases: Aliases | None = None,
     event: str | None = None,
+    tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
 ) -> list[EventReport]:
     """One :class:`EventReport` per Event, in the order events are first seen.
 
@@ -34,7 +36,8 @@ def build_reports(
     ``openings``, if given, holds one label (or ``None``) per record; a label replaces the
     record's own ``opening``. ``aliases`` renames players and events first (so that two
     spellings count as one); ``event`` is a regular expression: only the events whose name it
-    matches (anywhere, ``re.search``) are reported (``ValueError`` if it is not one).
+    matches (anywhere, ``re.search``) are reported (``ValueError`` if it is not one);
+    ``tiebreaks`` orders players equal on points (:mod:`pdn.report.tiebreaks`).
     :func:`iter_reports` gives the same reports one at a time, in constant memory.
 
     >>> from pdn.report.records import record_from_tags
@@ -42,7 +45,11 @@ def build_reports(
     >>> build_reports(recs, (2, 1, 0))[0].standing("A").points
     2.0
     """
-    return list(iter_reports(records, points, openings=openings, aliases=aliases, event=event))
+    return list(
+        iter_reports(
+            records, points, openings=openings, aliases=aliases, event=event, tiebreaks=tiebreaks
+        )
+    )
 
 
 def iter_reports(
@@ -52,6 +59,7 @@ def iter_reports(
     openings: Sequence[str | None] | None = None,
     aliases: Aliases | None = None,
     event: str | None = None,
+    tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
 ) -> Iterator[EventReport]:
     """:func:`build_reports` one event at a time, for collections of any size.
 
@@ -60,6 +68,9 @@ def iter_reports(
     over and dropped. Arguments are checked at the call, before any record is read.
     """
     scheme = None if points is None else _points_scheme(points)
+    unknown = [name for name in tiebreaks if name not in TIEBREAKS]
+    if unknown:
+        raise ValueError(f"unknown tie-break {unknown[0]!r}: choose among {', '.join(TIEBREAKS)}")
     try:
         wanted = None if event is None else re.compile(event)
     except re.error as exc:
@@ -83,9 +94,8 @@ def iter_reports(
                 if wanted is None or wanted.search(name):
                     store.add(name, game)
             for name, group in store.events():
-                yield _build_event(
-                    name, group, points_of_results(group) if scheme is None else scheme
-                )
+                chosen = points_of_results(group) if scheme is None else scheme
+                yield _build_event(name, group, chosen, tiebreaks)
 
     return reports()
 

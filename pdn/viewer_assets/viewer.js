@@ -90,8 +90,10 @@ var PdnViewer = (function () {
     this.message = el("div", "pdnv-message");
     this.moveList = el("div", "pdnv-moves");
     this.graphBox = el("div", "pdnv-graph");
+    this.analysisBox = el("div", "pdnv-analysis");
     left.appendChild(this.boardBox);
     left.appendChild(this.graphBox);
+    left.appendChild(this.analysisBox);
     left.appendChild(controls);
     left.appendChild(this.message);
     if (this.explorer) {
@@ -261,7 +263,16 @@ var PdnViewer = (function () {
       at.appendChild(span);
       var marks = (rec.st || "") + (rec.g || []).join(" ");
       if (marks) at.appendChild(el("span", "pdnv-nag", marks));
+      var an = rec.an;  // what pdn's analysis says of the move (viewer.py _notes)
+      if (an && an.m && !/[?!]/.test(marks)) {
+        var judged = el("span", "pdnv-nag pdnv-analysis-nag", an.m);
+        judged.title = "pdn analyse: " + an.c;
+        at.appendChild(judged);
+      }
       (rec.ca || []).forEach(function (t) { at.appendChild(el("span", "pdnv-comment", t)); });
+      if (an && an.c && (rec.ca || []).indexOf(an.c) < 0) {
+        at.appendChild(el("span", "pdnv-comment pdnv-analysis-comment", an.c));
+      }
       var lines = rec.vars || [];
       var ply0 = job.ply;
       if (rec.setup === undefined) job.ply += 1;
@@ -454,42 +465,73 @@ var PdnViewer = (function () {
 
   // The engine's value after each analysed move, for White (up) against Black (down), under the
   // board; a click on it goes to that ply of the mainline.
+  // Each ply: [ply, value for the graph, "?" or "??", "12. 15-18", value after the move for
+  // White, best move, its value for White, verdicts] (viewer.py _evaluation).
+  function plyText(p) {
+    return p[3] + p[2] + ": " + p[4] + " for White; best " + p[5] + " " + p[6] +
+      (p[7] ? "; " + p[7] : "");
+  }
+
   Viewer.prototype.drawGraph = function () {
     var box = this.graphBox, data = this.game.evaluation, self = this, sv = PdnBoard.svg;
     box.textContent = "";
+    this.analysisBox.textContent = "";
     if (!data || !data.plies.length) return;
-    var w = 360, h = 80, top = 4, range = data.range;
+    var node = this.node, now = null;
+    if (node && node.ply && node.mainline !== false) {
+      data.plies.forEach(function (p) { if (p[0] === node.ply) now = p; });
+    }
+    this.analysisBox.appendChild(el("b", null, "Analysis (" + data.level + "): "));
+    this.analysisBox.appendChild(document.createTextNode(now ? plyText(now) :
+      node && node.ply && node.mainline !== false ? "ply " + node.ply + ": a forced move, not judged" :
+      "go to a move of the game for its value, the best move and the verdict"));
+    var left = 34, w = 360, h = 80, top = 4, bottom = 14, range = data.range;
     var last = data.plies[data.plies.length - 1][0];
-    function x(ply) { return (ply / Math.max(last, 1)) * w; }
+    function x(ply) { return left + (ply / Math.max(last, 1)) * (w - left); }
     function y(value) { return top + (h / 2) * (1 - value / range); }
-    var svg = sv("svg", { "class": "pdnv-graph-svg", viewBox: "0 0 " + w + " " + (h + 2 * top),
-      width: w, height: h + 2 * top });
+    var svg = sv("svg", { "class": "pdnv-graph-svg", viewBox: "0 0 " + w + " " + (h + top + bottom),
+      width: w, height: h + top + bottom });
+    function label(text, lx, ly, anchor, cls) {
+      var t = sv("text", { x: lx, y: ly, "text-anchor": anchor, "font-size": 10,
+        "class": "pdnv-graph-label" + (cls ? " " + cls : ""), fill: "#555" });
+      t.textContent = text;
+      svg.appendChild(t);
+    }
+    var men = range / 100;
+    label("White +" + men, left - 3, top + 9, "end");
+    label("0", left - 3, y(0) + 3, "end");
+    label("Black +" + men, left - 3, top + h, "end");
+    label("start", left, h + top + bottom - 2, "start");
+    label("ply " + last, w, h + top + bottom - 2, "end");
     var title = sv("title", {});
     title.textContent = "Evaluation for White, " + data.level + " (click: go to the ply)";
     svg.appendChild(title);
-    svg.appendChild(sv("rect", { x: 0, y: top, width: w, height: h / 2, fill: "#f7f7f2" }));
-    svg.appendChild(sv("rect", { x: 0, y: top + h / 2, width: w, height: h / 2, fill: "#e4e1d8" }));
-    svg.appendChild(sv("line", { x1: 0, y1: y(0), x2: w, y2: y(0), stroke: "#999", "stroke-width": 1 }));
+    var width = w - left;
+    svg.appendChild(sv("rect", { x: left, y: top, width: width, height: h / 2, fill: "#f7f7f2" }));
+    svg.appendChild(sv("rect", { x: left, y: top + h / 2, width: width, height: h / 2,
+      fill: "#e4e1d8" }));
+    svg.appendChild(sv("line", { x1: left, y1: y(0), x2: w, y2: y(0), stroke: "#999",
+      "stroke-width": 1 }));
     var points = data.plies.map(function (p) { return x(p[0]) + "," + y(p[1]); });
     svg.appendChild(sv("polyline", { "class": "pdnv-graph-line", points: points.join(" "),
       fill: "none", stroke: "#1d5fd0", "stroke-width": 1.5 }));
     data.plies.forEach(function (p) {
-      if (!p[2]) return;
-      var dot = sv("circle", { "class": "pdnv-graph-mark", cx: x(p[0]), cy: y(p[1]), r: 3.5,
-        fill: p[2] === "??" ? "#d0281a" : "#e89a1c" });
+      var dot = sv("circle", { "class": p[2] ? "pdnv-graph-mark" : "pdnv-graph-ply",
+        cx: x(p[0]), cy: y(p[1]), r: p[2] ? 3.5 : 1.8,
+        fill: p[2] === "??" ? "#d0281a" : p[2] ? "#e89a1c" : "#1d5fd0" });
       var tip = sv("title", {});
-      tip.textContent = p[3] + p[2];
+      tip.textContent = plyText(p);
       dot.appendChild(tip);
       svg.appendChild(dot);
+      if (p[2]) label(p[2], x(p[0]), y(p[1]) - 5, "middle", "pdnv-graph-mark-label");
     });
-    var node = this.node;
-    if (node && node.ply && node.mainline !== false) {
+    if (now || (node && node.ply && node.mainline !== false)) {
       svg.appendChild(sv("line", { "class": "pdnv-graph-now", x1: x(node.ply), y1: top,
         x2: x(node.ply), y2: top + h, stroke: "#f2a200", "stroke-width": 2 }));
     }
     svg.addEventListener("click", function (ev) {
-      var r = svg.getBoundingClientRect();
-      self.jump(Math.round(((ev.clientX - r.left) / r.width) * Math.max(last, 1)));
+      var r = svg.getBoundingClientRect(), at = (ev.clientX - r.left) / r.width * w;
+      self.jump(Math.max(0, Math.round(((at - left) / (w - left)) * Math.max(last, 1))));
     });
     box.appendChild(svg);
   };

@@ -52,7 +52,16 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
     ),
     (
         "text facts",
-        {"decoding", "line_ends", "grammar", "gametype", "detection", "notation", "names", "name_typos"},
+        {
+            "decoding",
+            "line_ends",
+            "grammar",
+            "gametype",
+            "detection",
+            "notation",
+            "names",
+            "name_typos",
+        },
     ),
     ("cutting", {"cutting"}),
     ("model", {"model", "visitor", "steps"}),

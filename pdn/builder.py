@@ -248,10 +248,11 @@ class GameBuilder(GameVisitor[Game]):
 
     def _detect(self) -> None:
         game = self.game
-        if any(problem.code == "not-pdn" for problem in self.problems):
-            game.variant, game.variant_source = None, "default"
-            return
         game_type = game_type_of(game.tags.get("GameType"))
+        if any(problem.code == "not-pdn" for problem in self.problems):
+            # Its GameType still says which rules it is not (0: chess), never English's.
+            game.game_type, game.variant, game.variant_source = game_type, None, "default"
+            return
         fen = game.tags.get("FEN")
         fens = ([fen] if fen else []) + self.fens
         game.game_type = game_type

@@ -141,8 +141,11 @@ def _read(path: str) -> tuple[int, bool]:
     ``not-pdn`` verdict), in one reading."""
     games = binary = 0
     for game in iter_games(path):
-        games += not _no_game(game)
-        binary += any(p.code == "not-pdn" for p in game.errors)
+        nothing = _no_game(game)
+        games += not nothing
+        # A file called binary is one empty game saying not-pdn; a game of junk words only
+        # (a mutant's moves all mangled, as a chess game's) says not-pdn too, and is read.
+        binary += nothing and any(p.code == "not-pdn" for p in game.errors)
     return games, binary > 0
 
 

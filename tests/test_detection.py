@@ -148,7 +148,7 @@ def test_the_rules_are_stated_in_text_and_json() -> None:
     assert "  rules: Russian draughts (GameType '25')" in verdict_text(verdict).splitlines()
     option = pdn.validate(pdn.parse_game("1. 11-15 *"), "pool")
     assert (option.rules_source, option.rules_evidence) == ("option", "asked for: pool")
-    unknown = verdict_of(pdn.parse_game('[GameType "0"]\n1. e4 e5 *'), "chess.pdn")
+    unknown = verdict_of(pdn.parse_game('[GameType "0"]\n1. 11-15 *'), "chess.pdn")
     assert verdict.status == "illegal" and unknown.status == "unchecked"
     assert unknown.to_dict()["rules"]["variant"] is None
     assert unknown.rules_title == "GameType 0 (no draughts rules for it)"

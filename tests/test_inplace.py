@@ -614,10 +614,11 @@ def test_as_read_gives_a_game_back_byte_for_byte(tmp_path: Path) -> None:
 
 @pytest.mark.stress
 def test_convert_in_place_keeps_a_junk_game_it_would_push_past_the_limit(tmp_path: Path) -> None:
-    # Issue 33: 250,000 junk words are written as comments ("ab" as "{ab}"), 786 kB grew to
-    # 1.3 MB, and every later read cut the game.
+    # Issue 33: junk words are written as comments, 786 kB grew to 1.3 MB, and every later
+    # read cut the game. A run of junk is one comment now; a junk word between dangling move
+    # numbers still grows ("ab 1. " is written "{ab} {1.} ": 6 characters become 10).
     path = tmp_path / "junk.pdn"
-    text = '[Event "j"]\n1. 11-15 ' + "ab\n" * (MAX_GAME_CHARS // 4 - 100) + "23-19 *\n"
+    text = '[Event "j"]\n1. 11-15 ' + "ab 1. " * (MAX_GAME_CHARS // 6 - 100) + "23-19 *\n"
     path.write_text(text, encoding="utf-8")
     code, _, err = run("convert", "--in-place", str(path))
     assert code == 0, err

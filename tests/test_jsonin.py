@@ -647,4 +647,4 @@ def test_an_empty_collection_is_zero_games_whatever_its_format(
     path.write_text(text, encoding="utf-8")
     code, out, err = run("validate", path)
     assert (code, out, err) == (0, "0 games: 0 clean, 0 with errors\n", "")
-    assert run("select", "--count", path) == (0, "0\n", "")
+    assert run("select", "--count", path) == (1, "0\n", "")  # nothing kept: status 1

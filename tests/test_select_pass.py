@@ -145,7 +145,11 @@ def test_rest_when_nothing_is_kept_holds_every_game(games: Path, tmp_path: Path)
 def test_rest_never_overwrites_an_input_nor_the_output(games: Path, tmp_path: Path) -> None:
     before = games.read_bytes()
     code, _, err = run("select", "--games", "1", "--rest", str(games), str(games))
-    assert code == 2 and "is also an input" in err and games.read_bytes() == before
+    assert (
+        code == 2
+        and "refusing to overwrite a file pdn reads" in err
+        and games.read_bytes() == before
+    )
     out = tmp_path / "out.pdn"
     code, _, err = run("select", "--games", "1", "--rest", str(out), "-o", str(out), str(games))
     assert code == 2 and "different files" in err and not out.exists()

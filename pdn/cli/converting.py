@@ -274,10 +274,19 @@ def annotate(
             games = recorded_games_of(inputs, first_steps=BALLOT_PLIES, whole=True)
         else:
             games = games_of(inputs)  # the comments need every step: the model
-        for number, (name, read) in enumerate(reported(games, in_place=in_place)):
+        number = 0
+        for name, read in reported(games, in_place=in_place):
             report = replays.of(read, name)
-            annotations = annotations_of(read, report, options)
             game = report.game
+            if any(problem.code == "not-pdn" for problem in game.errors):
+                # No draughts game to annotate (said already): written as it was read, and
+                # an input with no game at all (a binary file) adds nothing.
+                text = read.accept(PdnWriter(variant=game.variant))
+                if text.strip():
+                    out.write(("\n" if number else "") + text)
+                    number += 1
+                continue
+            annotations = annotations_of(read, report, options)
             novelty = found.get((name, game.index))
             if novelty is not None:
                 from ..novelty import add_novelty  # (only then: it takes a while to import)
@@ -288,6 +297,7 @@ def annotate(
             if why is not None:
                 text = _kept_as_read(out, name, game, why)
             out.write(("\n" if number else "") + text)
+            number += 1
 
     write_outputs(output, files, in_place, write)
 

@@ -203,6 +203,7 @@ def _check_line(moves: tuple[str, ...] | None, text: str | None) -> None:
 @click.option("--count", "count_only", is_flag=True, help="Print only the number of games.")
 @click.option(
     "--rest",
+    type=OutputPath(writable=True),
     default=None,
     metavar="FILE",
     help="Write every game not kept to FILE, as read, in the same pass (with --first, the "

@@ -30,6 +30,7 @@ __all__ = [
     "SpillError",
     "SpilledCounts",
     "added",
+    "disk_errors",
     "merge_row",
 ]
 
@@ -190,8 +191,9 @@ _COLUMNS = "win, draw, loss, unknown, first, last"
 
 
 class SpillError(OSError):
-    """The temporary database of :class:`SpilledCounts` failed (a full or unwritable
-    temporary folder): an :class:`OSError` naming that folder, with SQLite's reason."""
+    """A private temporary database failed (that of :class:`SpilledCounts`, or of a report's
+    :class:`~pdn.report.store.EventStore`: a full or unwritable temporary folder): an
+    :class:`OSError` naming that folder, with SQLite's reason."""
 
 
 def _temporary_folder() -> str:
@@ -202,9 +204,9 @@ def _temporary_folder() -> str:
 
 
 @contextlib.contextmanager
-def _disk_errors() -> Iterator[None]:
-    """SQLite's errors as a :class:`SpillError`: a user learns which folder and why, in one
-    line, never a traceback."""
+def disk_errors(whose: str = "the explorer's") -> Iterator[None]:
+    """SQLite's errors as a :class:`SpillError` (about ``whose`` temporary database): a user
+    learns which folder and why, in one line, never a traceback."""
     try:
         yield
     except sqlite3.Error as exc:
@@ -212,8 +214,7 @@ def _disk_errors() -> Iterator[None]:
         code = errno.ENOSPC if "full" in reason else errno.EIO
         raise SpillError(
             code,
-            f"the explorer's temporary database failed ({reason}); "
-            "set TMPDIR to a folder with room",
+            f"{whose} temporary database failed ({reason}); set TMPDIR to a folder with room",
             _temporary_folder(),
         ) from None
 
@@ -223,7 +224,7 @@ class SpilledCounts:
     Every failure of the database is a :class:`SpillError`."""
 
     def __init__(self) -> None:
-        with _disk_errors():
+        with disk_errors():
             # A tree may change threads (a partition's, handed back by a threaded
             # scheduler); it is never used by two at once.
             self.db = sqlite3.connect("", check_same_thread=False)
@@ -238,7 +239,7 @@ class SpilledCounts:
     def add(self, table: CountTable) -> None:
         """Add up the records of ``table`` into the database."""
         db = self.db
-        with _disk_errors():
+        with disk_errors():
             db.executemany(
                 f"INSERT INTO positions VALUES (?, ?, ?, ?, ?, ?, ?) "
                 f"ON CONFLICT (key) DO UPDATE SET {_UPSERT_COUNTS}",
@@ -254,7 +255,7 @@ class SpilledCounts:
 
     def position(self, key: int) -> tuple[int, ...] | None:
         """The record of the position ``key``, or None."""
-        with _disk_errors():
+        with disk_errors():
             row = self.db.execute(
                 f"SELECT {_COLUMNS} FROM positions WHERE key = ?", (_blob(key),)
             ).fetchone()
@@ -262,7 +263,7 @@ class SpilledCounts:
 
     def moves_from(self, key: int) -> Iterator[tuple[int, tuple[int, ...]]]:
         """(the position it leads to, its record) of each move from ``key``."""
-        with _disk_errors():
+        with disk_errors():
             rows = self.db.execute(
                 f"SELECT target, {_COLUMNS} FROM moves WHERE source = ?", (_blob(key),)
             )
@@ -271,13 +272,13 @@ class SpilledCounts:
 
     def positions(self) -> Iterator[tuple[int, tuple[int, ...]]]:
         """(key, record) of every position."""
-        with _disk_errors():
+        with disk_errors():
             for key, *counts in self.db.execute(f"SELECT key, {_COLUMNS} FROM positions"):
                 yield int.from_bytes(key, "big"), tuple(counts)
 
     def moves(self) -> Iterator[tuple[tuple[int, int], tuple[int, ...]]]:
         """((source, target), record) of every move."""
-        with _disk_errors():
+        with disk_errors():
             for source, target, *counts in self.db.execute(
                 f"SELECT source, target, {_COLUMNS} FROM moves"
             ):

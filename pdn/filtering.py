@@ -310,7 +310,7 @@ class Selection:
         :meth:`replay`)."""
         if self.results is not None and parse_result(game.result) not in self.results:
             return False
-        if self.variant is not None and self._variant_of(game, file) != self.variant:
+        if self.variant is not None and self._replays.variant_of(game, file) != self.variant:
             return False
         if not self._plies_fit(game):
             return False
@@ -319,13 +319,6 @@ class Selection:
         if self.marks(game, file) is None:
             return False
         return self._verdict_fits(game, file)
-
-    def _variant_of(self, game: Game, file: str | None) -> str | None:
-        """The rules ``game`` is replayed under, as ``pdn validate`` says: its GameType's
-        without a replay, else its replay's (a failing guess is retried)."""
-        if self._replays.certain(game):
-            return game.variant
-        return self.replay(game, file).variant_name
 
     def replay_alone(self) -> bool:
         """Whether the conditions past the tags read no more of a game than its replay and

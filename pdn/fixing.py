@@ -28,7 +28,7 @@ change has no single place in that text is the game written by the faithful writ
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from pdn.engine import VARIANTS, get_variant, same_board
@@ -37,6 +37,7 @@ from .batch import Input, is_json, iter_games
 from .cutting import RawGame
 from .model import Game
 from .names import Aliases
+from .replays import Replays
 from .results import CANONICAL, TERMINATORS, Outcome, parse_result
 from .validation import validate
 
@@ -133,12 +134,22 @@ def fix_source(
     ``encoding`` forces the codec of PDN bytes (else it is detected).
     """
     from .grammar import patterns
+    from .inputs import display_name
     from .reader import parse_raw, split_games
     from .writer import write_game
 
+    # The rules of each game are those pdn validate replays it under, read only where a
+    # repair needs them; every game is noted, for the ties of the later games.
+    name, replays = display_name(source), Replays()
+
+    def fixed(game: Game) -> list[Change]:
+        changes = fix_game(game, options, lambda g: replays.variant_of(g, name))
+        replays.skip(game, name)  # (nothing when its rules were read)
+        return changes
+
     if is_json(source):
         for game in iter_games(source, encoding=encoding):
-            changes = fix_game(game, options)
+            changes = fixed(game)
             yield Fixed(game, write_game(game, separate=True), changes)
         return
     held: tuple[Game, list[Change], str] | None = (
@@ -159,7 +170,7 @@ def fix_source(
             yield Fixed(game, write_game(game), changes, held_before)
             held = None
         game = parse_raw(raw)
-        changes = fix_game(game, options)
+        changes = fixed(game)
         made = [change for change in changes if change.made]
         edited = _edited(raw, made) if made and raw.problem is None else None
         if edited is not None:
@@ -207,16 +218,23 @@ def _edited(raw: RawGame, made: list[Change]) -> str | None:
     return retagged_raw(raw, tags, terminator)
 
 
-def fix_game(game: Game, options: FixOptions) -> list[Change]:
+def fix_game(
+    game: Game, options: FixOptions, variant_of: Callable[[Game], str | None] | None = None
+) -> list[Change]:
     """Make the repairs ``options`` asks for in ``game`` (in place); returns every change
-    made, and every repair asked for that could not be made, in tag order."""
+    made, and every repair asked for that could not be made, in tag order.
+
+    ``variant_of`` gives the rules the game is replayed under, asked only where a repair
+    needs them (:meth:`pdn.replays.Replays.variant_of`, as :func:`fix_source` does for the
+    games of a file); by default the game's own replay, with no earlier games to go by."""
+    rules = variant_of or (lambda g: Replays().variant_of(g, None))
     changes: list[Change] = []
     line = game.line
     if options.aliases is not None:
         for rename in options.aliases.rename(game.tags):
             changes.append(Change(line, rename.tag, rename.old, rename.new))
     if options.result_from_terminator or options.terminator_from_result:
-        changes += _fix_result(game, options.result_from_terminator)
+        changes += _fix_result(game, options.result_from_terminator, rules)
     if options.dates:
         for tag in DATE_TAGS:
             old = game.tags.get(tag)
@@ -229,7 +247,7 @@ def fix_game(game: Game, options: FixOptions) -> list[Change]:
                 game.tags[tag] = new
                 changes.append(Change(line, tag, old, new))
     if options.add_gametype and "GameType" not in game.tags:
-        found, fitting = certain_variant(game)
+        found, fitting = certain_variant(game, rules(game))
         if found is None:
             why = f"the moves fit {', '.join(fitting)}" if fitting else "no rules fit the moves"
             changes.append(Change(line, "GameType", None, None, f"not added (not certain): {why}"))
@@ -240,7 +258,9 @@ def fix_game(game: Game, options: FixOptions) -> list[Change]:
     return changes
 
 
-def _fix_result(game: Game, from_terminator: bool) -> list[Change]:
+def _fix_result(
+    game: Game, from_terminator: bool, rules: Callable[[Game], str | None]
+) -> list[Change]:
     line = game.line
     tag = game.tags.get("Result")
     terminator = game.terminator
@@ -260,7 +280,7 @@ def _fix_result(game: Game, from_terminator: bool) -> list[Change]:
     if terminator is not None and parse_result(tag) is Outcome.UNKNOWN:
         note = f'the Result tag is "{tag}" (unknown)'
         return [Change(line, TERMINATOR, terminator, None, note)]
-    new = _terminator_for(tag, game)
+    new = _terminator_for(tag, game, rules)
     if new is None:
         note = "the Result tag is not a result PDN can write after the moves"
         return [Change(line, TERMINATOR, terminator, None, note)]
@@ -270,18 +290,18 @@ def _fix_result(game: Game, from_terminator: bool) -> list[Change]:
     return [Change(line, TERMINATOR, terminator, new)]
 
 
-def _terminator_for(tag: str, game: Game) -> str | None:
+def _terminator_for(tag: str, game: Game, rules: Callable[[Game], str | None]) -> str | None:
     """The terminator that says what the Result tag says: the tag itself when PDN writes it
-    so, else the outcome in the result family of the game's rules."""
+    so, else the outcome in the result family of the rules the game is replayed under."""
     text = tag.strip()
     if text in TERMINATORS:
         return text
     outcome = parse_result(text)
     if outcome is Outcome.UNKNOWN:
         return "*" if text in ("", "?") else None
-    family = "default"
-    if game.variant in VARIANTS:
-        family = get_variant(game.variant).result_family
+    family, variant = "default", rules(game)
+    if variant in VARIANTS:
+        family = get_variant(variant).result_family
     return CANONICAL[family][outcome]
 
 
@@ -337,15 +357,21 @@ def _checked(year: str, month: str, day: str) -> str | None:
     return ".".join(out)
 
 
-def certain_variant(game: Game) -> tuple[str | None, list[str]]:
+def certain_variant(game: Game, variant: str | None = None) -> tuple[str | None, list[str]]:
     """``(variant, fitting)``: the rules of the game's board under which its moves replay
-    cleanly, and the one among them when there is exactly one (else ``None``). A game with no
-    moves fits none. Rules that read the same board (English and American pool, both 8x8 and
-    Black first) often both fit a game that never used what tells them apart: that is not
-    certain, and nothing is claimed."""
-    if game.variant not in VARIANTS or not game.mainline_moves():
+    cleanly, and the one among them when there is exactly one (else ``None``). The board is
+    that of ``variant``, the rules the game is replayed under (by default its own replay's,
+    :attr:`~pdn.replay_report.Report.variant_name`). A game with no moves fits none. Rules
+    that read the same board (English and American pool, both 8x8 and Black first) often
+    both fit a game that never used what tells them apart: that is not certain, and nothing
+    is claimed."""
+    if not game.mainline_moves():
         return None, []
-    board = get_variant(game.variant)
+    if variant is None:
+        variant = validate(game).variant_name
+    if variant not in VARIANTS:
+        return None, []
+    board = get_variant(variant)
     fitting = [
         name
         for name, rules in VARIANTS.items()

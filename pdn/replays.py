@@ -45,7 +45,7 @@ class Replays:
     'english'
     """
 
-    __slots__ = ("_last", "_memory", "_waiting", "replayed", "variant")
+    __slots__ = ("_last", "_memory", "_skipped", "_waiting", "replayed", "variant")
 
     def __init__(self, variant: str | Variant | None = None) -> None:
         self.variant = variant
@@ -56,6 +56,9 @@ class Replays:
         # order: one not replayed yet, or the rules of one replayed cleanly (None: not clean).
         self._waiting: list[RawGame | Game | Recorded | str | None] = []
         self._last: tuple[Game | Recorded, Report] | None = None
+        # The game last noted by :meth:`skip`, the last of ``_waiting``: noted once, and taken
+        # back if :meth:`of` replays it after all.
+        self._skipped: RawGame | Game | Recorded | None = None
 
     def of(self, game: Game | Recorded, file: str) -> Report:
         """The report of ``game``, the next game of ``file`` (the same game asked again: the
@@ -65,7 +68,11 @@ class Replays:
         if self.variant is not None:
             report = validate(game, self.variant)
         else:
-            self._enter(file, (game.game if isinstance(game, Recorded) else game).index)
+            if self._skipped is game:  # noted as skipped, replayed after all
+                self._waiting.pop()
+            else:
+                self._enter(file, (game.game if isinstance(game, Recorded) else game).index)
+            self._skipped = None
             report = validate(game, file_rules=_EarlierGames(self))
             clean = report.variant.name if report.variant and report.status == "ok" else None
             if self._waiting:
@@ -81,6 +88,25 @@ class Replays:
         retry can change them, and :meth:`first_plies` gives the steps :meth:`of` would."""
         return self.variant is not None or game.variant_source == "gametype"
 
+    def variant_of(self, game: Game, file: str | None) -> str | None:
+        """The name of the rules ``game``, the next game of ``file``, is replayed under, as
+        ``pdn validate`` says (:attr:`Report.variant_name`): its GameType's without a replay,
+        the game then noted as :meth:`skip` does (:meth:`of` may still replay it), else its
+        replay's (a failing guess is retried, a tie broken by the earlier games); a game of
+        no file (``None`` or ``""``) on its own, with no earlier games to go by.
+
+        >>> import pdn
+        >>> Replays().variant_of(pdn.parse_game("1. 21-18 11-15 2. 22-19 15x22 *"), "a.pdn")
+        'italian'
+        """
+        if self.variant is None and game.variant_source == "gametype":
+            if file:
+                self.skip(game, file)
+            return game.variant
+        if not file:
+            return validate(game, self.variant).variant_name
+        return self.of(game, file).variant_name
+
     def first_plies(self, game: Game, plies: int) -> Report:
         """The replay of a copy of ``game`` cut after ``plies`` plies (every line), for a
         caller that needs only its beginning and whose rules are :meth:`certain`. It is no
@@ -91,10 +117,13 @@ class Replays:
         return validate(game if short else truncate(game, plies), self.variant)
 
     def skip(self, game: RawGame | Game | Recorded, file: str) -> None:
-        """Note the next game of ``file``, which the caller does not replay."""
-        if self.variant is None:
+        """Note the next game of ``file``, which the caller does not replay (a game already
+        noted or replayed is not noted again)."""
+        last = self._last[0] if self._last is not None else None
+        if self.variant is None and game is not self._skipped and game is not last:
             self._enter(file, (game.game if isinstance(game, Recorded) else game).index)
             self._waiting.append(game)
+            self._skipped = game
 
     def _enter(self, file: str, index: int) -> None:
         if not file:

@@ -169,12 +169,7 @@ def _labels(item: _Lazy, by: str | int, number: int, replays: Replays, file: str
         tag = "Event" if by == "event" else "Round"
         return [item.tags.get(tag) or f"no {tag}"]
     if by == "variant":
-        # The rules pdn validate replays the game under: its GameType's, else its replay's.
-        game = item.game
-        if replays.certain(game):
-            replays.skip(game, file)
-            return [game.variant or "unknown variant"]
-        return [replays.of(game, file).variant_name or "unknown variant"]
+        return [replays.variant_of(item.game, file) or "unknown variant"]
     opening = opening_of(item.game, replays.of(item.game, file))
     if opening.kind == "ballot":
         return [f"ACF {opening.number:03d}"]

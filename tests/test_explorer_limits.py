@@ -133,3 +133,27 @@ def test_the_diagram_sheet_allows_only_its_own_style(tmp_path: Path) -> None:
     digest = base64.b64encode(hashlib.sha256(style.encode()).digest()).decode()
     assert policy == {"default-src": "'none'", "style-src": f"'sha256-{digest}'"}
     assert "<script" not in sheet
+
+
+def test_a_full_temporary_folder_ends_a_report_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The report's games wait on disk by event: SQLite's "database or disk is full" there is
+    # the explorer's one line, not a traceback.
+    from pdn.report.store import EventStore
+
+    real = EventStore.__init__
+
+    def tiny(self: EventStore) -> None:
+        real(self)
+        self._db.execute("PRAGMA max_page_count = 2")
+
+    monkeypatch.setattr(EventStore, "__init__", tiny)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.delenv("SQLITE_TMPDIR", raising=False)
+    result = CliRunner().invoke(main, ["report", "--no-openings", str(TOURNAMENT)])
+    assert result.exit_code == 1
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith(f"Error: {tmp_path}: the report's temporary database failed")
+    assert "database or disk is full" in line and "TMPDIR" in line

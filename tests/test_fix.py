@@ -384,3 +384,28 @@ def test_the_blank_lines_between_games_are_kept(tmp_path: Path) -> None:
     code, out, err = run("fix", "--dates", str(path))
     assert code == 0, err
     assert out == text.replace("2019-05-03", "2019.05.03").replace(' [Date "y"]', '\n[Date "y"]')
+
+
+# A 10x10 game whose squares are all below 33: the reader guesses English, but English rules
+# stop at ply 1 and pdn validate replays it as International draughts (Frisian fits too).
+TEN_BY_TEN = '[Event "E"]\n[Result "2 - 0"]\n1. 32-28 19-23 2. 28x19 14x23 *\n'
+
+
+def test_fix_decides_under_the_rules_the_replay_used(tmp_path: Path) -> None:
+    path = tmp_path / "ten.pdn"
+    path.write_text(TEN_BY_TEN)
+    result = CliRunner().invoke(main, ["fix", "--terminator-from-result", str(path)])
+    assert result.exit_code == 0, result.output
+    # International's result family, not English's "1-0".
+    assert result.stdout.rstrip().endswith("14x23 2-0")
+    result = CliRunner().invoke(main, ["fix", "--add-gametype", str(path)])
+    assert "not added (not certain): the moves fit international, frisian" in result.stderr
+    game = pdn.parse_game(TEN_BY_TEN)
+    assert certain_variant(game) == (None, ["international", "frisian"])
+
+
+def test_fix_adds_the_gametype_of_the_replay_of_an_italian_game(tmp_path: Path) -> None:
+    path = tmp_path / "it.pdn"
+    path.write_text('[Result "1-0"]\n1. 21-18 11-15 2. 22-19 15x22 1-0\n')
+    result = CliRunner().invoke(main, ["fix", "--add-gametype", str(path)])
+    assert '[GameType "22"]' in result.stdout

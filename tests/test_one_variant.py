@@ -17,8 +17,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import pdn
 from pdn.cli import main
 from pdn.gametype import first_mover, game_type_of
+from pdn.replays import Replays
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FILES = sorted(FIXTURES.rglob("*.pdn"))
@@ -132,3 +134,42 @@ def test_help_says_what_variant_means(command: str) -> None:
 def test_replaying_commands_say_they_replay_under_variant() -> None:
     text = CliRunner().invoke(main, ["convert", "--help"]).output
     assert "Replay every game under these rules" in " ".join(text.split())
+
+
+# Russian, Brazilian and Czech rules all replay it, but not the guess (Russian): the earlier
+# games of its file break the tie.
+TIE = (
+    '[Event "t"]\n1. a3-b4 f6-g5 2. c3-d4 b6-c5 3. d4xb6 a7xa3 4. g3-h4 e7-f6 5. f2-g3 d6-e5 '
+    "6. d2-c3 c7-d6 7. e1-f2 b8-c7 8. g3-f4 e5xe1 *\n"
+)
+BRAZILIAN, CZECH = (f'[GameType "{n}"]\n1. c3-d4 f6-g5 *\n' for n in ("26", "29"))
+
+
+def test_one_method_gives_a_games_variant_a_gametype_without_a_replay() -> None:
+    replays = Replays()
+    tagged = pdn.parse_game(CZECH)
+    assert replays.variant_of(tagged, "a.pdn") == "czech"
+    assert replays.replayed == 0
+    assert replays.variant_of(pdn.parse_game(ITALIAN), "a.pdn") == "italian"
+    assert replays.replayed == 1
+    assert Replays().variant_of(pdn.parse_game(ITALIAN), None) == "italian"
+
+
+def test_a_game_whose_variant_was_read_then_replayed_counts_once(tmp_path: Path) -> None:
+    # select --variant reads a Czech game's variant from its tag (noting it, not replayed),
+    # then --clean replays it: the two Brazilian games before it still count for the tie,
+    # which Brazilian rules win (2 to 1), in select, split and validate alike.
+    path = tmp_path / "tie.pdn"
+    path.write_text("\n".join([BRAZILIAN, BRAZILIAN, CZECH, TIE]))
+    rules = [variant for variant, _ in validated(path).values()]
+    assert rules == ["brazilian", "brazilian", "czech", "brazilian"]
+    for name in ("czech", "brazilian"):
+        count = run("select", "--variant", name, "--clean", "--count", str(path))
+        assert int(count) == rules.count(name), name
+    replays = Replays()
+    games = list(pdn.read_games(path))
+    for game in games[:3]:
+        replays.variant_of(game, str(path))
+        replays.skip(game, str(path))  # already noted: not noted twice
+        replays.of(game, str(path))  # replayed after all: counted once
+    assert replays.of(games[3], str(path)).variant_name == "brazilian"

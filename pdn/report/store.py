@@ -3,6 +3,7 @@ and each event is built in turn (:func:`iter_reports`)."""
 
 from __future__ import annotations
 
+import contextlib
 import pickle
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -107,7 +108,8 @@ class EventStore:
     page cache, spilled to a file that SQLite removes when it is closed), so that a report
     over an archive of a million games holds one event at a time. Each record's fields are kept
     pickled, so it comes back exactly as it went in (a lone surrogate in a name, which SQLite's
-    UTF-8 text refuses, included). A context manager.
+    UTF-8 text refuses, included). Every failure of the database (a full temporary folder) is
+    a :class:`~pdn.explorer_store.SpillError`. A context manager.
 
     >>> from pdn.report.records import record_from_tags
     >>> with EventStore() as store:
@@ -125,8 +127,9 @@ class EventStore:
     def __init__(self) -> None:
         import sqlite3
 
-        self._db = sqlite3.connect("")
-        self._db.execute("CREATE TABLE games (event_id INTEGER, record BLOB)")
+        with _disk_errors():
+            self._db = sqlite3.connect("")
+            self._db.execute("CREATE TABLE games (event_id INTEGER, record BLOB)")
         self._ids: dict[str, int] = {}  # event name -> id, in the order first seen
         self._pending: list[tuple[int, bytes]] = []
 
@@ -141,11 +144,16 @@ class EventStore:
     def events(self) -> Iterator[tuple[str, list[GameRecord]]]:
         """Each event, in the order first seen, with its records."""
         self._flush()
-        self._db.execute("CREATE INDEX IF NOT EXISTS by_event ON games (event_id)")
         select = "SELECT record FROM games WHERE event_id = ? ORDER BY rowid"
+        with _disk_errors():
+            self._db.execute("CREATE INDEX IF NOT EXISTS by_event ON games (event_id)")
         for name, number in self._ids.items():
-            rows = self._db.execute(select, (number,))
-            yield name, [GameRecord(*pickle.loads(data)) for (data,) in rows]
+            with _disk_errors():
+                rows = [
+                    GameRecord(*pickle.loads(data))
+                    for (data,) in self._db.execute(select, (number,))
+                ]
+            yield name, rows
 
     def close(self) -> None:
         """Drop the database (and its file)."""
@@ -153,7 +161,8 @@ class EventStore:
 
     def _flush(self) -> None:
         if self._pending:
-            self._db.executemany("INSERT INTO games VALUES (?, ?)", self._pending)
+            with _disk_errors():
+                self._db.executemany("INSERT INTO games VALUES (?, ?)", self._pending)
             self._pending.clear()
 
     def __enter__(self) -> EventStore:
@@ -161,6 +170,14 @@ class EventStore:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _disk_errors() -> contextlib.AbstractContextManager[None]:
+    """The database's errors as one :class:`~pdn.explorer_store.SpillError` (a full
+    temporary folder is one line naming it, never a traceback)."""
+    from ..explorer_store import disk_errors
+
+    return disk_errors("the report's")
 
 
 def _renamed(game: GameRecord, aliases: Aliases) -> GameRecord:

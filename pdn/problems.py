@@ -105,6 +105,12 @@ CODES: dict[str, CodeInfo] = dict(
 )
 
 
+#: The codes of a problem that makes an empty game stand for text that is no game: a JSON
+#: record pdn could not read, an input that is not PDN. Such a game is no game to write (its
+#: problem says what was there); any other game, even one with nothing in it, is one.
+NO_GAME_CODES = frozenset(("syntax-error", "not-pdn"))
+
+
 class VariationPath(Sequence[int]):
     """The path to a side line (see :attr:`Problem.variation`) that shares its prefix with
     the path of the line it branches from: variations nested ``n`` deep, each with a problem,

@@ -11,11 +11,14 @@ equal game.  Two modes:
   it stands among the tags or before the first move (it reads back as the same comment).
 * **separate** (``separate=True``, what :func:`write_games`, ``pdn convert`` and ``fix``'s JSON
   records use for a file of games; ``fix`` adds ``*`` to PDN text only where the next game would
-  join it): a game without a terminator (and with something in it) is written with the
-  terminator ``*`` (unknown result), the one change.  A game ends at its terminator or at the
-  next tag line after its moves, so without one it would take in what follows: the comments the
-  next game starts with, all of a next game without tags, or, for a game of tags only, the next
-  game's tags.
+  join it): a game without a terminator is written with the terminator ``*`` (unknown
+  result), the one change.  A game ends at its terminator or at the next tag line after its
+  moves, so without one it would take in what follows: the comments the next game starts with,
+  all of a next game without tags, or, for a game of tags only, the next game's tags.  A game
+  with nothing in it (a JSON record without tags or moves) is written as ``*`` alone, a game of
+  its own (PDN 3.0: a body may be a terminator alone); only an empty game that stands for text
+  that is no game (a refused JSON record: :data:`~pdn.problems.NO_GAME_CODES`) is written as
+  nothing.
 * **normalised** (``normalize=True``): the PDN 3.0 "writing" form.  The seven standard tags come
   first in the standard order, then the others as written; move numbers are regenerated (``N.``
   before the first mover's move, ``N...`` before the other side's when it does not directly
@@ -50,6 +53,7 @@ from pdn.cutting import comment_reads_whole
 from pdn.gametype import first_mover, game_type_of
 from pdn.model import STANDARD_TAGS, Comment, Game
 from pdn.parsing import junk_bracket
+from pdn.problems import NO_GAME_CODES, Problem
 from pdn.results import TERMINATORS
 from pdn.rewriting import rewrite_moves
 from pdn.visitor import GameStart, GameVisitor
@@ -396,6 +400,7 @@ class PdnWriter(GameVisitor[str]):
         self.terminator: str | None = None
         self.in_tags = True
         self.started = False  # a move, setup, variation, NAG or strength: the movetext began
+        self.no_game = False  # a problem says the game stands for text that is no game
         self.text = ""
 
     def visit_tag(self, name: str, value: str) -> None:
@@ -563,6 +568,10 @@ class PdnWriter(GameVisitor[str]):
     def visit_terminator(self, terminator: str) -> None:
         self.terminator = terminator
 
+    def visit_problem(self, problem: Problem) -> None:
+        if problem.code in NO_GAME_CODES:
+            self.no_game = True
+
     def end_game(self) -> None:
         if self.in_tags:
             self.end_tags()
@@ -574,11 +583,12 @@ class PdnWriter(GameVisitor[str]):
         elif (
             self.separate
             and terminator is None
-            and (self.head or self.layout.units or self.layout.lines)
+            and (self.head or self.layout.units or self.layout.lines or not self.no_game)
         ):
             # Without one, the game would take in what follows it up to the next tag line:
-            # the next game's first comments, or all of a next game that has no tags. A game
-            # with nothing in it (a refused JSON record) is written as nothing.
+            # the next game's first comments, or all of a next game that has no tags; and a
+            # game with nothing in it would be no game at all. Only a refused JSON record (an
+            # empty game that stands for text that is no game) is written as nothing.
             terminator = "*"
         if terminator is not None:
             self.layout.word(terminator)

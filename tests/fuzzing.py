@@ -8,14 +8,16 @@ fails when a command
 
 - ends in an uncaught exception (anything but click's own exits) or prints ``Traceback``;
 - runs past :data:`TIMEOUT` seconds;
-- counts other games than the library reads from the file (``validate``'s summary,
+- counts fewer games than the library reads from the file (``validate``'s summary,
   ``select --count``);
 - writes, through ``convert``, a PDN file that reads back to another number of games
   than the mutant holds (a *game-count change*): the games read from the mutant are those
-  :func:`pdn.inputs.iter_games` gives (what every command reads, empty games with only a
-  ``syntax-error`` or ``not-pdn`` problem left out: they stand for text that is not a game,
+  :func:`pdn.inputs.iter_games` gives (what every command reads, empty games with a problem
+  of :data:`pdn.problems.NO_GAME_CODES` left out: they stand for text that is not a game,
   and convert writes their problem to standard error, not a game to the output);
-- or rewrites it in place into a file that reads back to another number of games;
+- writes no output at all for a mutant that holds games (every game lost);
+- or rewrites it in place into a file that reads back to another number of games, or
+  refuses to rewrite it (exit 1) and still changes it (``refused-but-changed``);
 
 or when the reader calls a mutant of PDN text binary data (a few damaged bytes must not hide
 every game: a UTF-16 file that lost its BOM is still text).
@@ -45,6 +47,7 @@ from pdn.cli import main
 from pdn.decoding import decode_bytes
 from pdn.inputs import iter_games
 from pdn.model import Game
+from pdn.problems import NO_GAME_CODES
 
 #: Seconds one command may take on one mutant (a few KB) before it counts as a hang.
 TIMEOUT = 30
@@ -152,7 +155,7 @@ def _read(path: str) -> tuple[int, bool]:
 def _no_game(game: Game) -> bool:
     empty = not game.tags and not game.root.variations and not game.root.comments_after
     empty = empty and not game.root.comments_before and not game.terminator
-    return empty and any(p.code in ("syntax-error", "not-pdn") for p in game.errors)
+    return empty and any(p.code in NO_GAME_CODES for p in game.errors)
 
 
 def _json_records(text: str) -> list[dict[str, Any]]:
@@ -261,11 +264,13 @@ class Fuzzer:
 
         out = os.path.join(self.folder, "out.pdn")
         result = self._invoke(["convert", path, "-o", out], finding)
-        if result is not None and os.path.exists(out):
-            back = games_in(out)
+        if result is not None:
+            # No output at all is every game lost (an input of no game writes an empty file).
+            back = games_in(out) if os.path.exists(out) else 0
             if back != expected:
                 finding("count-change", "convert", f"{expected} games read, {back} back")
-            os.remove(out)
+            if os.path.exists(out):
+                os.remove(out)
 
         copy = os.path.join(self.folder, "copy" + suffix)
         shutil.copyfile(path, copy)
@@ -274,6 +279,11 @@ class Fuzzer:
             back = games_in(copy)
             if back != expected:
                 finding("count-change", "convert --in-place", f"{expected} read, {back} back")
+        elif result is not None:
+            # Refused (damage it cannot write back, a file of no game): left as it was.
+            with open(copy, "rb") as handle:
+                if handle.read() != data:
+                    finding("refused-but-changed", "convert --in-place", "exit 1, the file changed")
         os.remove(copy)
 
 
@@ -286,6 +296,7 @@ def summary(tally: Tally, kind: str, seed: int) -> str:
         "read-as-binary",
         "validate-count",
         "select-count",
+        "refused-but-changed",
     )
     counts = ", ".join(f"{tally.count(what)} {what}" for what in kinds)
     return f"{kind} seed {seed}: {tally.mutants} mutants, {tally.commands} commands: {counts}"

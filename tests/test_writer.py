@@ -173,6 +173,19 @@ def test_write_games() -> None:
     assert out.getvalue() == '[Event "a"]\n\n1. 11-15 *\n\n[Event "b"]\n\n1. 9-13 1-0\n'
 
 
+def test_every_game_written_reads_back_as_one_game_even_an_empty_one() -> None:
+    # An empty game (a JSON record with no field of a game) between two others: without a
+    # terminator it would be written as nothing, and the games read back one fewer.
+    games = [parse_game('[Event "a"]\n1. 11-15 *'), Game(), parse_game("1. 9-13"), Game()]
+    out = io.StringIO()
+    assert write_games(games, out) == 4
+    back = list(parse_games(out.getvalue()))
+    assert [game.terminator for game in back] == ["*", "*", "*", "*"], out.getvalue()
+    assert [len(list(game.mainline())) for game in back] == [1, 0, 1, 0]
+    assert write_game(Game(), separate=True) == "*\n"
+    assert write_game(Game()) == ""  # the faithful copy of one game adds nothing
+
+
 def test_models_built_in_code() -> None:
     game = Game()
     game.tags["Event"] = "Built"

@@ -14,6 +14,7 @@ import click
 from ..safe_text import printable
 from .guard import InputPath, OutputPath
 from .inputs import (
+    Emptiness,
     ReadingErrors,
     archive_files,
     games_of,
@@ -185,6 +186,7 @@ def convert(
         from ..recording import Recorded
 
         current: list[tuple[str, Game]] = []  # the game being converted
+        empty = Emptiness(inputs)
         # A copy written as read keeps each line's end and a BOM as its file had them (in
         # place, rewrite does; and there damaged bytes are put back, not said).
         faithful = _AsRead(out, inputs) if options.writes_as_read and not in_place else None
@@ -195,6 +197,7 @@ def convert(
             for name, read in pairs:
                 game = read.game if isinstance(read, Recorded) else read
                 current[:] = [(name, game)]
+                empty.saw(name)
                 if not in_place:
                     _say_damage(name, game)
                 if faithful is not None:
@@ -212,6 +215,7 @@ def convert(
             problems += piece.problems
         if faithful is not None:
             faithful.finish()
+        empty.say()
 
     write_outputs(output, files, in_place, write)
     if problems:

@@ -196,6 +196,30 @@ class NotPdn:
             sys.exit(EXIT_PROBLEMS)
 
 
+class Emptiness:
+    """Says each input that holds no games (an empty file, a JSON list of no records): a
+    command reading it would otherwise end as if all were well with nothing done. Told the
+    name of each game read; said at the end, in the order of FILES."""
+
+    def __init__(self, files: tuple[str, ...]) -> None:
+        self._files = files
+        self._seen: set[str] = set()
+        self._last: str | None = None
+
+    def saw(self, name: str) -> None:
+        """A game of ``name`` was read."""
+        if name != self._last:  # (games come file by file: one set lookup per file)
+            self._last = name
+            self._seen.add(name)
+
+    def say(self) -> None:
+        """A warning on standard error for each FILE of which no game was read."""
+        for name in dict.fromkeys(self._files):
+            if name not in self._seen:
+                shown = "standard input" if name == "-" else name
+                click.echo(printable(f"Warning: {shown} holds no games"), err=True)
+
+
 def archive_files(files: tuple[str, ...], against: tuple[str, ...], option: str) -> list[str]:
     """The files of the archives named by ``option`` (files or folders, ``--recursive`` as
     for FILES), none of them a FILE."""

@@ -196,6 +196,33 @@ class NotPdn:
             sys.exit(EXIT_PROBLEMS)
 
 
+#: Damaged bytes said per game (then how many more).
+DAMAGE_SHOWN = 5
+
+
+def say_damage(name: str, line: int, messages: list[tuple[str, int, int]], kept: str = "") -> None:
+    """Say on standard error where a game (at ``line`` of file ``name``) holds bytes its
+    file's encoding cannot read, each ``(message, line, column)`` the reader gave, written
+    as U+FFFD in the output (``kept``: what would keep them, said after)."""
+    for message, at, column in messages[:DAMAGE_SHOWN]:
+        click.echo(
+            printable(
+                f"{name}:{at or line}:{column or 1}: encoding: {message} in the output{kept}"
+            ),
+            err=True,
+        )
+    if len(messages) > DAMAGE_SHOWN:
+        more = len(messages) - DAMAGE_SHOWN
+        click.echo(f"{name}:{line}:1: {more} more damaged bytes written as U+FFFD", err=True)
+
+
+def say_recoded(name: str, encoding: str) -> None:
+    """Say that the games of a UTF-16 file are written in UTF-8 (see :mod:`pdn.copying`)."""
+    click.echo(
+        printable(f"note: {name} is {encoding.upper()}: its games are written in UTF-8"), err=True
+    )
+
+
 class Emptiness:
     """Says each input that holds no games (an empty file, a JSON list of no records): a
     command reading it would otherwise end as if all were well with nothing done. Told the

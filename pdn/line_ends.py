@@ -92,6 +92,7 @@ class _Line:
     text: str
     literal: str
     end: str
+    number: int = 0  # its line number in the file (1-based)
 
 
 class FileLines:
@@ -109,6 +110,8 @@ class FileLines:
         self._window: deque[_Line] = deque()
         self._counts: Counter[str] = Counter()
         self._chars = 0
+        self._numbered = 0  # the number of the last line read
+        self._last: int | None = None  # no line past this one is taken (see start_at)
         self.last_end = newline  # the line end of the last line taken
 
     def close(self) -> None:
@@ -150,6 +153,8 @@ class FileLines:
         return False
 
     def _add(self, line: _Line) -> None:
+        self._numbered += 1
+        line.number = self._numbered
         self._window.append(line)
         self._counts[line.text] += 1
         self._chars += len(line.text)
@@ -162,6 +167,31 @@ class FileLines:
             del self._counts[line.text]
         self._chars -= len(line.text)
         return line
+
+    def start_at(self, number: int, last: int | None = None) -> None:
+        """Leave out the lines before line ``number`` (1-based) of the file: the text written
+        next starts there (a game as read, whose place the reader knows), and, with ``last``,
+        ends at line ``last`` (a later line is never taken for it: the end of a game that
+        shares its line with the next reads as that line of a later game). Each line skipped
+        is read once, as it is when taken."""
+        self._last = last
+        window = self._window
+        while True:
+            while window and window[0].number < number:
+                self._drop()
+            if window or not self._read():
+                return
+
+    def rest(self) -> list[_Line]:
+        """The lines of the text started at :meth:`start_at` not taken yet (up to its
+        ``last``), taken now: the lines written that were not found stand for them."""
+        last, self._last = self._last, None
+        window, rest = self._window, []
+        while last is not None and (window or self._read()) and window[0].number <= last:
+            rest.append(self._drop())
+        if rest and rest[-1].end:
+            self.last_end = rest[-1].end
+        return rest
 
     def take(self, text: str) -> tuple[_Line, list[_Line]] | None:
         """The next line of the file that reads as ``text``, with the lines before it taken
@@ -178,6 +208,8 @@ class FileLines:
         at = 0
         while window[at].text != text:
             at += 1
+        if self._last is not None and window[at].number > self._last:
+            return None  # (the first line that reads as text is past the text's last)
         passed: list[_Line] = []
         if at > _NEAR or not text.strip():
             line = self._drop(at)
@@ -259,6 +291,21 @@ class LineEnds(io.TextIOBase):
             self._out.ending(self._lines.last_end)
         self._new = []
         self._new_chars = 0
+
+    def start_at(self, number: int, last: int | None = None) -> None:
+        """The text written next starts at line ``number`` of the file and ends at line
+        ``last`` (see :meth:`FileLines.start_at`); the new lines kept are written first."""
+        self._write_new([])
+        self._lines.start_at(number, last)
+
+    def flush(self) -> None:
+        """Write the new lines kept (with the end of the last line found) and the end of the
+        file's last line when it has none (that of the lines before): nothing written so far
+        is held back (each game of a copy is written whole, :mod:`pdn.copying`). New lines
+        as many as the lines of the text started at :meth:`start_at` left take their ends
+        (the end of a game on the line the next game starts on)."""
+        self._write_new(self._lines.rest())
+        self._release()
 
     def follow(self, lines: FileLines) -> None:
         """Go on with the lines of another file: what is written next was read from it."""

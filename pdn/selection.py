@@ -101,6 +101,9 @@ class Picked:
     cut: bool = False  # written up to its first error, the rest in a comment
     marked: bool = False  # a comment added where the conditions on positions were met
     kept: bool = True  # False: a game the selection leaves out (partition_games)
+    # The game as read (None: a JSON record, written anew): where its lines are in its file
+    # and what of its bytes could not be read (pdn.copying writes it with its line ends).
+    raw: RawGame | None = None
 
 
 def _with_newline(text: str) -> str:
@@ -226,6 +229,7 @@ def partition_games(
                 )
             kept = decided != selection.invert
             picked = _picked(name, raw, game, selection) if kept else _as_read(name, raw, game)
+            picked.raw = raw
             if replays and selection._replays.replayed == replayed:
                 # Not replayed: its verdict may still count for a later game's rules.
                 item = game if game is not None else recorded if recorded is not None else raw

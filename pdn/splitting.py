@@ -7,7 +7,8 @@ of UTF-8, and unique even on a file system that ignores case. Every file is writ
 the output folder: an existing symbolic link, folder or other non-regular file, and the inputs
 themselves, are never written through; the next free name is taken instead.
 
-The games are written as read (their :class:`~pdn.cutting.RawGame` text). They are gathered in
+The games are written as read (their :class:`~pdn.cutting.RawGame` text, each line with its
+file's line end and each file with its first game's BOM: :mod:`pdn.copying`). They are gathered in
 private temporary files while the input streams by (memory stays constant whatever the number
 of groups), then each output file is written atomically (:func:`pdn.atomic.atomic_writer`),
 and last an index, ``index.csv``: one row per game and file it went to.
@@ -18,6 +19,7 @@ and last an index, ``index.csv``: one row per game and file it went to.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import os
 import tempfile
@@ -29,6 +31,7 @@ from typing import IO
 
 from .atomic import atomic_writer, signals_as_exit
 from .batch import Input, display_name
+from .copying import AsRead
 from .cutting import RawGame
 from .filenames import NAME_BYTES, safe_name
 from .model import Game, Tags
@@ -209,9 +212,16 @@ def split_files(
     *,
     on_problem: OnProblem | None = None,
     encoding: str | None = None,
+    on_damage: Callable[[str, RawGame], None] | None = None,
+    on_recoded: Callable[[str, str], None] | None = None,
 ) -> SplitResult:
     """Write the games of ``sources`` into ``folder`` (made if missing), one file per group
     (``by`` is one of :data:`GROUPINGS` or a number of games per file), and the index.
+
+    Each game is written as read (:class:`pdn.copying.AsRead`: each line with its file's
+    line end, a file with the BOM of its first game's file); ``on_damage(file, raw)`` is told
+    of each game holding bytes that could not be read (written as U+FFFD), ``on_recoded``
+    of each UTF-16 file (its games are written in UTF-8).
 
     Files already in the folder with the names chosen are replaced, each atomically; an input
     file is never among them. ``encoding`` forces the codec of PDN bytes (else detected).
@@ -232,8 +242,13 @@ def split_files(
         )
     result = SplitResult(target)
     # SIGTERM and SIGHUP end the run through the with blocks: the scratch folder goes too.
-    with signals_as_exit(), tempfile.TemporaryDirectory(prefix="pdn-split-") as scratch:
+    with (
+        signals_as_exit(),
+        tempfile.TemporaryDirectory(prefix="pdn-split-") as scratch,
+        contextlib.ExitStack() as stack,
+    ):
         spool = _Spool(scratch)
+        copy = stack.enter_context(contextlib.closing(AsRead(encoding, on_recoded)))
         index_path = os.path.join(scratch, "index")
         # The index goes to the scratch folder too: memory stays constant.
         with open(index_path, "w", encoding="utf-8", newline="") as index:
@@ -248,10 +263,15 @@ def split_files(
                         labels = _labels(item, by, result.games, replays, file)
                         text = item.text()
                         index_no, line = item.place()
+                        copy.follow(file)
+                        if raw is not None and raw.damage and on_damage is not None:
+                            on_damage(file, raw)
+                        separator = copy.separator
+                        text = copy.game(text, None if raw is None else raw.line)
                         for label in labels:
                             name = names.name(label)
                             count = result.files.get(name, 0)
-                            spool.write(name, ("\n" if count else "") + text)
+                            spool.write(name, (separator if count else copy.bom) + text)
                             result.files[name] = count + 1
                             rows(Row(name, label, file, index_no, line, item.tags))
                             result.index_rows += 1

@@ -153,3 +153,31 @@ def test_output_naming_an_input_still_needs_in_place(tmp_path: Path) -> None:
     assert path.read_text(encoding="utf-8") == before
     assert run("convert", "--normalize", str(path), "-o", str(path), "--in-place")[0] == 0
     assert path.read_text(encoding="utf-8") != before
+
+
+# ------------------------------------------------------------------ an input of no games
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("list.json", "[]\n"),
+        ("document.json", '{"schema": "pdn-json/1", "type": "games", "games": []}\n'),
+        ("empty.pdn", ""),
+        ("blank.pdn", "\n\n"),
+    ],
+)
+@pytest.mark.parametrize("command", ["validate", "convert"])
+def test_an_input_of_no_games_is_said_by_name(
+    tmp_path: Path, command: str, name: str, content: str
+) -> None:
+    # Issue 33, section 7: a JSON file holding [] was accepted silently (so was an empty PDN
+    # file): the run looked like all was well with nothing done.
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    game = tmp_path / "game.pdn"
+    game.write_text("1. 11-15 23-19 *\n", encoding="utf-8")
+    code, _, err = run(command, str(game), str(path))
+    assert code == 0, err
+    assert f"Warning: {path} holds no games" in err
+    assert str(game) not in err  # a file of games is not said

@@ -84,6 +84,7 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
             "batch",
             "fixing",
             "inplace",
+            "copying",
             "criteria",
             "filtering",
             "raw_edits",

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from .inputs import progress_bar, sources_of
+from .inputs import Emptiness, progress_bar, sources_of
 from .options import (
     encoding,
     files_argument,
@@ -49,6 +49,7 @@ def validate(
     sources = sources_of(files)
     jobs = default_jobs(sources) if jobs is None else (jobs or usable_cores())
     summary = Summary()
+    empty = Emptiness(files)
     with progress_bar(files) as progress, open_output(output, files) as out:
         if fmt == "json":
             out.write(f'{{"schema": "{SCHEMA}", "type": "verdicts", "games": [\n')
@@ -57,6 +58,7 @@ def validate(
             progress.sources(sources), variant=variant, jobs=jobs, encoding=encoding()
         ):
             summary.add(verdict)
+            empty.saw(verdict.file)
             progress.tick()
             if fmt == "text":
                 text = verdict_text(verdict, least="notice" if notices else "warning")
@@ -70,6 +72,7 @@ def validate(
                 )
             first = False
         progress.close()  # before the summary, which stays on screen
+        empty.say()
         if fmt == "text":
             least = "notice" if notices else "warning"
             out.write(("\n" if summary.games else "") + summary.text(least=least) + "\n")

@@ -4,7 +4,6 @@ forms), ``annotate`` (tags and comments added) and ``fix`` (tags repaired)."""
 from __future__ import annotations
 
 import contextlib
-import os
 import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, TextIO
@@ -14,6 +13,7 @@ import click
 from ..safe_text import printable
 from .guard import InputPath, OutputPath
 from .inputs import (
+    Emptiness,
     ReadingErrors,
     archive_files,
     games_of,
@@ -21,6 +21,8 @@ from .inputs import (
     progress_bar,
     recorded_games_of,
     reported,
+    say_damage,
+    say_recoded,
     sources_of,
 )
 from .options import (
@@ -181,13 +183,17 @@ def convert(
             # Written as read: no tree is needed for a game of plain moves (most are).
             recorded_games_of(inputs, whole=True) if options.writes_as_read else games_of(inputs)
         )
+        from ..copying import AsRead
         from ..inplace import keep_as_read
         from ..recording import Recorded
 
         current: list[tuple[str, Game]] = []  # the game being converted
+        empty = Emptiness(inputs)
         # A copy written as read keeps each line's end and a BOM as its file had them (in
         # place, rewrite does; and there damaged bytes are put back, not said).
-        faithful = _AsRead(out, inputs) if options.writes_as_read and not in_place else None
+        faithful = (
+            AsRead(encoding(), say_recoded) if options.writes_as_read and not in_place else None
+        )
 
         def noted(
             pairs: Iterator[tuple[str, Game | Recorded]],
@@ -195,23 +201,29 @@ def convert(
             for name, read in pairs:
                 game = read.game if isinstance(read, Recorded) else read
                 current[:] = [(name, game)]
+                empty.saw(name)
                 if not in_place:
                     _say_damage(name, game)
                 if faithful is not None:
                     faithful.follow(name)
                 yield name, read
 
-        put = out.write if faithful is None else faithful.stream.write
         pieces = convert_games(noted(reported(games, in_place=in_place)), options)
         for number, piece in enumerate(pieces):
             text = piece.text
             why = keep_as_read(current[0][1], text) if in_place else None
             if why is not None:
                 text = ("\n" if number else "") + _kept_as_read(out, *current[0], why)
-            put(text)
+            if faithful is None:
+                out.write(text)
+            else:
+                if not number:
+                    out.write(faithful.bom)  # the BOM of the first game's file
+                out.write(faithful.text(text))
             problems += piece.problems
         if faithful is not None:
-            faithful.finish()
+            out.write(faithful.rest())
+        empty.say()
 
     write_outputs(output, files, in_place, write)
     if problems:
@@ -302,38 +314,6 @@ def annotate(
     write_outputs(output, files, in_place, write)
 
 
-class _AsRead:
-    """The stream of a copy written as read: each line with the line end it has in the
-    file its game came from, a BOM first when the first file has one."""
-
-    def __init__(self, out: TextIO, inputs: tuple[str, ...]) -> None:
-        from ..line_ends import FileLines, LineEnds, Plain, bom_of
-
-        self._name: str | None = None
-        first = inputs[0] if inputs else "-"
-        if first != "-" and os.path.isfile(first):
-            out.write(bom_of(first))
-        self.stream = LineEnds(Plain(out), FileLines(None, None, "\n"))
-
-    def follow(self, name: str) -> None:
-        """The games written next come from file ``name``."""
-        from ..inplace import file_form
-        from ..line_ends import FileLines
-
-        if name == self._name:
-            return
-        self._name = name
-        if name != "-" and os.path.isfile(name):
-            newline = file_form(name, encoding()).newline  # (for lines it does not hold)
-            self.stream.follow(FileLines(name, encoding(), newline))
-        else:
-            self.stream.follow(FileLines(None, None, "\n"))
-
-    def finish(self) -> None:
-        """Write what the stream holds back."""
-        self.stream.finish()
-
-
 def _say_damage(name: str, game: Game) -> None:
     """Say where bytes the file's encoding cannot read were written as U+FFFD, and what the
     writer cannot give back as it was read (:data:`pdn.inplace.UNWRITABLE_CODES`)."""
@@ -343,19 +323,10 @@ def _say_damage(name: str, game: Game) -> None:
         if problem.code in UNWRITABLE_CODES:
             where = f"{name}:{problem.line or game.line}:{problem.column or 1}"
             click.echo(printable(f"{where}: {problem.code}: {problem.message}"), err=True)
-    damage = [p for p in game.errors if p.code == "encoding"]
-    for problem in damage[:_DAMAGE_SHOWN]:
-        where = f"{name}:{problem.line or game.line}:{problem.column or 1}"
-        click.echo(
-            printable(f"{where}: encoding: {problem.message} in the output (--in-place keeps it)"),
-            err=True,
-        )
-    if len(damage) > _DAMAGE_SHOWN:
-        more = len(damage) - _DAMAGE_SHOWN
-        click.echo(f"{name}:{game.line}:1: {more} more damaged bytes written as U+FFFD", err=True)
-
-
-_DAMAGE_SHOWN = 5
+    damage = [
+        (p.message, p.line or game.line, p.column or 1) for p in game.errors if p.code == "encoding"
+    ]
+    say_damage(name, game.line, damage, " (--in-place keeps it)")
 
 
 def _kept_as_read(out: TextIO, name: str, game: Game, why: str) -> str:

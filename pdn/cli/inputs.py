@@ -196,6 +196,57 @@ class NotPdn:
             sys.exit(EXIT_PROBLEMS)
 
 
+#: Damaged bytes said per game (then how many more).
+DAMAGE_SHOWN = 5
+
+
+def say_damage(name: str, line: int, messages: list[tuple[str, int, int]], kept: str = "") -> None:
+    """Say on standard error where a game (at ``line`` of file ``name``) holds bytes its
+    file's encoding cannot read, each ``(message, line, column)`` the reader gave, written
+    as U+FFFD in the output (``kept``: what would keep them, said after)."""
+    for message, at, column in messages[:DAMAGE_SHOWN]:
+        click.echo(
+            printable(
+                f"{name}:{at or line}:{column or 1}: encoding: {message} in the output{kept}"
+            ),
+            err=True,
+        )
+    if len(messages) > DAMAGE_SHOWN:
+        more = len(messages) - DAMAGE_SHOWN
+        click.echo(f"{name}:{line}:1: {more} more damaged bytes written as U+FFFD", err=True)
+
+
+def say_recoded(name: str, encoding: str) -> None:
+    """Say that the games of a UTF-16 file are written in UTF-8 (see :mod:`pdn.copying`)."""
+    click.echo(
+        printable(f"note: {name} is {encoding.upper()}: its games are written in UTF-8"), err=True
+    )
+
+
+class Emptiness:
+    """Says each input that holds no games (an empty file, a JSON list of no records): a
+    command reading it would otherwise end as if all were well with nothing done. Told the
+    name of each game read; said at the end, in the order of FILES."""
+
+    def __init__(self, files: tuple[str, ...]) -> None:
+        self._files = files
+        self._seen: set[str] = set()
+        self._last: str | None = None
+
+    def saw(self, name: str) -> None:
+        """A game of ``name`` was read."""
+        if name != self._last:  # (games come file by file: one set lookup per file)
+            self._last = name
+            self._seen.add(name)
+
+    def say(self) -> None:
+        """A warning on standard error for each FILE of which no game was read."""
+        for name in dict.fromkeys(self._files):
+            if name not in self._seen:
+                shown = "standard input" if name == "-" else name
+                click.echo(printable(f"Warning: {shown} holds no games"), err=True)
+
+
 def archive_files(files: tuple[str, ...], against: tuple[str, ...], option: str) -> list[str]:
     """The files of the archives named by ``option`` (files or folders, ``--recursive`` as
     for FILES), none of them a FILE."""

@@ -9,7 +9,7 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TextIO, TypeVar
 
 import click
 
@@ -17,7 +17,7 @@ from pdn import engine
 
 from ..safe_text import printable
 from .guard import InputPath, OutputPath
-from .inputs import NotPdn, progress_bar, sources_of
+from .inputs import NotPdn, progress_bar, say_damage, say_recoded, sources_of
 from .options import (
     encoding,
     files_argument,
@@ -28,6 +28,11 @@ from .options import (
     variant_option,
 )
 from .streams import EXIT_PROBLEMS, open_output
+
+if TYPE_CHECKING:
+    from ..copying import AsRead
+    from ..cutting import RawGame
+    from ..selection import Picked
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -244,6 +249,12 @@ def select(
 ) -> None:
     """Keep the games of FILES that meet every condition given, in order, written as read.
 
+    Written as read: each game's text byte for byte, each line with the line end it has in
+    its file (CRLF, LF or CR), an output starting with the BOM of its first game's file; a
+    UTF-16 file's games are written in UTF-8 (with its BOM), said in a note on standard
+    error; bytes the file's encoding cannot read are written as U+FFFD, each said as
+    FILE:LINE:COL (the exit status is not changed).
+
     Standard error ends with one line, N kept of M games read (not with --count, whose number is
     the answer). Exit status: 0 when a game was kept, 1 when none was (as grep: a script can
     tell an empty selection), or when an input was not PDN; 2 on usage errors.
@@ -325,6 +336,8 @@ def select(
         or (rest != "-" and output != "-" and Path(rest).resolve() == Path(output).resolve())
     ):
         raise click.UsageError("--rest and -o must be different files")
+    from ..copying import AsRead
+
     chosen = read = left = cut = 0
     not_pdn = NotPdn()
     sources = sources_of(files)
@@ -333,6 +346,7 @@ def select(
         progress = stack.enter_context(progress_bar(files, slow=selection.needs_game()))
         out = stack.enter_context(open_output(output, files))
         others = None if rest is None else stack.enter_context(open_output(rest, files))
+        copy = stack.enter_context(contextlib.closing(AsRead(encoding(), say_recoded)))
         picks = partition_games(
             progress.sources(sources),
             selection,
@@ -344,11 +358,11 @@ def select(
             read += 1
             if not picked.kept:
                 if others is not None:
-                    others.write(("\n" if left else "") + picked.text)
+                    _copied(copy, others, picked, first=not left)
                     left += 1
                 continue
             if not count_only:
-                out.write(("\n" if chosen else "") + picked.text)
+                _copied(copy, out, picked, first=not chosen)
             chosen += 1
             cut += picked.cut
         progress.close()  # before the count, which stays on screen
@@ -361,6 +375,24 @@ def select(
     not_pdn.exit()
     if not chosen:
         sys.exit(EXIT_PROBLEMS)
+
+
+def _copied(copy: AsRead, out: TextIO, picked: Picked, *, first: bool) -> None:
+    """Write a game picked into ``out`` as read (:mod:`pdn.copying`: its file's BOM and
+    line ends), saying its damaged bytes, written as U+FFFD."""
+    copy.follow(picked.file)
+    raw = picked.raw
+    if raw is not None and raw.damage:
+        _damage_said(picked.file, raw)
+    out.write(copy.bom if first else copy.separator)
+    out.write(copy.game(picked.text, None if raw is None else raw.line))
+
+
+def _damage_said(name: str, raw: RawGame) -> None:
+    """Say where a game holds damaged bytes, written as U+FFFD."""
+    from ..copying import damage_messages
+
+    say_damage(name, raw.line, damage_messages(raw))
 
 
 def _kept_line(chosen: int, read: int, rest: str | None, left: int) -> str:
@@ -424,8 +456,15 @@ def dedupe(
     each repeat and the game it repeats, --duplicates-to FILE writes the repeats themselves.
     With --against ARCHIVE, a game the archive already has is a repeat too (NEW --against
     ARCHIVE: the games of NEW that are not yet in ARCHIVE).
+
+    Written as read: each game's text byte for byte, each line with the line end it has in
+    its file (CRLF, LF or CR), an output starting with the BOM of its first game's file; a
+    UTF-16 file's games are written in UTF-8 (with its BOM), said in a note on standard
+    error; bytes the file's encoding cannot read are written as U+FFFD, each said as
+    FILE:LINE:COL (the exit status is not changed).
     """
     from ..batch import input_files
+    from ..copying import AsRead
     from ..duplicates import LEVELS, dedupe_games
     from ..writer import write_game
 
@@ -459,6 +498,7 @@ def dedupe(
     games = dropped = archived = written = repeats_written = 0
     not_pdn = NotPdn()
     with contextlib.ExitStack() as stack:
+        copy = stack.enter_context(contextlib.closing(AsRead(encoding(), say_recoded)))
         out = None if games_out is None else stack.enter_context(open_output(games_out, inputs))
         copies = (
             None
@@ -481,7 +521,15 @@ def dedupe(
             else:
                 assert seen.game is not None
                 text = write_game(seen.game)
-            text += "" if text.endswith("\n") else "\n"
+            goes = copies if seen.repeats is not None else out
+            if goes is not None:
+                # As read: its file's BOM and line ends, its damaged bytes said.
+                copy.follow(seen.place.file)
+                if seen.raw is not None and seen.raw.damage:
+                    _damage_said(seen.place.file, seen.raw)
+                first = not (repeats_written if goes is copies else written)
+                start = copy.bom if first else copy.separator
+                text = start + copy.game(text, None if seen.raw is None else seen.raw.line)
             if seen.repeats is not None:
                 dropped += 1
                 archived += seen.repeats.file in archive
@@ -494,11 +542,11 @@ def dedupe(
                         + "\n"
                     )
                 if copies is not None:
-                    copies.write(("\n" if repeats_written else "") + text)
+                    copies.write(text)
                     repeats_written += 1
                 continue
             if out is not None:
-                out.write(("\n" if written else "") + text)
+                out.write(text)
             written += 1
         progress.close()  # before the summary, which stays on screen
     inside = f", {archived} of them in the archive" if archive else ""
@@ -525,6 +573,12 @@ def split(files: tuple[str, ...], grouping: str, folder: str) -> None:
     File names come from tag values made safe: no path separators, '..', control
     characters or Windows reserved names, at most 100 bytes, unique even ignoring case; a
     symbolic link or an input file in the folder is never written through.
+
+    Written as read: each game's text byte for byte, each line with the line end it has in
+    its file (CRLF, LF or CR), an output starting with the BOM of its first game's file; a
+    UTF-16 file's games are written in UTF-8 (with its BOM), said in a note on standard
+    error; bytes the file's encoding cannot read are written as U+FFFD, each said as
+    FILE:LINE:COL (the exit status is not changed).
     """
     from ..splitting import GROUPINGS, INDEX_NAME, split_files
 
@@ -539,7 +593,15 @@ def split(files: tuple[str, ...], grouping: str, folder: str) -> None:
         )
     not_pdn = NotPdn()
     try:
-        result = split_files(sources_of(files), folder, by, on_problem=not_pdn, encoding=encoding())
+        result = split_files(
+            sources_of(files),
+            folder,
+            by,
+            on_problem=not_pdn,
+            encoding=encoding(),
+            on_damage=_damage_said,
+            on_recoded=say_recoded,
+        )
     except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo(

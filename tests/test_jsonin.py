@@ -641,10 +641,11 @@ def test_read_games_reads_pdns_json_as_json_records(tmp_path: Path) -> None:
 def test_an_empty_collection_is_zero_games_whatever_its_format(
     tmp_path: Path, name: str, text: str
 ) -> None:
-    # Issue 33 asked whether JSON's [] should warn: an empty PDN file is no error and no
-    # warning but "0 games", and so is an empty collection of records, alike in every format.
+    # Issue 33: JSON's [] was accepted silently. An input of no games is no error, "0 games",
+    # and a warning naming it, alike in every format (an empty PDN file too).
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
     code, out, err = run("validate", path)
-    assert (code, out, err) == (0, "0 games: 0 clean, 0 with errors\n", "")
+    said = f"Warning: {path} holds no games\n"
+    assert (code, out, err) == (0, "0 games: 0 clean, 0 with errors\n", said)
     assert run("select", "--count", path) == (1, "0\n", "")  # nothing kept: status 1

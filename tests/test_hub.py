@@ -11,8 +11,9 @@ import stat
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -350,3 +351,52 @@ def test_a_command_that_changes_the_search_waits_for_stop(program: Program) -> N
 def test_a_level_that_would_never_end_is_refused(level: str) -> None:
     said = answers("init", f"pos pos={START}", f"level {level}", "ping")
     assert said[1].startswith('error message="level ') and said[-1] == "pong"
+
+
+# ---------------------------------------------------------------------- linear in the line's length
+
+
+def _lines_run(work: Callable[[], object]) -> int:
+    """How many lines of Python run while ``work`` runs (an operation count, as in
+    tests/test_shapes_linear.py)."""
+    count = 0
+
+    def tracer(frame: Any, event: str, arg: object) -> Any:
+        nonlocal count
+        if event == "line":
+            count += 1
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        work()
+    finally:
+        sys.settrace(None)
+    return count
+
+
+#: Two kings going back and forth on a 10x10 board: legal moves for as long as wanted.
+_KINGS = "WB" + "e" * 44 + "W" + "e" * 4
+_CYCLE = ("46-5", "1-6", "5-46", "6-1")
+
+
+def test_a_long_pos_line_is_read_in_linear_work() -> None:
+    counts = []
+    for size in (300, 1200):
+        moves = " ".join(_CYCLE[ply % 4] for ply in range(size))
+        engine = HubEngine(io.StringIO())
+        line = f'pos pos={_KINGS} moves="{moves}"'
+        counts.append(_lines_run(lambda e=engine, t=line: e.handle(t)))
+        assert engine.out.getvalue() == ""  # read, every move legal
+        assert engine.position is not None and len(engine.history) == size
+    assert counts[1] < 7 * counts[0], counts
+
+
+def test_a_megabyte_argument_is_not_read_character_by_character() -> None:
+    # A parser walking the line in Python (shlex) ran ~10 lines a character, and copied the
+    # value at each: a 1 MB line went unanswered for minutes. Now a few lines an argument.
+    out = io.StringIO()
+    engine = HubEngine(out)
+    line = "pos pos=" + "e" * 1_000_000 + ' moves="1-2"'
+    assert _lines_run(lambda: engine.handle(line)) < 1000
+    assert out.getvalue().startswith('error message="')

@@ -9,7 +9,9 @@ ponder=P``), ``ping`` (``pong``), ``stop`` and ``quit``.
 
 A position is the side to move (``W`` or ``B``) followed by one letter per square in numeric
 order (``w``/``b`` a man, ``W``/``B`` a king, ``e`` empty); a move is ``32-28``, and a capture
-its first and last squares then the captured squares in ascending order, ``28x19x23``.
+its first and last squares then the captured squares in ascending order, ``28x19x23``. Scan
+defines 10x10 only; on 8x8 pdn speaks as pydraughts does (docs/hub.md): the first mover is
+``W`` on the high numbers (English turned round), Russian and Brazilian moves numbered from a1.
 Scores are in men, a win in n plies being ``100 - n/100``.
 
 :class:`HubEngine` answers as an engine with pdn's own search (``pdn engine --hub``);
@@ -18,7 +20,9 @@ Scores are in men, a win in n plies being ``100 - n/100``.
 
 from __future__ import annotations
 
+import functools
 import math
+import re
 import shlex
 import subprocess
 import threading
@@ -31,6 +35,7 @@ from pdn.engine import (
     INTERNATIONAL,
     MAX_DEPTH,
     VARIANTS,
+    Color,
     Found,
     Move,
     Position,
@@ -70,15 +75,52 @@ class HubError(ValueError):
 # ----------------------------------------------------------------------------- positions, moves
 
 
-def hub_position(position: Position) -> str:
-    """``position`` as the Hub protocol writes it.
+def _turned(variant: Variant) -> bool:
+    """Whether ``variant``'s Hub positions show the board turned round with the colours
+    swapped: where Black moves first (English), so that the first mover is always ``W``, on the
+    high numbers, as pydraughts writes them (docs/hub.md)."""
+    return variant.first_mover is Color.BLACK and variant.layout == "diagonal"
 
-    >>> from pdn.engine import ENGLISH
+
+_SWAP = str.maketrans("wbWB", "bwBW")
+
+
+@functools.cache
+def _hub_numbers(variant: Variant) -> tuple[dict[int, int], dict[int, int]]:
+    """The number the Hub gives each of ``variant``'s squares in a move, and the square of
+    each number. pdn's own numbers, but for the 8x8 variants written in algebraic notation
+    (Russian, Brazilian), which pydraughts numbers from a1, row by row upward (a1 = 1, c1 = 2,
+    b2 = 5, ..., h8 = 32)."""
+    board = board_for(variant)
+    squares = range(1, board.squares + 1)
+    if variant.notation == "algebraic" and variant.layout == "diagonal":
+        half = variant.width // 2
+        out = {}
+        for square in squares:
+            name = board.algebraic(square)
+            column, row = ord(name[0]) - ord("a"), int(name[1:]) - 1
+            out[square] = row * half + column // 2 + 1
+    else:
+        out = {square: square for square in squares}
+    return out, {number: square for square, number in out.items()}
+
+
+def hub_position(position: Position) -> str:
+    """``position`` as the Hub protocol writes it (docs/hub.md: English turned round).
+
+    >>> from pdn.engine import ENGLISH, INTERNATIONAL
     >>> hub_position(Position.start(ENGLISH))
-    'Bbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww'
+    'Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww'
+    >>> hub_position(Position.from_fen("B:W21:BK12", ENGLISH))
+    'WeeeeeeeeeeebeeeeeeeeWeeeeeeeeeee'
+    >>> hub_position(Position.start(INTERNATIONAL))[:3]
+    'Wbb'
     """
     # The engine's letters per square, with the Hub's "e" for an empty one.
-    return position.turn.letter + letters(position).replace(".", "e")
+    turn, text = position.turn.letter, letters(position).replace(".", "e")
+    if _turned(position.variant):
+        return turn.translate(_SWAP) + text[::-1].translate(_SWAP)
+    return turn + text
 
 
 def parse_hub_position(text: str, variant: Variant) -> Position:
@@ -90,7 +132,9 @@ def parse_hub_position(text: str, variant: Variant) -> Position:
     """
     squares = board_for(variant).squares
     if len(text) != squares + 1 or text[0] not in "WB":
-        raise HubError(f"{text!r} is not a {variant.name} position ({squares} squares)")
+        raise HubError(f"{text[:80]!r} is not a {variant.name} position ({squares} squares)")
+    if _turned(variant):
+        text = text[0].translate(_SWAP) + text[:0:-1].translate(_SWAP)
     black: list[str] = []
     white: list[str] = []
     for square, letter in enumerate(text[1:], 1):
@@ -99,31 +143,36 @@ def parse_hub_position(text: str, variant: Variant) -> Position:
         elif letter in "wW":
             white.append(("K" if letter == "W" else "") + str(square))
         elif letter != "e":
-            raise HubError(f"{letter!r} at square {square} of {text!r} is not w, b, W, B or e")
+            raise HubError(f"{letter!r} at square {square} is not w, b, W, B or e")
     return Position.from_fen(f"{text[0]}:W{','.join(white)}:B{','.join(black)}", variant)
 
 
-def hub_move(move: Move) -> str:
-    """A legal move as the Hub protocol writes it.
+def hub_move(move: Move, variant: Variant) -> str:
+    """A legal move of ``variant`` as the Hub protocol writes it.
 
-    >>> from pdn.engine import ENGLISH
-    >>> [hub_move(m) for m in Position.from_fen("W:W27:B23,15", ENGLISH).legal_moves()]
+    >>> from pdn.engine import ENGLISH, RUSSIAN
+    >>> [hub_move(m, ENGLISH) for m in Position.from_fen("W:W27:B23,15", ENGLISH).legal_moves()]
     ['27x11x15x23']
+    >>> [hub_move(m, RUSSIAN) for m in Position.start(RUSSIAN).legal_moves()][:2]
+    ['9-13', '10-13']
     """
+    number = _hub_numbers(variant)[0]
     if not move.captures:
-        return f"{move.start}-{move.end}"
-    return "x".join(str(s) for s in (move.start, move.end, *sorted(move.captures)))
+        return f"{number[move.start]}-{number[move.end]}"
+    taken = sorted(number[square] for square in move.captures)
+    return "x".join(str(s) for s in (number[move.start], number[move.end], *taken))
 
 
 def parse_hub_move(text: str, position: Position) -> Move:
     """The legal move of ``position`` that a Hub move names (``HubError`` when none does)."""
     separator = "x" if "x" in text else "-"
+    square = _hub_numbers(position.variant)[1]
     try:
-        squares = [int(part) for part in text.split(separator)]
-    except ValueError:
-        raise HubError(f"{text!r} is not a Hub move") from None
+        squares = [square[int(part)] for part in text.split(separator)]
+    except (ValueError, KeyError):
+        raise HubError(f"{text[:80]!r} is not a Hub move") from None
     if len(squares) < 2:
-        raise HubError(f"{text!r} is not a Hub move")
+        raise HubError(f"{text[:80]!r} is not a Hub move")
     start, end, taken = squares[0], squares[1], sorted(squares[2:])
     for move in position.legal_moves(merge_duplicates=True):
         if (
@@ -132,7 +181,7 @@ def parse_hub_move(text: str, position: Position) -> Move:
             and (not taken or sorted(move.captures) == taken)
         ):
             return move
-    raise HubError(f"{text} is not a legal move in {position.fen()}")
+    raise HubError(f"{text[:80]} is not a legal move in {position.fen()}")
 
 
 def search_for(variant: Variant) -> Search:
@@ -151,16 +200,23 @@ def _score(found: Found) -> str:
     return f"{found.value / 100:.2f}"
 
 
+#: One ``name=value`` of a command: the value in double quotes (spaces in it) or up to a space.
+_ARGUMENT = re.compile(r'\s*([^\s=]+)(?:=(?:"([^"]*)"|([^\s"]*)))?(?=\s|$)')
+_BLANK = re.compile(r"\s*")
+
+
 def _arguments(text: str) -> dict[str, str]:
-    """``name=value`` pairs, values possibly quoted (``moves="32-28 19-23"``)."""
-    try:
-        parts = shlex.split(text)
-    except ValueError as exc:
-        raise HubError(f"{text!r}: {exc}") from None
+    """``name=value`` pairs, values possibly quoted (``moves="32-28 19-23"``), read in one
+    pass by a regular expression (a megabyte of moves costs a megabyte's work)."""
     out: dict[str, str] = {}
-    for part in parts:
-        name, _, value = part.partition("=")
-        out[name] = value
+    at, end = 0, len(text)
+    while (at := _BLANK.match(text, at).end()) < end:  # type: ignore[union-attr]
+        found = _ARGUMENT.match(text, at)
+        if found is None:
+            raise HubError(f"{text[at : at + 40]!r}: not name=value (or an unclosed quote)")
+        name, quoted, plain = found.groups()
+        out[name] = quoted if quoted is not None else plain or ""
+        at = found.end()
     return out
 
 
@@ -340,7 +396,10 @@ class HubEngine:
         for written in args.get("moves", "").split():
             move = parse_hub_move(written, position)
             reversible = move.king and not move.captures
-            history = [*history, position] if reversible else []
+            if reversible:
+                history.append(position)
+            else:
+                history = []
             quiet = quiet + 1 if reversible else 0
             position = position.play(move)
         self.position, self.history, self.quiet = position, history, quiet
@@ -391,7 +450,7 @@ class HubEngine:
 
         def info(found: Found) -> None:
             spent = max(time.monotonic() - started, 1e-6)
-            line = " ".join(hub_move(m) for m in found.line)
+            line = " ".join(hub_move(m, position.variant) for m in found.line)
             self.say(
                 f"info depth={found.depth} score={_score(found)} nodes={found.nodes} "
                 f'time={spent:.2f} nps={found.nodes / spent:.0f} pv="{line}"'
@@ -415,8 +474,10 @@ class HubEngine:
         if found.best is None:
             self.say("done")  # no legal move: the game is over
             return
-        ponder = f" ponder={hub_move(found.line[1])}" if len(found.line) > 1 else ""
-        self.say(f"done move={hub_move(found.best)}{ponder}")
+        ponder = (
+            f" ponder={hub_move(found.line[1], position.variant)}" if len(found.line) > 1 else ""
+        )
+        self.say(f"done move={hub_move(found.best, position.variant)}{ponder}")
 
 
 # ----------------------------------------------------------------------------- a client
@@ -516,7 +577,7 @@ class HubClient:
     ) -> str:
         """The engine's move (as the Hub writes it; empty when it has none) in the position
         after ``moves`` from ``start``."""
-        played = " ".join(hub_move(m) for m in moves)
+        played = " ".join(hub_move(m, start.variant) for m in moves)
         self._send(f'pos pos={hub_position(start)} moves="{played}"')
         if depth is not None:
             self._send(f"level depth={depth}")

@@ -11,8 +11,9 @@ import stat
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -107,7 +108,7 @@ def test_positions_and_moves_round_trip_in_every_variant() -> None:
             if not moves:
                 break
             for move in moves:
-                assert parse_hub_move(hub_move(move), position).captures == move.captures
+                assert parse_hub_move(hub_move(move, variant), position).captures == move.captures
             position = position.play(rng.choice(moves))
     with pytest.raises(HubError):
         parse_hub_move("32-99", Position.start(INTERNATIONAL))
@@ -152,6 +153,62 @@ def test_pydraughts_plays_a_whole_international_game_with_it(engine_program: Pat
     finally:
         client.quit()
         client.kill_process()
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("name", ["english", "russian", "brazilian"])
+def test_pydraughts_plays_8x8_games_with_it(engine_program: Path, name: str) -> None:
+    # pydraughts is the reference client on 8x8 (docs/hub.md): its positions, its move
+    # numbers; every move the engine answers is legal for both and pdn's board follows its.
+    draughts = pytest.importorskip("draughts")
+    from draughts.engine import Limit
+    from draughts.engines.hub import HubEngine as PeerClient
+
+    variant = VARIANTS[name]
+    client = PeerClient([str(engine_program)], cwd=str(engine_program.parent))
+    try:
+        client.init()
+        client.setoption("variant", name)
+        board = draughts.Board(name)
+        ours = Position.start(variant)
+        for _ in range(8):
+            result = client.play(board, Limit(depth=1), ponder=False)
+            assert result.move.hub_move in {m.hub_move for m in board.legal_moves()}
+            move = parse_hub_move(result.move.hub_move, ours)
+            assert move in ours.legal_moves()
+            board.push(result.move)
+            ours = ours.play(move)
+            assert hub_position(ours) == board._game.get_fen()
+    finally:
+        client.quit()
+        client.kill_process()
+
+
+@pytest.mark.parametrize(
+    ("name", "position", "first_moves"),
+    [
+        # English: Black, the first mover, is "W" on the high numbers (the board turned
+        # round); its moves in English numbers.
+        ("english", "W" + "b" * 12 + "e" * 8 + "w" * 12, {"9-13", "11-15", "12-16"}),
+        # Russian: White at the bottom as in pdn, moves numbered from a1 (a3-b4 = 9-13).
+        ("russian", "W" + "b" * 12 + "e" * 8 + "w" * 12, {"9-13", "10-13", "12-16"}),
+    ],
+)
+def test_8x8_positions_and_moves_are_pydraughts(
+    name: str, position: str, first_moves: set[str]
+) -> None:
+    said = answers(
+        "init",
+        f"set-param name=variant value={name}",
+        f"pos pos={position}",
+        "level depth=1",
+        "go think",
+    )
+    start = Position.start(VARIANTS[name])
+    assert parse_hub_position(position, VARIANTS[name]).fen() == start.fen()
+    assert {hub_move(m, VARIANTS[name]) for m in start.legal_moves()} >= first_moves
+    move = said[-1].split()[1].removeprefix("move=")
+    assert parse_hub_move(move, start) in start.legal_moves()
 
 
 def test_our_client_plays_our_engine() -> None:
@@ -294,3 +351,52 @@ def test_a_command_that_changes_the_search_waits_for_stop(program: Program) -> N
 def test_a_level_that_would_never_end_is_refused(level: str) -> None:
     said = answers("init", f"pos pos={START}", f"level {level}", "ping")
     assert said[1].startswith('error message="level ') and said[-1] == "pong"
+
+
+# ---------------------------------------------------------------------- linear in the line's length
+
+
+def _lines_run(work: Callable[[], object]) -> int:
+    """How many lines of Python run while ``work`` runs (an operation count, as in
+    tests/test_shapes_linear.py)."""
+    count = 0
+
+    def tracer(frame: Any, event: str, arg: object) -> Any:
+        nonlocal count
+        if event == "line":
+            count += 1
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        work()
+    finally:
+        sys.settrace(None)
+    return count
+
+
+#: Two kings going back and forth on a 10x10 board: legal moves for as long as wanted.
+_KINGS = "WB" + "e" * 44 + "W" + "e" * 4
+_CYCLE = ("46-5", "1-6", "5-46", "6-1")
+
+
+def test_a_long_pos_line_is_read_in_linear_work() -> None:
+    counts = []
+    for size in (300, 1200):
+        moves = " ".join(_CYCLE[ply % 4] for ply in range(size))
+        engine = HubEngine(io.StringIO())
+        line = f'pos pos={_KINGS} moves="{moves}"'
+        counts.append(_lines_run(lambda e=engine, t=line: e.handle(t)))
+        assert engine.out.getvalue() == ""  # read, every move legal
+        assert engine.position is not None and len(engine.history) == size
+    assert counts[1] < 7 * counts[0], counts
+
+
+def test_a_megabyte_argument_is_not_read_character_by_character() -> None:
+    # A parser walking the line in Python (shlex) ran ~10 lines a character, and copied the
+    # value at each: a 1 MB line went unanswered for minutes. Now a few lines an argument.
+    out = io.StringIO()
+    engine = HubEngine(out)
+    line = "pos pos=" + "e" * 1_000_000 + ' moves="1-2"'
+    assert _lines_run(lambda: engine.handle(line)) < 1000
+    assert out.getvalue().startswith('error message="')

@@ -175,3 +175,16 @@ def test_limits_stop_the_search() -> None:
     assert found.nodes <= 3000 + 1
     with pytest.raises(ValueError):
         Search().run(start)
+
+
+def test_a_board_full_of_flying_kings_is_searched_in_few_nodes() -> None:
+    # 20 kings a side face each other: every quiet move offers a king, and the exchanges that
+    # follow ran ~40 plies deep, every branch searched (no depth 1 in minutes). Captures are
+    # now followed QUIESCENCE_PLIES past the horizon, and depth 2 completes within its nodes.
+    kings = "B:W" + ",".join(f"K{s}" for s in range(31, 51))
+    position = Position.from_fen(
+        kings + ":B" + ",".join(f"K{s}" for s in range(1, 21)), VARIANTS["international"]
+    )
+    found = Search().run(position, depth=2, nodes=20_000)
+    assert found.depth == 2 and found.best in position.legal_moves()
+    assert minimax(position, 1) == Search().run(position, depth=1).value

@@ -13,6 +13,7 @@ import click
 
 from pdn import engine
 
+from .guard import InputPath
 from .inputs import NotPdn, ReadingErrors, progress_bar, sources_of
 from .options import (
     encoding,
@@ -74,7 +75,7 @@ def perft(depth: int, fen: str | None, variant: str | None, divide: bool, merge:
 )
 @click.option(
     "--openings",
-    type=click.Path(exists=True, dir_okay=False),
+    type=InputPath(dir_okay=False),
     default=None,
     help="The openings from a PDN file instead: each game's start (its FEN, else its "
     "variant's start) and main line, in the file's order.",

@@ -173,9 +173,9 @@ OURS_TEXT = "pdn engine --hub --depth 1"
 @pytest.mark.parametrize(
     ("mode", "said"),
     [
-        ("crash", "stopped (exit status 3)"),
-        ("error", 'error message=\\"out of memory\\"'),
-        ("garbage", 'done move="9-13'),
+        ("crash", "the engine 'fake' stopped (exit status 3)"),
+        ("error", """the engine 'fake' said 'error message="out of memory"'"""),
+        ("garbage", """the engine 'fake' sent 'done move="9-13', not a Hub line"""),
     ],
 )
 def test_a_failing_engine_forfeits_and_the_match_goes_on(
@@ -195,7 +195,8 @@ def test_a_failing_engine_forfeits_and_the_match_goes_on(
     for game, ply in zip(games, (1, 2), strict=True):
         assert game.tags["Termination"].startswith(f"fake forfeits at ply {ply}: ")
     assert "pdn match: round 1: fake forfeits at ply 1" in result.stderr
-    assert said.replace('\\"', '"') in result.stderr.replace("\\'", "'") or said in result.stderr
+    assert f"pdn match: round 2: fake forfeits at ply 2: {said}\n" in result.stderr
+    assert games[0].tags["Termination"] == f"fake forfeits at ply 1: {said}"
     # Started again for the second game, not after the last one.
     assert log.read_text(encoding="utf-8").count("start\n") == 2
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import math
+import queue
 import re
 import shlex
 import subprocess
@@ -53,6 +54,7 @@ __all__ = [
     "HubClient",
     "HubEngine",
     "HubError",
+    "HubTimeout",
     "hub_move",
     "hub_position",
     "parse_hub_move",
@@ -483,19 +485,37 @@ class HubEngine:
 # ----------------------------------------------------------------------------- a client
 
 
+class HubTimeout(HubError):
+    """An engine that gave no answer within the time it was allowed (it has been stopped)."""
+
+
+#: Seconds an engine is given to answer the handshake (``hub``, ``init``): loading tables
+#: may take a while, never forever.
+HANDSHAKE_SECONDS = 60.0
+
+
 @dataclass(slots=True)
 class HubClient:
     """A Hub engine run as a program (``command``: its arguments, or one string split as a
     shell would), driven line by line. A context manager: the program ends on leaving.
+
+    No read waits forever: the handshake is given ``handshake`` seconds and a search the
+    ``timeout`` given to :meth:`go`; an engine past it is killed and :class:`HubTimeout`
+    raised. An engine that stops, says ``error`` or sends a line that cannot be read raises
+    :class:`HubError` naming the engine and the line.
     """
 
     command: Sequence[str] | str
     name: str = ""
     variants: tuple[str, ...] = ()
+    handshake: float = HANDSHAKE_SECONDS
     _process: subprocess.Popen[str] | None = None
+    _lines: queue.Queue[str | None] = field(default_factory=queue.Queue)
 
     def __enter__(self) -> HubClient:
         args = shlex.split(self.command) if isinstance(self.command, str) else list(self.command)
+        if not args:
+            raise HubError("no engine command given")
         try:
             self._process = subprocess.Popen(
                 args,
@@ -504,20 +524,32 @@ class HubClient:
                 text=True,
                 bufsize=1,
             )
-        except OSError as exc:
-            raise HubError(f"cannot start {args[0]!r}: {exc.strerror or exc}") from None
-        self._send("hub")
-        for command, rest in self._until("wait"):
-            args_seen = _arguments(rest)
-            if command == "id":
-                self.name = args_seen.get("name", "") + (
-                    f" {args_seen['version']}" if "version" in args_seen else ""
-                )
-            elif command == "param" and args_seen.get("name") == "variant":
-                self.variants = tuple(args_seen.get("values", "").split())
-        self._send("init")
-        for _ in self._until("ready"):
-            pass
+        except (OSError, ValueError) as exc:
+            text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise HubError(f"cannot start {args[0]!r}: {text}") from None
+        # A thread reads the engine's lines, so that a read can give up at a deadline.
+        threading.Thread(
+            target=_read_lines,
+            args=(self._process.stdout, self._lines),
+            name="pdn-hub-client",
+            daemon=True,
+        ).start()
+        try:
+            self._send("hub")
+            for command, rest in self._until("wait", self.handshake):
+                args_seen = self._parsed(command, rest)
+                if command == "id":
+                    self.name = args_seen.get("name", "") + (
+                        f" {args_seen['version']}" if "version" in args_seen else ""
+                    )
+                elif command == "param" and args_seen.get("name") == "variant":
+                    self.variants = tuple(args_seen.get("values", "").split())
+            self._send("init")
+            for _ in self._until("ready", self.handshake):
+                pass
+        except HubError:
+            self.kill()
+            raise
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -528,8 +560,21 @@ class HubClient:
             self._send("quit")
             process.wait(timeout=5)
         except (OSError, subprocess.TimeoutExpired, HubError):
+            self.kill()
+
+    def kill(self) -> None:
+        """End the engine's program at once (one that broke the protocol or ran out of time)."""
+        process = self._process
+        if process is not None and process.poll() is None:
             process.kill()
+        if process is not None:
             process.wait()
+
+    def _who(self) -> str:
+        if self.name:
+            return repr(self.name)
+        command = self.command
+        return repr(command if isinstance(command, str) else shlex.join(command))
 
     def _send(self, line: str) -> None:
         process = self._process
@@ -538,22 +583,43 @@ class HubClient:
         try:
             process.stdin.write(line + "\n")
             process.stdin.flush()
-        except OSError:
-            raise HubError(f"the engine {self.name or self.command!r} stopped") from None
+        except (OSError, ValueError):
+            raise HubError(f"the engine {self._who()} stopped{self._exit_code()}") from None
 
-    def _until(self, last: str) -> Iterable[tuple[str, str]]:
+    def _exit_code(self) -> str:
         process = self._process
-        assert process is not None and process.stdout is not None
+        code = process.poll() if process is not None else None
+        return f" (exit status {code})" if code is not None else ""
+
+    def _parsed(self, command: str, rest: str) -> dict[str, str]:
+        try:
+            return _arguments(rest)
+        except HubError:
+            line = f"{command} {rest}".strip()
+            raise HubError(f"the engine {self._who()} sent {line!r}, not a Hub line") from None
+
+    def _until(self, last: str, timeout: float | None) -> Iterable[tuple[str, str]]:
+        deadline = None if timeout is None else time.monotonic() + timeout
         while True:
-            line = process.stdout.readline()
-            if not line:
-                raise HubError(f"the engine {self.name or self.command!r} stopped")
+            try:
+                if deadline is None:
+                    line = self._lines.get()
+                else:
+                    line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                self.kill()
+                raise HubTimeout(
+                    f"the engine {self._who()} gave no {last!r} in {timeout:g} s"
+                ) from None
+            if line is None:
+                self.kill()
+                raise HubError(f"the engine {self._who()} stopped{self._exit_code()}")
             command, _, rest = line.strip().partition(" ")
             if command == last:
                 yield command, rest
                 return
             if command == "error":
-                raise HubError(f"the engine {self.name!r} said: {rest}")
+                raise HubError(f"the engine {self._who()} said {line.strip()!r}")
             yield command, rest
 
     def set_variant(self, variant: Variant) -> None:
@@ -574,20 +640,38 @@ class HubClient:
         *,
         depth: int | None = None,
         movetime: float | None = None,
+        level: str | None = None,
+        timeout: float | None = None,
     ) -> str:
         """The engine's move (as the Hub writes it; empty when it has none) in the position
-        after ``moves`` from ``start``."""
+        after ``moves`` from ``start``. ``level`` is a ``level`` command's arguments (a
+        clock's ``time=... inc=...``), else ``depth`` or ``movetime`` make it; past
+        ``timeout`` seconds the engine is killed and :class:`HubTimeout` raised."""
         played = " ".join(hub_move(m, start.variant) for m in moves)
         self._send(f'pos pos={hub_position(start)} moves="{played}"')
-        if depth is not None:
+        if level is not None:
+            self._send(f"level {level}")
+        elif depth is not None:
             self._send(f"level depth={depth}")
         elif movetime is not None:
             self._send(f"level move-time={movetime}")
         self._send("go think")
-        for command, rest in self._until("done"):
+        for command, rest in self._until("done", timeout):
             if command == "done":
-                return _arguments(rest).get("move", "")
+                return self._parsed(command, rest).get("move", "")
         return ""
+
+
+def _read_lines(stream: TextIO | None, lines: queue.Queue[str | None]) -> None:
+    """Put each line of ``stream`` in ``lines``, then ``None`` at its end."""
+    try:
+        if stream is not None:
+            for line in stream:
+                lines.put(line)
+    except (OSError, ValueError):
+        pass  # the engine's pipe closed under the reader: its end
+    finally:
+        lines.put(None)
 
 
 def variant_named(name: str) -> Variant:

@@ -132,7 +132,10 @@ def _canonical(text: str) -> str:
 
 def _escape_value(value: str) -> str:
     # Only what the reader would misread is escaped: a quote, and a backslash that comes before
-    # a quote, another backslash or the end of the value.
+    # a quote, another backslash or the end of the value. A line break, which a tag value read
+    # never holds and PDN cannot escape, would end the tag line: it becomes a space.
+    if "\n" in value or "\r" in value:
+        value = value.replace("\r\n", " ").replace("\r", " ").replace("\n", " ")
     if '"' not in value and "\\" not in value:
         return value
     out: list[str] = []

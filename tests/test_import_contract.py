@@ -98,6 +98,8 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
             "novelty",
         },
     ),
+    # A match's clocks and ratings know nothing of engines; the engines' modules use them.
+    ("play foundations", {"play", "play.clock", "play.elo"}),
     ("engines", {"hub", "match", "analysis", "analysis_record"}),
     ("presentation", {"viewer", "explorer_page"}),
     # The command line's plumbing, then its commands, each module loaded by ``pdn.cli`` only

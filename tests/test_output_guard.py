@@ -31,6 +31,8 @@ BASE: dict[str, list[str]] = {
     "dedupe": [],
     "explore": [],
     "fix": ["--dates"],
+    # ENGINE_A; the games' path stands for ENGINE_B, never started: the guard refuses first.
+    "match": ["pdn engine --hub --depth 1"],
     "novelty": [],
     "openings": [],
     "report": [],

@@ -226,3 +226,15 @@ def test_normalised_lines_fit_80_columns_around_variations() -> None:
     text = write_game(game, normalize=True)
     assert max(len(line) for line in text.splitlines()) <= 80
     assert parse_game(text) == parse_game(write_game(parse_game(text), normalize=True))
+
+
+@pytest.mark.parametrize("brk", ["\n", "\r", "\r\n"])
+def test_a_line_break_in_a_tag_value_cannot_make_a_tag_of_its_own(brk: str) -> None:
+    # A value set by a program (an engine's name) may hold one; a value read never does.
+    from pdn.writer import tag_line
+
+    hostile = f'Evil"]{brk}[Result "1-0"]'
+    text = tag_line("Black", hostile) + tag_line("Result", "1/2-1/2") + "\n1/2-1/2\n"
+    game = parse_game(text)
+    assert game.tags["Black"] == 'Evil"] [Result "1-0"]'
+    assert game.tags.get_all("Result") == ["1/2-1/2"] and len(list(game.tags)) == 2

@@ -4,13 +4,16 @@ other programs, over the Hub protocol), ``match`` (two engines play each other) 
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 import click
 
 from pdn import engine
 
+from .guard import InputPath
 from .inputs import NotPdn, ReadingErrors, progress_bar, sources_of
 from .options import (
     encoding,
@@ -70,7 +73,19 @@ def perft(depth: int, fen: str | None, variant: str | None, divide: bool, merge:
     show_default=True,
     help="The openings: ACF three-move ballots, 11-man ballots, or the start position.",
 )
-@click.option("--games", type=click.IntRange(1), default=2, show_default=True)
+@click.option(
+    "--openings",
+    type=InputPath(dir_okay=False),
+    default=None,
+    help="The openings from a PDN file instead: each game's start (its FEN, else its "
+    "variant's start) and main line, in the file's order.",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(1),
+    default=None,
+    help="Games to play [default: 2, or each opening of --openings twice].",
+)
 @click.option(
     "--depth",
     type=click.IntRange(1, 64),
@@ -80,59 +95,192 @@ def perft(depth: int, fen: str | None, variant: str | None, divide: bool, merge:
 @click.option(
     "--movetime", type=click.FloatRange(0.01), default=None, help="Seconds a move for both."
 )
+@click.option(
+    "--time",
+    "control",
+    default=None,
+    metavar="CONTROL",
+    help="A clock for each engine: 60 (sudden death, seconds), 60+1 (one more before each "
+    "move), 40/120 (40 moves in 120 seconds, then again).",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(0.01),
+    default=60.0,
+    show_default=True,
+    help="Seconds an engine may take over a move when there is no clock nor --movetime.",
+)
+@click.option(
+    "--margin",
+    type=click.FloatRange(0),
+    default=1.0,
+    show_default=True,
+    help="Seconds of grace over --movetime (each move) or the clock (once a game).",
+)
 @variant_option(
     help="Play the match under these rules, from their --ballots start (default English)."
 )
 @click.option("--max-plies", type=click.IntRange(1), default=300, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True, help="Order of the ballots.")
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Keep the finished games of -o FILE and play only the rounds missing there.",
+)
 @output_option()
 def match(
     engine_a: str,
     engine_b: str,
     deck: str,
-    games: int,
+    openings: str | None,
+    games: int | None,
     depth: int | None,
     movetime: float | None,
+    control: str | None,
+    timeout: float,
+    margin: float,
     variant: str | None,
     max_plies: int,
     seed: int,
+    resume: bool,
     output: str,
 ) -> None:
     """Play ENGINE_A against ENGINE_B, two programs speaking the Hub protocol (for pdn's own,
     "pdn engine --hub --depth 4"), over opening ballots, each ballot with both colours.
 
-    The games are written as PDN (to -o, else standard output) with their ballot, engines,
-    result and termination; the standings follow on standard output (standard error when the
-    games go there). A game ends with no move left, a draw rule of the variant, an illegal
-    move from an engine (it loses), or --max-plies (a draw).
+    The games are written as PDN (to -o, else standard output; to a file game by game, so
+    that an interrupted match keeps its games and --resume plays the rest) with their
+    ballot, engines, result and termination; the standings and the Elo difference with its
+    95% interval follow on standard output (standard error when the games go there). A game
+    ends with no move left, a draw rule of the variant, an illegal move from an engine (it
+    loses), or --max-plies (a draw). An engine that crashes, says error, sends a line that
+    cannot be read or runs over its time forfeits the game (said on standard error) and is
+    started again; the match goes on.
     """
     from ..hub import HubError
-    from ..match import ballots_of, engine_command, play_match
+    from ..match import (
+        Limits,
+        ballots_of,
+        engine_command,
+        match_elo,
+        openings_of,
+        play_match,
+    )
+    from ..play.clock import TimeControl
     from ..report import build_reports, games_to_records, render_text
-    from ..writer import write_game
 
-    if variant is not None and deck != "start":
-        raise click.UsageError("--variant goes with --ballots start (the other decks are English)")
-    ballots = ballots_of(deck, engine.get_variant(variant or "english"))
-    played: list[Game] = []
+    given = [name for name, value in (("--depth", depth), ("--movetime", movetime)) if value]
+    if control is not None:
+        given.append("--time")
+    if len(given) > 1:
+        raise click.UsageError(f"give one of --depth, --movetime and --time, not {given}")
     try:
-        with open_output(output, ()) as out:
+        commands = [engine_command(engine_a), engine_command(engine_b)]
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    try:
+        clock = TimeControl.parse(control) if control is not None else None
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--time") from None
+    rules = engine.get_variant(variant) if variant is not None else None
+    if openings is not None:
+        try:
+            ballots = openings_of(openings, rules)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--openings") from None
+    else:
+        if variant is not None and deck != "start":
+            raise click.UsageError(
+                "--variant goes with --ballots start (the other decks are English)"
+            )
+        ballots = ballots_of(deck, rules or engine.get_variant("english"))
+    if games is None:
+        games = 2 * len(ballots) if openings is not None else 2
+    if resume and output == "-":
+        raise click.UsageError("--resume reads the games of -o FILE: name the file")
+    limits = Limits(depth, movetime, clock, timeout, margin)
+    kept = _kept_games(output, (openings,) if openings else (), resume)
+    played: list[Game] = list(kept.values())
+    try:
+        with _game_sink(output, bool(kept)) as write:
             for game in play_match(
-                [engine_command(engine_a), engine_command(engine_b)],
+                commands,
                 ballots,
                 games,
-                depth=depth,
-                movetime=movetime,
                 max_plies=max_plies,
                 seed=seed,
                 labels=[engine_a, engine_b],
+                limits=limits,
+                shuffle=openings is None,
+                done=kept,
+                warn=lambda said: click.echo(f"pdn match: {said}", err=True),
             ):
-                out.write(("\n" if played else "") + write_game(game))
+                write(game, bool(played))
                 played.append(game)
     except HubError as exc:
+        raise click.ClickException(f"{exc} ({len(played)} games kept)") from exc
+    except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
-    table = render_text(build_reports(games_to_records(played)))
-    click.echo(table, err=output == "-", nl=False)
+    finally:
+        if played:
+            played.sort(key=lambda game: int(game.tags.get("Round") or 0))
+            text = render_text(build_reports(games_to_records(played)))
+            elo = match_elo(played)
+            if elo is not None:
+                text += f"\nElo difference, {elo[0]} over {elo[1]}: {elo[2].text()}\n"
+            click.echo(text, err=output == "-", nl=False)
+
+
+def _kept_games(output: str, inputs: tuple[str, ...], resume: bool) -> dict[int, Game]:
+    """The finished rounds of ``output`` when resuming (rewritten at once with only those,
+    so that a game cut off by the interruption is played again); none otherwise, the
+    file being checked as a place to write."""
+    import os
+
+    from ..match import rounds_played
+    from ..reader import read_games
+    from ..writer import write_game
+    from .guard import guard_output
+    from .streams import open_output
+
+    if output == "-":
+        return {}
+    guard_output(output, inputs)
+    if not resume or not os.path.exists(output):
+        return {}
+    kept = rounds_played(read_games(output))
+    with open_output(output, inputs) as out:
+        for at, game in enumerate(kept.values()):
+            out.write(("\n" if at else "") + write_game(game))
+    return kept
+
+
+@contextlib.contextmanager
+def _game_sink(output: str, append: bool) -> Iterator[Callable[[Game, bool], None]]:
+    """A writer of games, one at a time: to standard output, or to ``output`` flushed to
+    the disk after each game (a match is hours long: what is played is kept)."""
+    import os
+
+    if output == "-":
+
+        def echo(game: Game, more: bool) -> None:
+            from ..writer import write_game
+
+            sys.stdout.write(("\n" if more else "") + write_game(game))
+            sys.stdout.flush()
+
+        yield echo
+        return
+    from ..writer import write_game
+
+    with open(output, "a" if append else "w", encoding="utf-8", newline="") as handle:
+
+        def write(game: Game, more: bool) -> None:
+            handle.write(("\n" if more else "") + write_game(game))
+            handle.flush()
+            os.fsync(handle.fileno())
+
+        yield write
 
 
 @click.command("engine")

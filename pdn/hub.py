@@ -431,6 +431,8 @@ class HubClient:
     command: Sequence[str] | str
     name: str = ""
     variants: tuple[str, ...] = ()
+    #: The engine's settings as its ``param`` lines give them (name: value).
+    params: dict[str, str] = field(default_factory=dict)
     _process: subprocess.Popen[str] | None = None
 
     def __enter__(self) -> HubClient:
@@ -454,6 +456,8 @@ class HubClient:
                 )
             elif command == "param" and args_seen.get("name") == "variant":
                 self.variants = tuple(args_seen.get("values", "").split())
+            if command == "param" and "name" in args_seen:
+                self.params[args_seen["name"]] = args_seen.get("value", "")
         self._send("init")
         for _ in self._until("ready"):
             pass
@@ -501,6 +505,7 @@ class HubClient:
         if name not in self.variants:
             raise HubError(f"the engine {self.name!r} does not play {variant.name}")
         self._send(f"set-param name=variant value={name}")
+        self.params["variant"] = name  # the setting now in force
 
     def new_game(self) -> None:
         """Tell the engine a new game begins."""
@@ -516,6 +521,18 @@ class HubClient:
     ) -> str:
         """The engine's move (as the Hub writes it; empty when it has none) in the position
         after ``moves`` from ``start``."""
+        return self.think(start, moves, depth=depth, movetime=movetime)[0]
+
+    def think(
+        self,
+        start: Position,
+        moves: Sequence[Move],
+        *,
+        depth: int | None = None,
+        movetime: float | None = None,
+    ) -> tuple[str, list[dict[str, str]]]:
+        """:meth:`go`'s move, with the ``info`` lines the engine sent while searching, each
+        as its ``name=value`` pairs (``depth``, ``score``, ``pv``...), in the order sent."""
         played = " ".join(hub_move(m) for m in moves)
         self._send(f'pos pos={hub_position(start)} moves="{played}"')
         if depth is not None:
@@ -523,10 +540,18 @@ class HubClient:
         elif movetime is not None:
             self._send(f"level move-time={movetime}")
         self._send("go think")
+        infos: list[dict[str, str]] = []
         for command, rest in self._until("done"):
             if command == "done":
-                return _arguments(rest).get("move", "")
-        return ""
+                return _arguments(rest).get("move", ""), infos
+            if command == "info":
+                infos.append(_arguments(rest))
+        return "", infos
+
+    def kill(self) -> None:
+        """End the program at once (one that does not answer); reading it then stops."""
+        if self._process is not None:
+            self._process.kill()
 
 
 def variant_named(name: str) -> Variant:

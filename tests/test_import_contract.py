@@ -97,7 +97,10 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
             "novelty",
         },
     ),
-    ("engines", {"hub", "match", "analysis", "analysis_record"}),
+    (
+        "engines",
+        {"hub", "match", "play", "play.evaluators", "play.engines", "analysis", "analysis_record"},
+    ),
     ("presentation", {"viewer", "explorer_page"}),
     # The command line's plumbing, then its commands, each module loaded by ``pdn.cli`` only
     # when one of its commands runs (so none imports another, nor the package's group).

@@ -1,4 +1,5 @@
-"""A game analysed by pdn's own engine: each mainline move valued against the best one.
+"""A game analysed by an engine (pdn's own by default): each mainline move valued against the
+best one.
 
 For every legal move of the mainline, every legal move of the position before it is valued by
 the engine (:mod:`pdn.engine`'s search, with the draw rules of the game's federation:
@@ -19,6 +20,14 @@ less the value of the move played. The verdicts:
 * ``only move``: the move played is the one move that does not lose :data:`ONLY` (90) or
   more against the best, among two or more legal moves.
 
+A verdict is given only when the search stands by it (:func:`pdn.play.judgement.judge`,
+the one function for every engine): it holds at the last two depths completed (``d`` and
+``d - 1``), or the loss is proven (the move played is a forced loss and the best is not).
+Otherwise the move is ``unclear`` (in JSON, with what the last depth alone claimed), and
+gets no NAG nor comment.
+The moves may be valued by an outside engine instead (:mod:`pdn.play.evaluators`: any
+program speaking the Hub protocol, ``pdn analyse --engine``), judged the same way.
+
 A move that is the only legal one is not judged (there was no choice). The turning point of a
 game is its ply of the largest loss (the largest swing against the side that moved).
 
@@ -33,7 +42,7 @@ game is its ply of the largest loss (the largest swing against the side that mov
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -54,7 +63,8 @@ from .gametype import first_colour
 from .hub import HubError
 from .model import Game, Node
 from .notation import move_texts
-from .play.evaluators import Evaluator, OwnSearch, Place, Valued, end_of
+from .play.evaluators import Evaluator, OwnSearch, Place, end_of
+from .play.judgement import BLUNDER, MISTAKE, ONLY, SHOT, VERDICTS, judge
 from .problems import Problem
 from .replays import Replays, replay_of
 from .validation import Report
@@ -82,14 +92,6 @@ __all__ = [
     "value_text",
 ]
 
-#: A move that loses this much (hundredths of a man) against the best is a blunder ...
-BLUNDER = 90
-#: ... and one that loses this much, less than a blunder, a mistake.
-MISTAKE = 40
-#: The gain over the static value that makes the best move a shot (about a man).
-SHOT = 90
-#: What every other move must lose against the best for it to be the only move.
-ONLY = 90
 #: The depth used when none is given: a 60-ply English game in about 20 s, pure build (depth
 #: 9 takes twice as long).
 DEPTH = 8
@@ -266,7 +268,7 @@ class GameAnalysis:
     def summary(self) -> Summary:
         """The verdicts counted per side, and the turning point."""
         counts: dict[str, dict[str, int]] = {
-            name: {"Black": 0, "White": 0} for name in (*_ORDER, "unclear")
+            name: {"Black": 0, "White": 0} for name in (*VERDICTS, "unclear")
         }
         turning: PlyAnalysis | None = None
         for ply in self.plies:
@@ -312,84 +314,6 @@ class GameAnalysis:
             "summary": self.summary().to_dict(),
             "plies": [ply.to_dict() for ply in self.plies],
         }
-
-
-# ----------------------------------------------------------------------------- verdicts
-
-#: The verdicts, in the order they are written.
-_ORDER = ("blunder", "mistake", "missed shot", "only move")
-
-
-def judge(
-    static: int, capture: bool, valued: Sequence[Valued], played: Valued
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The verdicts on the move ``played`` among the legal moves ``valued`` (by any
-    :class:`~pdn.play.evaluators.Evaluator`), and those the last depth alone claims: the one
-    function that turns an engine's values into verdicts, whichever engine.
-
-    ``static`` is the position's static value (:func:`pdn.engine.evaluate`), ``capture``
-    whether a capture was pending. A verdict stands when it holds at the last depth and at the
-    depth before (a blunder there but only a mistake before is a mistake), or when the loss is
-    proven: the move played is a forced loss and the best is not, or (an only move) every
-    other move is a forced loss and the one played is not. What the last depth alone claims
-    is returned second (the move is then ``unclear``: no NAG, no comment).
-
-    >>> from pdn.engine import ENGLISH, Position
-    >>> a, b = Position.start(ENGLISH).legal_moves()[:2]
-    >>> best, bad = Valued(a, 20, (a,), 10), Valued(b, -100, (b,), -90)
-    >>> judge(0, False, [best, bad], bad)
-    (('blunder',), ())
-    >>> bad.previous = 0  # the loss appears only at the last depth
-    >>> judge(0, False, [best, bad], bad)
-    ((), ('blunder',))
-    """
-    index = next(i for i, v in enumerate(valued) if v is played)
-    now = [v.value for v in valued]
-    claimed = _labels(static, capture, now, index)
-    if not claimed or _proven(now, index):
-        return claimed, ()
-    before = [v.previous for v in valued]
-    if any(value is None for value in before):
-        return (), claimed  # no depth before: nothing is confirmed
-    earlier = _labels(static, capture, [v for v in before if v is not None], index)
-    held = {label for label in claimed if label in earlier}
-    if "blunder" in claimed and "mistake" in earlier:
-        held.add("mistake")
-    return (
-        tuple(v for v in _ORDER if v in held),
-        tuple(v for v in _ORDER if v in claimed and v not in held),
-    )
-
-
-def _labels(static: int, capture: bool, values: list[int], index: int) -> tuple[str, ...]:
-    """The verdicts on move ``index`` at one depth, from every legal move's value."""
-    best = max(values)
-    loss = best - values[index]
-    verdicts: list[str] = []
-    if loss >= BLUNDER:
-        verdicts.append("blunder")
-    elif loss >= MISTAKE:
-        verdicts.append("mistake")
-    if not capture and loss >= MISTAKE and best - static >= SHOT:
-        verdicts.append("missed shot")
-    holding = [i for i, value in enumerate(values) if value > best - ONLY]
-    if holding == [index]:
-        verdicts.append("only move")
-    return tuple(verdicts)
-
-
-def _proven(values: list[int], index: int) -> bool:
-    """Whether the values prove a verdict: the move played a forced loss and the best not
-    one, or every other move a forced loss and the one played not."""
-
-    def lost(value: int) -> bool:
-        end = end_of(value)
-        return end is not None and end < 0
-
-    played = values[index]
-    if lost(played):
-        return not lost(max(values))
-    return all(lost(v) for i, v in enumerate(values) if i != index)
 
 
 def _texts(position: Position, line: Iterable[Move], variant: Variant) -> tuple[str, ...]:

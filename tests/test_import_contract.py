@@ -99,7 +99,16 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
     ),
     (
         "engines",
-        {"hub", "match", "play", "play.evaluators", "play.engines", "analysis", "analysis_record"},
+        {
+            "hub",
+            "match",
+            "play",
+            "play.evaluators",
+            "play.judgement",
+            "play.engines",
+            "analysis",
+            "analysis_record",
+        },
     ),
     ("presentation", {"viewer", "explorer_page"}),
     # The command line's plumbing, then its commands, each module loaded by ``pdn.cli`` only

@@ -1,4 +1,5 @@
-"""A game analysed by pdn's own engine: each mainline move valued against the best one.
+"""A game analysed by an engine (pdn's own by default): each mainline move valued against the
+best one.
 
 For every legal move of the mainline, every legal move of the position before it is valued by
 the engine (:mod:`pdn.engine`'s search, with the draw rules of the game's federation:
@@ -19,6 +20,14 @@ less the value of the move played. The verdicts:
 * ``only move``: the move played is the one move that does not lose :data:`ONLY` (90) or
   more against the best, among two or more legal moves.
 
+A verdict is given only when the search stands by it (:func:`pdn.play.judgement.judge`,
+the one function for every engine): it holds at the last two depths completed (``d`` and
+``d - 1``), or the loss is proven (the move played is a forced loss and the best is not).
+Otherwise the move is ``unclear`` (in JSON, with what the last depth alone claimed), and
+gets no NAG nor comment.
+The moves may be valued by an outside engine instead (:mod:`pdn.play.evaluators`: any
+program speaking the Hub protocol, ``pdn analyse --engine``), judged the same way.
+
 A move that is the only legal one is not judged (there was no choice). The turning point of a
 game is its ply of the largest loss (the largest swing against the side that moved).
 
@@ -32,7 +41,6 @@ game is its ply of the largest loss (the largest swing against the side that mov
 
 from __future__ import annotations
 
-import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
@@ -41,7 +49,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from pdn.engine import Color, Found, Move, Position, Search, Variant, evaluate, minimax
+from pdn.engine import Color, Move, Position, Variant, evaluate
 
 from .batch import (
     Input,
@@ -52,9 +60,11 @@ from .batch import (
     usable_cores,
 )
 from .gametype import first_colour
-from .hub import search_for
+from .hub import HubError
 from .model import Game, Node
 from .notation import move_texts
+from .play.evaluators import Evaluator, OwnSearch, Place, end_of
+from .play.judgement import BLUNDER, MISTAKE, ONLY, SHOT, VERDICTS, judge
 from .problems import Problem
 from .replays import Replays, replay_of
 from .validation import Report
@@ -69,6 +79,7 @@ __all__ = [
     "MISTAKE",
     "ONLY",
     "SHOT",
+    "AnalysisStopped",
     "GameAnalysis",
     "PlyAnalysis",
     "Summary",
@@ -76,18 +87,11 @@ __all__ = [
     "analyse_game",
     "annotate_with_analysis",
     "forget_analysis",
+    "judge",
     "ply_note",
     "value_text",
 ]
 
-#: A move that loses this much (hundredths of a man) against the best is a blunder ...
-BLUNDER = 90
-#: ... and one that loses this much, less than a blunder, a mistake.
-MISTAKE = 40
-#: The gain over the static value that makes the best move a shot (about a man).
-SHOT = 90
-#: What every other move must lose against the best for it to be the only move.
-ONLY = 90
 #: The depth used when none is given: a 60-ply English game in about 20 s, pure build (depth
 #: 9 takes twice as long).
 DEPTH = 8
@@ -104,7 +108,7 @@ def value_text(value: int) -> str:
     >>> value_text(120), value_text(-5), value_text(0), value_text(999_993), value_text(-999_996)
     ('+1.20', '-0.05', '0.00', 'win in 7', 'loss in 4')
     """
-    end = _end(value)
+    end = end_of(value)
     if end is not None:
         return f"win in {end}" if end > 0 else f"loss in {-end}"
     if value == 0:
@@ -112,9 +116,9 @@ def value_text(value: int) -> str:
     return f"{value / 100:+.2f}"
 
 
-def _end(value: int) -> int | None:
-    """Plies to a forced end for a value (positive: a win), or ``None``."""
-    return Found(value, None, (), 0, 0, 0.0).win_in
+class AnalysisStopped(Exception):
+    """An outside engine failed (stopped, hung, answered garbage or an illegal move): the
+    message says the game and the ply."""
 
 
 @dataclass(slots=True)
@@ -126,7 +130,9 @@ class PlyAnalysis:
     its expected line (written in the variant's notation), ``before`` the value of the
     position (the best move's), ``after`` the value of the move played, both for the side
     that moved, ``legal`` the number of legal moves, ``depth`` the depth searched, ``fen`` the
-    position before the move, and ``verdicts`` (see the module)."""
+    position before the move, and ``verdicts`` (see the module; ``unclear`` when the last
+    depth alone claims one); ``previous`` the values ``before`` and ``after`` at the depth
+    before (``None``: none done), ``unclear`` what the last depth alone claims."""
 
     ply: int
     order: int
@@ -141,6 +147,8 @@ class PlyAnalysis:
     depth: int
     fen: str
     verdicts: tuple[str, ...] = ()
+    previous: tuple[int, int] | None = None
+    unclear: tuple[str, ...] = ()
 
     @property
     def loss(self) -> int:
@@ -174,6 +182,10 @@ class PlyAnalysis:
             "depth": self.depth,
             "fen": self.fen,
             "verdicts": list(self.verdicts),
+            "unclear": list(self.unclear),
+            "previous": None
+            if self.previous is None
+            else {"before": self.previous[0], "after": self.previous[1]},
         }
 
 
@@ -187,6 +199,7 @@ class Summary:
     missed_shots: dict[str, int]
     only_moves: dict[str, int]
     turning_point: PlyAnalysis | None
+    unclear: dict[str, int] = field(default_factory=lambda: {"Black": 0, "White": 0})
 
     def to_dict(self) -> dict[str, object]:
         """The summary as JSON takes it (the turning point as its ply)."""
@@ -196,6 +209,7 @@ class Summary:
             "mistakes": dict(self.mistakes),
             "missed_shots": dict(self.missed_shots),
             "only_moves": dict(self.only_moves),
+            "unclear": dict(self.unclear),
             "turning_point": None if turning is None else turning.ply,
         }
 
@@ -209,6 +223,8 @@ class Summary:
             ]
             if self.missed_shots[side]:
                 counts.append(_counted(self.missed_shots[side], "missed shot"))
+            if self.unclear[side]:
+                counts.append(f"{self.unclear[side]} unclear")
             parts.append(f"{side} {', '.join(counts)}")
         turning = self.turning_point
         if turning is not None:
@@ -244,12 +260,15 @@ class GameAnalysis:
     #: The mainline plies gone through (forced ones too, which are not judged): what a
     #: progress bar counts.
     moves: int = 0
+    #: The engine, when not pdn's own search: its name, version and settings in words ...
+    engine: str = ""
+    #: ... and as the engine said them (JSON's ``engine``).
+    settings: dict[str, str] = field(default_factory=lambda: {"name": "pdn"})
 
     def summary(self) -> Summary:
         """The verdicts counted per side, and the turning point."""
         counts: dict[str, dict[str, int]] = {
-            name: {"Black": 0, "White": 0}
-            for name in ("blunder", "mistake", "missed shot", "only move")
+            name: {"Black": 0, "White": 0} for name in (*VERDICTS, "unclear")
         }
         turning: PlyAnalysis | None = None
         for ply in self.plies:
@@ -263,6 +282,7 @@ class GameAnalysis:
             counts["missed shot"],
             counts["only move"],
             turning,
+            counts["unclear"],
         )
 
     @property
@@ -271,6 +291,13 @@ class GameAnalysis:
         if self.movetime is not None:
             return f"{self.movetime:g} s a move"
         return f"depth {self.depth}"
+
+    @property
+    def annotator(self) -> str:
+        """Who analysed, as the ``Annotator`` tag says it (``"pdn analyse, depth 8"``,
+        ``"pdn analyse, Scan 3.1 (variant=normal), depth 8"``)."""
+        engine = f"{self.engine}, " if self.engine else ""
+        return f"pdn analyse, {engine}{self.level}"
 
     def to_dict(self) -> dict[str, object]:
         """The analysis as JSON takes it (``pdn-json/1``, ``docs/json.md``)."""
@@ -282,120 +309,11 @@ class GameAnalysis:
             "variant": self.variant,
             "depth": self.depth,
             "movetime": self.movetime,
+            "engine": dict(self.settings),
             "complete": self.complete,
             "summary": self.summary().to_dict(),
             "plies": [ply.to_dict() for ply in self.plies],
         }
-
-
-# ----------------------------------------------------------------------------- valuing moves
-
-
-@dataclass(slots=True)
-class _Valued:
-    move: Move
-    value: int
-    line: tuple[Move, ...]
-
-
-class _OutOfTime(Exception):
-    """A deeper iteration did not finish within the time given."""
-
-
-def _child_value(
-    search: Search,
-    position: Position,
-    move: Move,
-    depth: int,
-    since: list[Position],
-    quiet: int,
-    deadline: float,
-) -> _Valued:
-    """``move``'s value for the side playing it: ``-search(child, depth - 1)``, with the draws
-    by rule a search from ``position`` would see at the child."""
-    child = position.play(move)
-    reversible = move.king and not move.captures
-    history = [*since, position] if reversible else []
-    quiet_run = quiet + 1 if reversible else 0
-    # The search does not look at its root's draws: they are the parent's to see.
-    if reversible and search.repetition and child.kings and child.key() in _keys(since):
-        return _Valued(move, 0, (move,))
-    if reversible and search.quiet_plies and quiet_run >= search.quiet_plies:
-        return _Valued(move, 0, (move,))
-    line: tuple[Move, ...]
-    if depth <= 1:
-        found = minimax(
-            child,
-            0,
-            repetition=search.repetition,
-            quiet_plies=search.quiet_plies,
-            history=history,
-            quiet=quiet_run,
-            weights=search.weights,
-        )
-        value, line = -found, (move,)
-    else:
-        left = None
-        if deadline:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise _OutOfTime
-        result = search.run(child, depth=depth - 1, movetime=left, history=history, quiet=quiet_run)
-        value, line = -result.value, (move, *result.line)
-    if _end(value) is not None:
-        value += -1 if value > 0 else 1  # an end seen from the child is a ply further
-    return _Valued(move, value, line)
-
-
-def _keys(positions: list[Position]) -> set[tuple[int, int, int, int]]:
-    return {p.key() for p in positions}
-
-
-def _valued(
-    search: Search,
-    position: Position,
-    moves: list[Move],
-    depth: int | None,
-    movetime: float | None,
-    since: list[Position],
-    quiet: int,
-) -> tuple[list[_Valued], int]:
-    """Every move valued at ``depth``, or at the deepest depth done within ``movetime``
-    seconds (at least 1); with the depth reached."""
-    if depth is not None:
-        return [_child_value(search, position, m, depth, since, quiet, 0.0) for m in moves], depth
-    assert movetime is not None
-    deadline = time.monotonic() + movetime
-    done: list[_Valued] = []
-    reached = 0
-    for level in range(1, 65):
-        try:
-            found = [
-                _child_value(search, position, m, level, since, quiet, deadline) for m in moves
-            ]
-        except _OutOfTime:
-            break
-        if reached and time.monotonic() >= deadline:
-            break  # a search may have stopped short of the depth: not this level's values
-        done, reached = found, level
-    return done, reached
-
-
-def _verdicts(position: Position, valued: list[_Valued], played: _Valued) -> tuple[str, ...]:
-    best = max(v.value for v in valued)
-    loss = best - played.value
-    verdicts: list[str] = []
-    if loss >= BLUNDER:
-        verdicts.append("blunder")
-    elif loss >= MISTAKE:
-        verdicts.append("mistake")
-    capture = valued[0].move.is_capture
-    if not capture and loss >= MISTAKE and best - evaluate(position, None) >= SHOT:
-        verdicts.append("missed shot")
-    holding = [v for v in valued if v.value > best - ONLY]
-    if len(holding) == 1 and holding[0] is played:
-        verdicts.append("only move")
-    return tuple(verdicts)
 
 
 def _texts(position: Position, line: Iterable[Move], variant: Variant) -> tuple[str, ...]:
@@ -418,18 +336,22 @@ def analyse_game(
     movetime: float | None = None,
     file: str = "",
     on_plies: Callable[[int], None] | None = None,
+    evaluator: Evaluator | None = None,
 ) -> GameAnalysis:
     """Analyse the mainline of ``game`` as replayed in ``report`` (the one replay:
     :meth:`pdn.replays.Replays.of`), each legal move against the best at ``depth`` plies
-    (default :data:`DEPTH`), or at the deepest depth done in ``movetime`` seconds a move.
+    (default :data:`DEPTH`), or at the deepest depth done in ``movetime`` seconds a move,
+    by ``evaluator`` (default pdn's own search, :class:`~pdn.play.evaluators.OwnSearch`).
     ``file`` is only recorded; ``on_plies(1)`` is called after each mainline ply (a progress
-    bar's). The analysis stops at the first illegal move."""
+    bar's). The analysis stops at the first illegal move. An outside engine that fails raises
+    :class:`AnalysisStopped`, saying the game and the ply."""
     if depth is not None and movetime is not None:
         raise ValueError("give a depth or a time, not both")
     if depth is None and movetime is None:
         depth = DEPTH
     if depth is not None and depth < 1:
         raise ValueError("the depth must be at least 1")
+    engine = OwnSearch() if evaluator is None else evaluator
     variant = report.variant
     found = GameAnalysis(
         file=file,
@@ -447,29 +369,39 @@ def analyse_game(
     first = first_colour(variant, game.game_type)
     # A game set up with the second mover to move numbers its first move "1...".
     offset = 0 if report.start.turn is first else 1
-    search = search_for(variant)
-    since: list[Position] = []
-    quiet = 0
+    where = f"{file or 'game'}: game {game.index} (line {game.line})"
+    try:
+        engine.begin(variant)
+        found.engine, found.settings = engine.describe(), engine.settings()
+    except HubError as exc:
+        raise AnalysisStopped(f"{where}: {exc}") from None
+    place = Place(report.start)
     count = 0  # mainline plies so far
     for step in report.mainline_steps():
         if step.node.move is None:  # a setup command: the game goes on from its position
-            since, quiet = [], 0
+            place = Place(step.before)
             continue
         if step.move is None:
             found.complete = False
             break
         count += 1
         position, move = step.before, step.move
+        place.position = position
         moves = position.legal_moves(merge_duplicates=True)
         if len(moves) > 1:
             at = _Place(step.node, count, count + offset, step.order, first)
             chosen = _among(position, moves, move)
-            found.plies.append(
-                _ply(search, at, position, moves, chosen, variant, depth, movetime, since, quiet)
-            )
-        reversible = move.king and not move.captures
-        since = [*since, position] if reversible else []
-        quiet = quiet + 1 if reversible else 0
+            try:
+                ply = _ply(engine, at, place, moves, chosen, variant, depth, movetime)
+            except HubError as exc:
+                said = f"ply {count} ({step.node.move})"
+                raise AnalysisStopped(f"{where}, {said}: {exc}") from None
+            found.plies.append(ply)
+        if move.king and not move.captures:
+            place = Place(position.play(move), [*place.since, position], [*place.trail, move])
+            place.quiet = len(place.trail)
+        else:
+            place = Place(position.play(move))
         found.moves = count
         if on_plies is not None:
             on_plies(1)
@@ -495,21 +427,25 @@ class _Place:
 
 
 def _ply(
-    search: Search,
+    engine: Evaluator,
     at: _Place,
-    position: Position,
+    place: Place,
     moves: list[Move],
     move: Move,
     variant: Variant,
     depth: int | None,
     movetime: float | None,
-    since: list[Position],
-    quiet: int,
 ) -> PlyAnalysis:
-    valued, reached = _valued(search, position, moves, depth, movetime, since, quiet)
+    position = place.position
+    valued = engine.value_moves(place, moves, depth, movetime)
     best = max(valued, key=lambda v: v.value)  # the first of the best, in the legal order
     played = next(v for v in valued if v.move == move)
     number = (at.counted - 1) // 2 + 1
+    held, unclear = judge(evaluate(position, None), moves[0].is_capture, valued, played)
+    before = [v.previous for v in valued]
+    previous = None
+    if played.previous is not None and all(v is not None for v in before):
+        previous = (max(v for v in before if v is not None), played.previous)
     return PlyAnalysis(
         ply=at.ply,
         order=at.order,
@@ -521,9 +457,11 @@ def _ply(
         before=best.value,
         after=played.value,
         legal=len(moves),
-        depth=reached,
+        depth=depth if depth is not None else min(v.depth for v in valued),
         fen=position.fen(),
-        verdicts=_verdicts(position, valued, played),
+        verdicts=held + (("unclear",) if unclear else ()),
+        previous=previous,
+        unclear=unclear,
     )
 
 
@@ -539,11 +477,12 @@ def analysed(
     variant: str | None = None,
     pdn: bool = False,
     on_plies: Callable[[int], None] | None = None,
+    evaluator: Evaluator | None = None,
 ) -> tuple[GameAnalysis, str]:
     """One game of ``file`` analysed, replayed as ``pdn validate`` replays it
     (:func:`pdn.replays.replay_of`), with the PDN text of the game annotated with it when
     ``pdn`` (else ``""``): what a worker of :func:`analyse_files` sends back. ``on_plies``
-    as :func:`analyse_game` calls it."""
+    and ``evaluator`` as :func:`analyse_game` takes them."""
     unreadable = next((p for p in game.errors if p.code == "not-pdn"), None)
     if unreadable is not None:
         tags = game.tags.items()
@@ -551,7 +490,15 @@ def analysed(
         lost.complete, lost.not_pdn = False, unreadable
         return lost, ""
     report = replay_of(game, file, variant)
-    found = analyse_game(game, report, depth=depth, movetime=movetime, file=file, on_plies=on_plies)
+    found = analyse_game(
+        game,
+        report,
+        depth=depth,
+        movetime=movetime,
+        file=file,
+        on_plies=on_plies,
+        evaluator=evaluator,
+    )
     text = ""
     if pdn:
         from .analysis_record import annotate_with_analysis  # builds on this module
@@ -570,10 +517,12 @@ def analyse_files(
     jobs: int = 1,
     encoding: str | None = None,
     on_plies: Callable[[int], None] | None = None,
+    evaluator: Evaluator | None = None,
 ) -> Iterator[tuple[GameAnalysis, str]]:
     """:func:`analysed` for every game of every source, in order, on ``jobs`` processes;
     ``on_plies(n)`` is told the mainline plies analysed as they are done (on one process,
-    ply by ply; on several, a game's plies when its analysis comes back).
+    ply by ply; on several, a game's plies when its analysis comes back). An ``evaluator``
+    (an outside engine, one program) analyses every game, on this process.
 
     On one, through :func:`pdn.batch.map_games`. On several, game by game rather than in
     map_games' batches of 200 (an analysis takes seconds a game: a tournament's file is worth
@@ -581,7 +530,9 @@ def analyse_files(
     ``pdn validate`` chooses, which take the earlier games of the file into account) and a
     worker replays it again under those rules, the same steps, and analyses it."""
     work = partial(analysed, depth=depth, movetime=movetime, variant=variant, pdn=pdn)
-    if jobs <= 1:
+    if evaluator is not None:
+        work = partial(work, evaluator=evaluator)
+    if jobs <= 1 or evaluator is not None:
         here = partial(work, on_plies=on_plies)  # on this process: the callback is called
         return map_games(here, sources, jobs=1, encoding=encoding)
     spread = _spread(sources, jobs, variant, encoding, partial(_under, work))

@@ -42,9 +42,9 @@ def annotate_with_analysis(game: Game, analysis: GameAnalysis) -> Game:
         if nag is not None and node.strength is None and not _JUDGED & set(node.nags):
             node.nags.append(nag)
         node.comments_after.append(Comment(note))
-        if any(v != "only move" for v in ply.verdicts):
+        if ply.nag is not None or "missed shot" in ply.verdicts:
             _add_line(node, ply)
-    level = f"pdn analyse, {analysis.level}"
+    level = analysis.annotator
     if "Annotator" not in copied.tags:
         copied.tags.add("Annotator", level)
     copied.root.comments_after.append(Comment(f"{level}: {analysis.summary().text()}"))
@@ -53,7 +53,7 @@ def annotate_with_analysis(game: Game, analysis: GameAnalysis) -> Game:
 
 # What annotate_with_analysis writes, read back: a value, the search's level, each note.
 _VALUE = r"(?:[+-]\d+\.\d\d|0\.00|win in \d+|loss in \d+)"
-_LEVEL = r"pdn analyse, (?:depth \d+|\d+(?:\.\d+)?(?:e[+-]?\d+)? s a move)"
+_LEVEL = r"pdn analyse, (?:[^,{}]*, )?(?:depth \d+|\d+(?:\.\d+)?(?:e[+-]?\d+)? s a move)"
 _VERDICT = r"(?:blunder|mistake|missed shot)"
 _JUDGED_NOTE = re.compile(rf"({_VERDICT}(?:, {_VERDICT})*): {_VALUE}; best: (\S+) {_VALUE}")
 _ONLY_NOTE = re.compile(rf"only move: {_VALUE}")
@@ -145,7 +145,7 @@ def ply_note(ply: PlyAnalysis) -> str | None:
     >>> ply_note(found)
     'blunder: -2.54; best: 9-14 +0.20'
     """
-    judged = [v for v in ply.verdicts if v != "only move"]
+    judged = [v for v in ply.verdicts if v not in ("only move", "unclear")]
     if judged:
         said = f"{', '.join(judged)}: {value_text(ply.after)}"
         return f"{said}; best: {ply.best} {value_text(ply.before)}"

@@ -509,6 +509,8 @@ class HubClient:
     name: str = ""
     variants: tuple[str, ...] = ()
     handshake: float = HANDSHAKE_SECONDS
+    #: The engine's settings as its ``param`` lines give them (name: value).
+    params: dict[str, str] = field(default_factory=dict)
     _process: subprocess.Popen[str] | None = None
     _lines: queue.Queue[str | None] = field(default_factory=queue.Queue)
 
@@ -544,6 +546,8 @@ class HubClient:
                     )
                 elif command == "param" and args_seen.get("name") == "variant":
                     self.variants = tuple(args_seen.get("values", "").split())
+                if command == "param" and "name" in args_seen:
+                    self.params[args_seen["name"]] = args_seen.get("value", "")
             self._send("init")
             for _ in self._until("ready", self.handshake):
                 pass
@@ -628,6 +632,7 @@ class HubClient:
         if name not in self.variants:
             raise HubError(f"the engine {self.name!r} does not play {variant.name}")
         self._send(f"set-param name=variant value={name}")
+        self.params["variant"] = name  # the setting now in force
 
     def new_game(self) -> None:
         """Tell the engine a new game begins."""
@@ -647,6 +652,22 @@ class HubClient:
         after ``moves`` from ``start``. ``level`` is a ``level`` command's arguments (a
         clock's ``time=... inc=...``), else ``depth`` or ``movetime`` make it; past
         ``timeout`` seconds the engine is killed and :class:`HubTimeout` raised."""
+        return self.think(
+            start, moves, depth=depth, movetime=movetime, level=level, timeout=timeout
+        )[0]
+
+    def think(
+        self,
+        start: Position,
+        moves: Sequence[Move],
+        *,
+        depth: int | None = None,
+        movetime: float | None = None,
+        level: str | None = None,
+        timeout: float | None = None,
+    ) -> tuple[str, list[dict[str, str]]]:
+        """:meth:`go`'s move, with the ``info`` lines the engine sent while searching, each
+        as its ``name=value`` pairs (``depth``, ``score``, ``pv``...), in the order sent."""
         played = " ".join(hub_move(m, start.variant) for m in moves)
         self._send(f'pos pos={hub_position(start)} moves="{played}"')
         if level is not None:
@@ -656,10 +677,13 @@ class HubClient:
         elif movetime is not None:
             self._send(f"level move-time={movetime}")
         self._send("go think")
+        infos: list[dict[str, str]] = []
         for command, rest in self._until("done", timeout):
             if command == "done":
-                return self._parsed(command, rest).get("move", "")
-        return ""
+                return self._parsed(command, rest).get("move", ""), infos
+            if command == "info":
+                infos.append(self._parsed(command, rest))
+        return "", infos
 
 
 def _read_lines(stream: TextIO | None, lines: queue.Queue[str | None]) -> None:

@@ -197,16 +197,18 @@ def test_json_figures() -> None:
     _, found = analysed(BLUNDER_GAME)
     data = json.loads(json.dumps(found.to_dict()))
     assert set(data) == {
-        "file", "index", "line", "tags", "variant", "depth", "movetime", "complete",
-        "summary", "plies",
+        "file", "index", "line", "tags", "variant", "depth", "movetime", "engine",
+        "complete", "summary", "plies",
     }  # fmt: skip
+    assert data["engine"] == {"name": "pdn"}
     assert data["variant"] == "english" and data["depth"] == 4
     assert data["tags"][0] == ["Event", "A blunder"]
     third = next(p for p in data["plies"] if p["ply"] == 3)
     assert set(third) == {
         "ply", "number", "side", "played", "best", "line", "before", "after", "loss",
-        "white_after", "legal", "depth", "fen", "verdicts",
+        "white_after", "legal", "depth", "fen", "verdicts", "unclear", "previous",
     }  # fmt: skip
+    assert third["unclear"] == [] and set(third["previous"]) == {"before", "after"}
     assert third["loss"] == third["before"] - third["after"]
     assert third["white_after"] == -third["after"]  # Black moved
     assert "blunder" in third["verdicts"]

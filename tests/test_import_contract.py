@@ -100,7 +100,18 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
     ),
     # A match's clocks and ratings know nothing of engines; the engines' modules use them.
     ("play foundations", {"play", "play.clock", "play.elo"}),
-    ("engines", {"hub", "match", "analysis", "analysis_record"}),
+    (
+        "engines",
+        {
+            "hub",
+            "match",
+            "play.evaluators",
+            "play.judgement",
+            "play.engines",
+            "analysis",
+            "analysis_record",
+        },
+    ),
     ("presentation", {"viewer", "explorer_page"}),
     # The command line's plumbing, then its commands, each module loaded by ``pdn.cli`` only
     # when one of its commands runs (so none imports another, nor the package's group).

@@ -45,7 +45,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "analyse": (
         "engines",
         "analyse",
-        "Analyse every game of FILES with pdn's engine: each mainline move against the best.",
+        "Analyse every game of FILES with an engine: each mainline move against the best.",
     ),
     "annotate": (
         "converting",

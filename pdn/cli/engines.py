@@ -319,6 +319,22 @@ def engine_command(hub: bool, depth: int | None, movetime: float | None) -> None
     default=None,
     help="Seconds a move instead of a depth: the deepest depth done in time.",
 )
+@click.option(
+    "--engine",
+    "engine_text",
+    default=None,
+    metavar="COMMAND",
+    help='An outside engine speaking the Hub protocol ("scan hub", "pdn engine --hub"), '
+    "or a name of the [engines] of the user's config.toml; analyses on one process.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(0.1),
+    default=60.0,
+    show_default=True,
+    help="Seconds an outside engine may take over one search (beyond --movetime) before it "
+    "is taken to hang and stopped.",
+)
 @format_option("pdn", "json")
 @variant_option()
 @jobs_option()
@@ -328,16 +344,24 @@ def analyse(
     files: tuple[str, ...],
     depth: int | None,
     movetime: float | None,
+    engine_text: str | None,
+    timeout: float,
     fmt: str,
     variant: str | None,
     jobs: int | None,
     output: str,
 ) -> None:
-    """Analyse every game of FILES with pdn's engine: each mainline move against the best.
+    """Analyse every game of FILES with an engine: each mainline move against the best.
 
-    A move that loses about a man (0.90) or more against the best is a blunder ($4), 0.40 or
-    more a mistake ($2); a missed shot is a forced gain of a man not played; an only move the
-    one move that does not lose a man. PDN output is each game as it was read, with at each
+    The engine is pdn's own, or --engine. A move that loses about a man (0.90) or more
+    against the best is a blunder ($4), 0.40 or more a mistake ($2); a missed shot is a forced gain of a man not played; an only move the
+    one move that does not lose a man. A verdict is given only when the search stands by it:
+    it holds at the last two depths completed (depth d and d-1), or the loss is proven (a
+    forced line to a lost end); otherwise the move is "unclear" in JSON, with no NAG and no
+    comment. With --engine each move is valued by the engine's search of the position after
+    it (--depth at least 2); an engine that stops, hangs, or answers garbage or an illegal
+    move is stopped, the message says the game and the ply, and the games analysed before
+    are written. PDN output is each game as it was read, with at each
     blunder and mistake its NAG, a comment with the values and the engine's line as a
     variation, and a summary; JSON gives the figures of every ply. The progress bar counts
     the plies analysed against the plies of the input, with the time left, and the games
@@ -345,13 +369,27 @@ def analyse(
     """
     import json
 
-    from ..analysis import analyse_files, plies_in
+    from ..analysis import AnalysisStopped, analyse_files, plies_in
     from ..batch import default_jobs, usable_cores
     from ..progress import is_terminal
     from ..schema import SCHEMA
 
     if depth is not None and movetime is not None:
         raise click.UsageError("give --depth or --movetime, not both")
+    if engine_text is not None and depth == 1:
+        raise click.UsageError("--engine needs --depth 2 or more")
+    from contextlib import nullcontext
+
+    from ..hub import HubError
+    from ..play.engines import engine_args
+    from ..play.evaluators import HubEvaluator
+
+    evaluator = None
+    if engine_text is not None:
+        try:
+            evaluator = HubEvaluator(engine_args(engine_text), timeout=timeout)
+        except HubError as exc:
+            raise click.ClickException(str(exc)) from None
     sources = sources_of(files)
     jobs = default_jobs(sources) if jobs is None else (jobs or usable_cores())
     not_pdn = NotPdn()
@@ -361,31 +399,40 @@ def analyse(
         # The bar counts plies against the plies of the input: one quick read first.
         plies = plies_in(sources_of(files), encoding())
     bar = progress_bar(files, per_game=True, plies=plies)
+    stopped: str | None = None
     with bar as progress, open_output(output, files) as out:
         if fmt == "json":
             out.write(f'{{"schema": "{SCHEMA}", "type": "analysis", "games": [\n')
         count = 0
-        for found, text in analyse_files(
-            progress.sources(sources),
-            depth=depth,
-            movetime=movetime,
-            variant=variant,
-            pdn=fmt == "pdn",
-            jobs=jobs,
-            encoding=encoding(),
-            on_plies=progress.advance,
-        ):
-            progress.tick()
-            if found.not_pdn is not None:
-                not_pdn(found.file, found.not_pdn)
-                continue
-            if found.errors:
-                reading_errors(found.file, found.errors)
-            if fmt == "json":
-                data = json.dumps(found.to_dict(), ensure_ascii=False)
-                out.write(("" if not count else ",\n") + data)
-            else:
-                out.write(("\n" if count else "") + text)
-            count += 1  # inputs not PDN at all are not counted
+        try:
+            with evaluator if evaluator is not None else nullcontext():
+                for found, text in analyse_files(
+                    progress.sources(sources),
+                    depth=depth,
+                    movetime=movetime,
+                    variant=variant,
+                    pdn=fmt == "pdn",
+                    jobs=jobs,
+                    encoding=encoding(),
+                    on_plies=progress.advance,
+                    evaluator=evaluator,
+                ):
+                    progress.tick()
+                    if found.not_pdn is not None:
+                        not_pdn(found.file, found.not_pdn)
+                        continue
+                    if found.errors:
+                        reading_errors(found.file, found.errors)
+                    if fmt == "json":
+                        data = json.dumps(found.to_dict(), ensure_ascii=False)
+                        out.write(("" if not count else ",\n") + data)
+                    else:
+                        out.write(("\n" if count else "") + text)
+                    count += 1  # inputs not PDN at all are not counted
+        except (AnalysisStopped, HubError) as exc:
+            # The games analysed before are written: the output is closed as usual.
+            stopped = f"{exc}; {count} game{'' if count == 1 else 's'} analysed before written"
         if fmt == "json":
             out.write("\n]}\n")
+    if stopped is not None:
+        raise click.ClickException(stopped)

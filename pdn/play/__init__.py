@@ -1,2 +1,2 @@
-"""pdn against engines: playing them (matches, their clocks, their ratings) and, later, the
-Hub protocol, analysis and endgame tables, as the layout of issue 35 gathers them here."""
+"""pdn with engines: the seam through which pdn's own search or an outside program values
+positions, the engines a user names once, matches (clocks, ratings) and endgame tables."""

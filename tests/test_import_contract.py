@@ -97,7 +97,7 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
             "novelty",
         },
     ),
-    ("engines", {"hub", "match", "analysis", "analysis_record"}),
+    ("engines", {"hub", "match", "analysis", "analysis_record", "play", "play.endgame"}),
     ("presentation", {"viewer", "explorer_page"}),
     # The command line's plumbing, then its commands, each module loaded by ``pdn.cli`` only
     # when one of its commands runs (so none imports another, nor the package's group).
@@ -111,6 +111,7 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
             "cli.studying",
             "cli.viewing",
             "cli.engines",
+            "cli.endgames",
         },
     ),
     ("entry points", {"cli", "__main__", "__init__"}),
@@ -126,7 +127,7 @@ ENGINE_LAYERS: list[tuple[str, set[str]]] = [
     ("positions", {"position", "native"}),
     ("reading moves", {"acceptance", "faults"}),
     ("words", {"wording"}),
-    ("uses of positions", {"diagnose", "picture", "perft", "search"}),
+    ("uses of positions", {"diagnose", "picture", "perft", "search", "endgame"}),
     ("lookup", {"lookup"}),
     ("package", {"__init__"}),
 ]

@@ -97,7 +97,6 @@ _HOMES = {
             "MAX_DEPTH",
             "Found",
             "Search",
-            "TableStats",
             "Weights",
             "evaluate",
             "minimax",

@@ -69,10 +69,13 @@ class Progress:
         large: int = LARGE,
         every: int = 200,
         plies: int | None = None,
+        unit: str = " plies",
     ) -> None:
         self.stream = sys.stderr if stream is None else stream
         #: Whether the bar counts plies (:meth:`advance`) rather than bytes read.
         self.by_plies = plies is not None
+        #: What the bar counts with ``plies=`` (``" positions"`` for an endgame build).
+        self.unit = unit
         if plies is not None:
             self.total = plies
         else:
@@ -105,7 +108,7 @@ class Progress:
 
             self._bar = tqdm(
                 total=self.total,
-                unit=" plies" if self.by_plies else "B",
+                unit=self.unit if self.by_plies else "B",
                 unit_scale=not self.by_plies,
                 unit_divisor=1024,
                 file=self.stream,

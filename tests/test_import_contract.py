@@ -99,7 +99,7 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
         },
     ),
     # A match's clocks and ratings know nothing of engines; the engines' modules use them.
-    ("play foundations", {"play", "play.clock", "play.elo"}),
+    ("play foundations", {"play", "play.clock", "play.elo", "play.endgame"}),
     (
         "engines",
         {
@@ -125,6 +125,7 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
             "cli.studying",
             "cli.viewing",
             "cli.engines",
+            "cli.endgames",
         },
     ),
     ("entry points", {"cli", "__main__", "__init__"}),
@@ -140,7 +141,7 @@ ENGINE_LAYERS: list[tuple[str, set[str]]] = [
     ("positions", {"position", "native"}),
     ("reading moves", {"acceptance", "faults"}),
     ("words", {"wording"}),
-    ("uses of positions", {"diagnose", "picture", "perft", "search"}),
+    ("uses of positions", {"diagnose", "picture", "perft", "search", "endgame"}),
     ("lookup", {"lookup"}),
     ("package", {"__init__"}),
 ]

@@ -71,6 +71,12 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "names from the game number, players and ply, always inside it), or with --sheet one "
         "printable HTML page of them (print it to PDF from a browser).",
     ),
+    "endgame": (
+        "endgames",
+        "endgame",
+        "Endgame tables built by pdn: win, draw or loss with the distance to the end, for "
+        "every position of up to a few pieces (build them, then probe a position).",
+    ),
     "engine": (
         "engines",
         "engine_command",

@@ -1,0 +1,719 @@
+"""Endgame tables: win, draw or loss with the distance to the end, by retrograde analysis.
+
+A table holds every position of one *material*: the side to move's men and kings against the
+other side's, named ``KKvK`` (two kings to move against a king), ``KMvM``... One table holds
+both colours: a position with White to move is looked up turned by 180 degrees with the
+colours swapped, which the rules of every variant but Frisian (whose king-move count is part
+of a position) leave unchanged, so a table is stored as Black to move.
+
+The rules are the engine's own (:meth:`~.movegen.Rules.deltas`: flying kings, majority
+capture, crowning), and so is the end: a side with no legal move (no piece left, or every
+piece blocked) has lost. Draws by repetition or by a count of moves are not rules the tables
+know: a position is a draw when neither side can force the end.
+
+A position's value is from the side to move's view, with the distance in plies to the end
+under best play (the winner the quickest, the loser the longest): a win is an odd number of
+plies away, a loss an even one (``0``: no legal move now). On disk a table is a header (a
+line naming the format, a JSON line with the variant, the material, the counts and a CRC-32
+of the data) and one cell per index, ``distance + 1`` (``0`` a draw, the top value no
+position); one byte a cell when every distance fits, two otherwise.
+
+The index: the side to move's men, the other's men, the side to move's kings, the other's
+kings, each a combination of the squares it may stand on (a man never on its crowning row),
+ranked in colexicographic order. Men of the two sides, or kings, on one square leave an
+index that is no position (about a tenth of a table), which costs a little room and spares
+a ranking of the free squares.
+
+>>> from pdn_engine import ENGLISH, Position
+>>> import tempfile
+>>> with tempfile.TemporaryDirectory() as folder:
+...     built = build_tables(ENGLISH, materials_up_to(2), folder)
+...     tables = EndgameTables(folder, ENGLISH)
+...     tables.probe(Position.from_fen("B:WK32:BK1", ENGLISH))
+Probe(result='draw', distance=None)
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+import os
+import zlib
+from array import array
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from .board import board_for
+from .movegen import Move, rules_for
+from .position import Position
+from .variants import Color, Variant
+
+__all__ = [
+    "FORMAT_VERSION",
+    "EndgameTables",
+    "Material",
+    "Probe",
+    "TableStats",
+    "build_tables",
+    "materials_up_to",
+    "positions_to_build",
+]
+
+#: The version of the file format; a table of another version is built again.
+FORMAT_VERSION = 1
+_MAGIC = b"PDN-ENDGAME\n"
+_SUFFIX = ".pdntb"
+#: A position as the build's inner loops see it: (mover's pieces, other's pieces, kings).
+_Bits = tuple[int, int, int]
+
+
+# ----------------------------------------------------------------------------- material
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Material:
+    """The pieces of a table: the side to move's men and kings, then the other side's."""
+
+    men: int
+    kings: int
+    other_men: int
+    other_kings: int
+
+    @property
+    def pieces(self) -> int:
+        """The number of pieces on the board."""
+        return self.men + self.kings + self.other_men + self.other_kings
+
+    @property
+    def name(self) -> str:
+        """``"KKvK"``: kings then men, the side to move first.
+
+        >>> Material(1, 2, 0, 1).name
+        'KKMvK'
+        """
+        mover = "K" * self.kings + "M" * self.men
+        other = "K" * self.other_kings + "M" * self.other_men
+        return f"{mover}v{other}"
+
+    def swapped(self) -> Material:
+        """The same pieces with the other side to move."""
+        return Material(self.other_men, self.other_kings, self.men, self.kings)
+
+    @classmethod
+    def parse(cls, name: str) -> Material:
+        """The material of a name such as ``"KKvK"`` (raises ``ValueError``)."""
+        mover, sep, other = name.upper().partition("V")
+        if not sep or not mover or not other or set(mover + other) - {"K", "M"}:
+            raise ValueError(f"{name!r} is not a material such as KKvK or KMvM")
+        return cls(mover.count("M"), mover.count("K"), other.count("M"), other.count("K"))
+
+
+def materials_up_to(pieces: int) -> list[Material]:
+    """Every material of 2 to ``pieces`` pieces, each side at least one, in build order.
+
+    A table needs the tables its captures reach (fewer pieces) and its crownings reach (as many
+    pieces, fewer men): the order is by pieces, then by men.
+
+    >>> [m.name for m in materials_up_to(2)]
+    ['KvK', 'KvM', 'MvK', 'MvM']
+    """
+    found = [
+        Material(a, b, c, n - a - b - c)
+        for n in range(2, pieces + 1)
+        for a in range(n + 1)
+        for b in range(n + 1 - a)
+        for c in range(n + 1 - a - b)
+        if a + b and n - a - b
+    ]
+    return sorted(found, key=_build_order)
+
+
+def _build_order(material: Material) -> tuple[int, int, Material]:
+    return (material.pieces, material.men + material.other_men, min(material, material.swapped()))
+
+
+def needed_for(materials: Iterable[Material]) -> list[Material]:
+    """The materials ``materials`` reach by captures and crownings, themselves included, in
+    build order: what must be built to build them."""
+    wanted: set[Material] = set()
+    for material in materials:
+        for side in _reachable(material.men, material.kings):
+            for other in _reachable(material.other_men, material.other_kings):
+                wanted.add(Material(*side, *other))
+                wanted.add(Material(*other, *side))
+    return sorted(wanted, key=_build_order)
+
+
+def _reachable(men: int, kings: int) -> Iterator[tuple[int, int]]:
+    # A side keeps at most its men, and at most its pieces; it never has none in a table.
+    for m in range(men + 1):
+        for k in range(men + kings - m + 1):
+            if m + k:
+                yield m, k
+
+
+# ----------------------------------------------------------------------------- index
+
+
+class _Group:
+    """The combinations of ``count`` squares of a kind of piece, ranked: ``masks[rank]`` and
+    ``rank[mask]``, and ``turned[mask]``: the rank of a mask seen from the other colour."""
+
+    __slots__ = ("masks", "rank", "turned")
+
+    def __init__(self, squares: list[int], count: int, turn: dict[int, int]) -> None:
+        combos = itertools.combinations(squares, count)
+        masks = [sum(c) for c in sorted(combos, key=lambda c: c[::-1])]  # colex order
+        self.masks = masks
+        self.rank = {mask: r for r, mask in enumerate(masks)}
+        self.turned = {_turn_mask(mask, turn): r for r, mask in enumerate(masks)}
+
+
+def _turn_mask(mask: int, turn: dict[int, int]) -> int:
+    out = 0
+    while mask:
+        bit = mask & -mask
+        mask ^= bit
+        out |= turn[bit]
+    return out
+
+
+class _Layout:
+    """A variant's index: the groups each table is made of, and the board turned round."""
+
+    def __init__(self, variant: Variant) -> None:
+        if variant.king_move_limit:
+            raise ValueError(
+                f"no endgame tables for {variant.title}: its king-move limit is part of a position"
+            )
+        board = board_for(variant)
+        self.variant = variant
+        self.rules = rules_for(variant)
+        every = [board.bit[s] for s in range(1, board.squares + 1)]
+        turn: dict[int, int] = {}
+        for square in range(1, board.squares + 1):
+            column, row = board.coordinates(square)
+            other = board.square_at(board.width - 1 - column, board.height - 1 - row)
+            assert other is not None
+            turn[board.bit[square]] = board.bit[other]
+        self.turn = turn
+        # The side to move is Black as stored: its men never stand on its crowning row (the
+        # bottom one), the other side's never on the top one.
+        self.squares = {
+            "men": [b for b in every if not b & board.bottom_row],
+            "other_men": [b for b in every if not b & board.top_row],
+            "kings": every,
+        }
+        self._groups: dict[tuple[str, int], _Group] = {}
+
+    def group(self, kind: str, count: int) -> _Group:
+        found = self._groups.get((kind, count))
+        if found is None:
+            squares = self.squares["kings" if kind == "other_kings" else kind]
+            found = self._groups[kind, count] = _Group(squares, count, self.turn)
+        return found
+
+    def groups(self, material: Material) -> tuple[_Group, _Group, _Group, _Group]:
+        """The groups of a table, in index order."""
+        return (
+            self.group("men", material.men),
+            self.group("other_men", material.other_men),
+            self.group("kings", material.kings),
+            self.group("other_kings", material.other_kings),
+        )
+
+    def size(self, material: Material) -> int:
+        """The number of indices of a table (positions and the few that are none)."""
+        size = 1
+        for group in self.groups(material):
+            size *= len(group.masks)
+        return size
+
+
+@functools.cache
+def _layout(variant: Variant) -> _Layout:
+    return _Layout(variant)
+
+
+def _material_of(own: int, opp: int, kings: int) -> Material:
+    return Material(
+        (own & ~kings).bit_count(),
+        (own & kings).bit_count(),
+        (opp & ~kings).bit_count(),
+        (opp & kings).bit_count(),
+    )
+
+
+def position_index(position: Position) -> tuple[Material, int]:
+    """The table and the index of a position (the side to move has at least one piece)."""
+    layout = _layout(position.variant)
+    if position.turn is Color.BLACK:
+        own, opp, ranked = position.black, position.white, "rank"
+    else:
+        own, opp, ranked = position.white, position.black, "turned"
+    kings = position.kings
+    material = _material_of(own, opp, kings)
+    g1, g2, g3, g4 = layout.groups(material)
+    r1 = getattr(g1, ranked)[own & ~kings]
+    r2 = getattr(g2, ranked)[opp & ~kings]
+    r3 = getattr(g3, ranked)[own & kings]
+    r4 = getattr(g4, ranked)[opp & kings]
+    return material, ((r1 * len(g2.masks) + r2) * len(g3.masks) + r3) * len(g4.masks) + r4
+
+
+def _positions(layout: _Layout, material: Material) -> Iterator[tuple[int, int, int, int]]:
+    """(index, mover, other, kings) of every position of a table, Black to move, in order."""
+    g1, g2, g3, g4 = layout.groups(material)
+    n2, n3, n4 = len(g2.masks), len(g3.masks), len(g4.masks)
+    for r1, m1 in enumerate(g1.masks):
+        for r2, m2 in enumerate(g2.masks):
+            if m1 & m2:
+                continue
+            men = m1 | m2
+            base2 = (r1 * n2 + r2) * n3
+            for r3, k1 in enumerate(g3.masks):
+                if k1 & men:
+                    continue
+                taken = men | k1
+                base3 = (base2 + r3) * n4
+                for r4, k2 in enumerate(g4.masks):
+                    if k2 & taken:
+                        continue
+                    yield base3 + r4, m1 | k1, m2 | k2, k1 | k2
+
+
+# ----------------------------------------------------------------------------- tables on disk
+
+
+@dataclass(frozen=True, slots=True)
+class TableStats:
+    """What a built table holds: its positions by value, and the longest distance."""
+
+    material: Material
+    positions: int
+    wins: int
+    draws: int
+    losses: int
+    longest: int
+    #: Whether it was built now (False: found already built and verified).
+    built: bool = True
+
+
+class _Table:
+    """One table in memory: its cells, and how wide each is."""
+
+    __slots__ = ("cells", "none", "stats")
+
+    def __init__(self, cells: array[int], stats: TableStats) -> None:
+        self.cells = cells
+        self.none = 0xFF if cells.itemsize == 1 else 0xFFFF
+        self.stats = stats
+
+
+def table_path(directory: str | os.PathLike[str], variant: Variant, material: Material) -> Path:
+    """Where a table lives: ``DIRECTORY/VARIANT/KKvK.pdntb``."""
+    return Path(directory) / variant.name / f"{material.name}{_SUFFIX}"
+
+
+def _write(path: Path, variant: Variant, table: _Table) -> None:
+    stats = table.stats
+    data = table.cells.tobytes()
+    header = {
+        "format": FORMAT_VERSION,
+        "variant": variant.name,
+        "material": stats.material.name,
+        "cell": table.cells.itemsize,
+        "size": len(table.cells),
+        "positions": stats.positions,
+        "wins": stats.wins,
+        "draws": stats.draws,
+        "losses": stats.losses,
+        "longest": stats.longest,
+        "crc32": zlib.crc32(data),
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    scratch = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(scratch, "wb") as out:
+            out.write(_MAGIC)
+            out.write(json.dumps(header, sort_keys=True).encode("ascii") + b"\n")
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(scratch, path)  # a table is there whole or not at all
+    finally:
+        scratch.unlink(missing_ok=True)
+
+
+def _read(path: Path, variant: Variant, material: Material) -> _Table | None:
+    """The table at ``path`` if it is whole and is the one asked for, else ``None``."""
+    try:
+        with open(path, "rb") as handle:
+            if handle.readline() != _MAGIC:
+                return None
+            header = json.loads(handle.readline())
+            data = handle.read()
+    except (OSError, ValueError):
+        return None
+    size = _layout(variant).size(material)
+    if not isinstance(header, dict) or header.get("cell") not in (1, 2):
+        return None
+    expected = {
+        "format": FORMAT_VERSION,
+        "variant": variant.name,
+        "material": material.name,
+        "size": size,
+    }
+    if any(header.get(key) != value for key, value in expected.items()):
+        return None
+    if len(data) != size * header["cell"] or zlib.crc32(data) != header.get("crc32"):
+        return None
+    cells = array("B" if header["cell"] == 1 else "H")
+    cells.frombytes(data)
+    try:
+        counts = [int(header[key]) for key in ("positions", "wins", "draws", "losses", "longest")]
+    except (KeyError, TypeError, ValueError):
+        return None
+    positions, wins, draws, losses, longest = counts
+    return _Table(cells, TableStats(material, positions, wins, draws, losses, longest, False))
+
+
+# ----------------------------------------------------------------------------- the build
+
+
+def _decode(code: int) -> int:
+    # A child's cell as the parent's candidate: +d for a child lost in d-1 (a win for the
+    # parent in d), -d for a child won in d-1, 0 for a draw.
+    distance = code - 1
+    return code if distance % 2 == 0 else -code
+
+
+class _Builder:
+    """Builds the tables of one variant in order, keeping those built in memory for the
+    lookups of the next."""
+
+    def __init__(self, variant: Variant, progress: Callable[[int], None] | None) -> None:
+        self.layout = _layout(variant)
+        self.variant = variant
+        self.done: dict[Material, _Table] = {}
+        self.progress = progress
+
+    def component(self, material: Material) -> list[_Table]:
+        """Build a table and the table of the same pieces with the other side to move (they
+        reach each other by every quiet move); both, in that order (one if they are one)."""
+        layout = self.layout
+        rules = layout.rules
+        deltas = rules.deltas
+        members = [material] if material.swapped() == material else [material, material.swapped()]
+        bases: dict[Material, int] = {}
+        total = 0
+        for member in members:
+            bases[member] = total
+            total += layout.size(member)
+        done = self.done
+        # Per position: the lookups of its children. ``remaining``: children in the component
+        # not yet known to be won by their mover; ``best``: the quickest win a known child
+        # gives (distance + 1, 0 none); ``worst``: the longest loss the known children give;
+        # ``drawn``: a known child is a draw, so the position is no loss.
+        distance = array("i", [-2]) * total  # -2 no position, -1 not known yet
+        remaining = array("H", [0]) * total
+        best = array("H", [0]) * total
+        worst = array("H", [0]) * total
+        drawn = bytearray(total)
+        parents = array("I")
+        children = array("I")
+        buckets: list[list[int]] = [[]]
+        report = self.progress
+        seen = 0
+        for member in members:
+            base = bases[member]
+            for index, own, opp, kings in _positions(layout, member):
+                at = base + index
+                distance[at] = -1
+                seen += 1
+                if report is not None and seen % 4096 == 0:
+                    report(4096)
+                inside: set[int] = set()
+                quickest = 0
+                longest = 0
+                for ox, cm, kx in set(deltas(own, opp, kings, 0, False)):
+                    # The child, White to move: its mover's pieces are what we did not take.
+                    mover = opp & ~cm
+                    if not mover:
+                        quickest = 1  # nothing left to move: lost at once
+                        continue
+                    child_kings = (kings & ~cm) ^ kx
+                    other = own ^ ox
+                    child_material = _material_of(mover, other, child_kings)
+                    g1, g2, g3, g4 = layout.groups(child_material)
+                    child = (
+                        (g1.turned[mover & ~child_kings] * len(g2.masks))
+                        + g2.turned[other & ~child_kings]
+                    ) * len(g3.masks) + g3.turned[mover & child_kings]
+                    child = child * len(g4.masks) + g4.turned[other & child_kings]
+                    child_base = bases.get(child_material)
+                    if child_base is not None:
+                        inside.add(child_base + child)
+                        continue
+                    code = done[child_material].cells[child]
+                    value = _decode(code) if code else 0
+                    if value > 0:
+                        if not quickest or value < quickest:
+                            quickest = value
+                    elif value < 0:
+                        longest = max(longest, -value)
+                    else:
+                        drawn[at] = 1
+                for child in inside:
+                    parents.append(at)
+                    children.append(child)
+                remaining[at] = len(inside)
+                best[at] = quickest
+                worst[at] = longest
+                if quickest:
+                    _schedule(buckets, quickest, at)
+                elif not inside and not drawn[at]:
+                    # Every move (if any: else lost now, at 0) leads to a known loss.
+                    _schedule(buckets, longest, at)
+        if report is not None:
+            report(seen % 4096)
+        # The parents of each position, grouped (a counting sort of the children).
+        starts = array("I", [0]) * (total + 1)
+        for child in children:
+            starts[child + 1] += 1
+        for i in range(total):
+            starts[i + 1] += starts[i]
+        fill = array("I", starts)
+        ordered = array("I", [0]) * len(children)
+        for parent, child in zip(parents, children, strict=True):
+            ordered[fill[child]] = parent
+            fill[child] += 1
+        del parents, children, fill
+        # Retrograde: positions settle in order of distance; a settled loss makes each parent a
+        # win one ply further, a settled win takes one hope from each parent, and a parent left
+        # with none (and no draw, no win elsewhere) is lost as late as its longest child allows.
+        d = 0
+        while d < len(buckets):
+            for at in buckets[d]:
+                if distance[at] != -1:
+                    continue
+                distance[at] = d
+                for k in range(starts[at], starts[at + 1]):
+                    parent = ordered[k]
+                    if distance[parent] != -1:
+                        continue
+                    if d % 2 == 0:
+                        _schedule(buckets, d + 1, parent)
+                    else:
+                        remaining[parent] -= 1
+                        if not remaining[parent] and not drawn[parent] and not best[parent]:
+                            _schedule(buckets, max(d + 1, worst[parent]), parent)
+            buckets[d] = []
+            d += 1
+        del starts, ordered, remaining, best, worst, drawn
+        return [self._table(m, distance, bases[m]) for m in members]
+
+    def _table(self, material: Material, distance: array[int], base: int) -> _Table:
+        size = self.layout.size(material)
+        part = distance[base : base + size]
+        longest = max(part) if size else -1
+        wide = longest + 1 >= 0xFF
+        cells = array("H" if wide else "B", [0]) * size
+        none = 0xFFFF if wide else 0xFF
+        positions = wins = losses = 0
+        for i, d in enumerate(part):
+            if d == -2:
+                cells[i] = none
+                continue
+            positions += 1
+            if d >= 0:
+                cells[i] = d + 1
+                if d % 2:
+                    wins += 1
+                else:
+                    losses += 1
+        draws = positions - wins - losses
+        stats = TableStats(material, positions, wins, draws, losses, max(longest, 0))
+        table = _Table(cells, stats)
+        self.done[material] = table
+        return table
+
+
+def _schedule(buckets: list[list[int]], d: int, at: int) -> None:
+    while len(buckets) <= d:
+        buckets.append([])
+    buckets[d].append(at)
+
+
+def build_tables(
+    variant: Variant,
+    materials: Iterable[Material],
+    directory: str | os.PathLike[str],
+    *,
+    progress: Callable[[int], None] | None = None,
+    on_table: Callable[[TableStats], None] | None = None,
+) -> list[TableStats]:
+    """Build the tables of ``materials`` and every table they need into ``directory``.
+
+    A table already there, whole and of this format (its header and CRC checked), is read
+    rather than built again, so a build stopped half-way goes on where it stopped. Each table
+    is written atomically. ``progress(n)`` is told of every ``n`` positions done (see
+    :func:`positions_to_build`); ``on_table`` of each table ready.
+    """
+    builder = _Builder(variant, progress)
+    stats: list[TableStats] = []
+    for material in needed_for(materials):
+        if material in builder.done:
+            continue
+        found = _read(table_path(directory, variant, material), variant, material)
+        partner = material.swapped()
+        found_partner = (
+            found
+            if partner == material
+            else _read(table_path(directory, variant, partner), variant, partner)
+        )
+        if found is not None and found_partner is not None:
+            for member, table in ((material, found), (partner, found_partner)):
+                if member not in builder.done:
+                    builder.done[member] = table
+                    stats.append(table.stats)
+                    if on_table is not None:
+                        on_table(table.stats)
+                    if progress is not None:
+                        progress(table.stats.positions)
+            continue
+        for table in builder.component(material):
+            _write(table_path(directory, variant, table.stats.material), variant, table)
+            stats.append(table.stats)
+            if on_table is not None:
+                on_table(table.stats)
+    return stats
+
+
+def positions_to_build(variant: Variant, materials: Iterable[Material]) -> int:
+    """The number of positions a build of ``materials`` goes through (for a progress bar)."""
+    layout = _layout(variant)
+    return sum(_count(layout, m) for m in needed_for(materials))
+
+
+def _count(layout: _Layout, material: Material) -> int:
+    g1, g2, _, _ = layout.groups(material)
+    # The men of each side, the kings of each: exact counts of the positions (the men of the
+    # two sides may meet on a square, which is no position).
+    men = sum(1 for a in g1.masks for b in g2.masks if not a & b)
+    free = len(layout.squares["kings"]) - material.men - material.other_men
+    kings = _choose(free, material.kings) * _choose(free - material.kings, material.other_kings)
+    return men * kings
+
+
+def _choose(n: int, k: int) -> int:
+    from math import comb
+
+    return comb(n, k) if 0 <= k <= n else 0
+
+
+# ----------------------------------------------------------------------------- probing
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    """A position's value from the side to move's view: ``"win"``, ``"draw"`` or ``"loss"``,
+    and the plies to the end under best play (``None`` for a draw)."""
+
+    result: str
+    distance: int | None
+
+    @property
+    def score(self) -> int:
+        """+1, 0 or -1 for a win, a draw or a loss."""
+        return {"win": 1, "draw": 0, "loss": -1}[self.result]
+
+
+_DRAW = Probe("draw", None)
+
+
+class EndgameTables:
+    """The tables of one variant in a folder, read when first asked for.
+
+    :meth:`probe` answers for any position whose material has a table there, ``None`` for
+    the others (more pieces than were built, or a table missing or damaged).
+    """
+
+    def __init__(self, directory: str | os.PathLike[str], variant: Variant) -> None:
+        self.directory = Path(directory)
+        self.variant = variant
+        self._layout = _layout(variant)
+        self._tables: dict[Material, _Table | None] = {}
+
+    def table(self, material: Material) -> _Table | None:
+        """The table of ``material``, read once (``None`` if it is missing or damaged)."""
+        if material not in self._tables:
+            path = table_path(self.directory, self.variant, material)
+            self._tables[material] = _read(path, self.variant, material)
+        return self._tables[material]
+
+    def available(self) -> list[TableStats]:
+        """What every table in the folder holds (those that read whole)."""
+        folder = self.directory / self.variant.name
+        found = []
+        for path in sorted(folder.glob(f"*{_SUFFIX}")):
+            try:
+                material = Material.parse(path.name[: -len(_SUFFIX)])
+            except ValueError:
+                continue
+            table = self.table(material)
+            if table is not None:
+                found.append(table.stats)
+        return found
+
+    def probe(self, position: Position) -> Probe | None:
+        """The value of ``position``, or ``None`` when no table here holds it."""
+        if position.variant != self.variant:
+            raise ValueError(f"these are {self.variant.title} tables, not {position.variant.title}")
+        own = position.black if position.turn is Color.BLACK else position.white
+        if not own:
+            return Probe("loss", 0)
+        opp = position.white if position.turn is Color.BLACK else position.black
+        if not opp:
+            return None  # the other side lost before this position: no table value
+        try:
+            material, index = position_index(position)
+        except KeyError:  # a man on its crowning row: no position of a game
+            return None
+        table = self.table(material)
+        if table is None:
+            return None
+        code = table.cells[index]
+        if code == table.none:
+            return None
+        if not code:
+            return _DRAW
+        distance = code - 1
+        return Probe("win" if distance % 2 else "loss", distance)
+
+    def best_moves(self, position: Position) -> list[tuple[Move, Probe]]:
+        """The moves that keep the value of ``position`` under best play (the quickest win,
+        the longest loss, any move that holds a draw), each with the value it leads to from
+        the mover's view; empty when the tables do not hold the position or there is no move.
+        """
+        here = self.probe(position)
+        if here is None:
+            return []
+        found: list[tuple[Move, Probe]] = []
+        for move in position.legal_moves(merge_duplicates=True):
+            after = self.probe(position.play(move))
+            if after is None:
+                return []
+            mine = _seen_by_mover(after)
+            if mine == here:
+                found.append((move, mine))
+        return found
+
+
+def _seen_by_mover(after: Probe) -> Probe:
+    # The value of a move for its mover: the opponent's value after it, one ply further.
+    if after.distance is None:
+        return _DRAW
+    return Probe("win" if after.result == "loss" else "loss", after.distance + 1)

@@ -227,8 +227,12 @@ def measure(args: argparse.Namespace) -> list[Ply]:
             records = game["plies"]
             for index, record in enumerate(records):
                 fen = record["fen"]
-                later = records[index + 1]["fen"] if index + 1 < len(records) else None
-                after = later or after_fen(fen, record["played"])
+                # pdn lists no forced ply (one legal move): the next record may be plies later
+                following = records[index + 1] if index + 1 < len(records) else None
+                if following is not None and following["ply"] == record["ply"] + 1:
+                    after = following["fen"]
+                else:
+                    after = after_fen(fen, record["played"])
                 values = []
                 for position in (fen, after):
                     key = f"{hub_position(position)} {args.movetime}"

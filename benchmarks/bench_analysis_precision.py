@@ -189,13 +189,22 @@ def is_over(fen: str) -> bool:
     return not position.legal_moves()
 
 
-def select_games(source: Path, first: int, count: int) -> str:
-    """Games ``first`` .. ``first + count - 1`` (1-based) of ``source``, as PDN text."""
+def game_numbers(spec: str) -> set[int]:
+    """The game numbers (1-based) of a spec such as ``1-8`` or ``1,63,87``."""
+    numbers: set[int] = set()
+    for part in filter(None, spec.split(",")):
+        low, _, high = part.partition("-")
+        numbers.update(range(int(low), int(high or low) + 1))
+    return numbers
+
+
+def select_games(source: Path, numbers: set[int]) -> str:
+    """The games of ``source`` whose numbers (1-based, in file order) are in ``numbers``."""
     out, index = [], 0
     for line in source.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True):
         if line.startswith("[Event "):
             index += 1
-        if first <= index < first + count:
+        if index in numbers:
             out.append(line)
     return "".join(out)
 
@@ -203,11 +212,13 @@ def select_games(source: Path, first: int, count: int) -> str:
 def measure(args: argparse.Namespace) -> list[Ply]:
     """Run pdn and the reference; the plies with pdn's labels and the reference's losses."""
     if args.pdn_json:
-        analysis = json.loads(Path(args.pdn_json).read_text(encoding="utf-8"))
+        analysis = {"games": []}
+        for name in args.pdn_json:
+            analysis["games"] += json.loads(Path(name).read_text(encoding="utf-8"))["games"]
     else:
         with tempfile.TemporaryDirectory() as folder:
             games = Path(folder) / "games.pdn"
-            games.write_text(select_games(args.file, args.first, args.games), encoding="utf-8")
+            games.write_text(select_games(args.file, game_numbers(args.games)), encoding="utf-8")
             analysis = run_pdn(games, args.jobs)
         if args.save_pdn_json:
             Path(args.save_pdn_json).write_text(json.dumps(analysis), encoding="utf-8")
@@ -295,8 +306,9 @@ def main() -> None:
     """Parse the options, measure, print the table and the labelled plies."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("file", nargs="?", type=Path, default=WK2007, help="10x10 PDN games")
-    parser.add_argument("--first", type=int, default=1, help="first game (1-based)")
-    parser.add_argument("--games", type=int, default=8, help="how many games from --first")
+    parser.add_argument(
+        "--games", default="1-8", help="game numbers in FILE, such as 1-8 or 1,63,87"
+    )
     parser.add_argument("--movetime", type=float, default=2.0, help="reference seconds a position")
     parser.add_argument(
         "--reference", default="./scan hub", help="the reference Hub engine's command"
@@ -306,7 +318,11 @@ def main() -> None:
     )
     parser.add_argument("--cache", default=str(SCAN_DIR / "values.json"), help="reference values")
     parser.add_argument("--jobs", type=int, default=1, help="pdn analyse -j")
-    parser.add_argument("--pdn-json", help="use this pdn analyse JSON instead of running pdn")
+    parser.add_argument(
+        "--pdn-json",
+        action="append",
+        help="use this pdn analyse JSON instead of running pdn (repeatable)",
+    )
     parser.add_argument("--save-pdn-json", help="also write pdn's JSON here")
     parser.add_argument("--list", action="store_true", help="list every labelled ply")
     args = parser.parse_args()

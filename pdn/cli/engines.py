@@ -354,8 +354,8 @@ def analyse(
     """Analyse every game of FILES with an engine: each mainline move against the best.
 
     The engine is pdn's own, or --engine. A move that loses about a man (0.90) or more
-    against the best is a blunder ($4), 0.40 or more a mistake ($2); a missed shot is a forced gain of a man not played; an only move the
-    one move that does not lose a man. A verdict is given only when the search stands by it:
+    against the best is a blunder ($4), 0.40 or more a mistake ($2); a missed shot is a
+    forced gain of a man not played; an only move the one move that does not lose a man. A verdict is given only when the search stands by it:
     it holds at the last two depths completed (depth d and d-1), or the loss is proven (a
     forced line to a lost end); otherwise the move is "unclear" in JSON, with no NAG and no
     comment. With --engine each move is valued by the engine's search of the position after

@@ -355,17 +355,17 @@ def analyse(
 
     The engine is pdn's own, or --engine. A move that loses about a man (0.90) or more
     against the best is a blunder ($4), 0.40 or more a mistake ($2); a missed shot is a
-    forced gain of a man not played; an only move the one move that does not lose a man. A verdict is given only when the search stands by it:
-    it holds at the last two depths completed (depth d and d-1), or the loss is proven (a
-    forced line to a lost end); otherwise the move is "unclear" in JSON, with no NAG and no
-    comment. With --engine each move is valued by the engine's search of the position after
-    it (--depth at least 2); an engine that stops, hangs, or answers garbage or an illegal
-    move is stopped, the message says the game and the ply, and the games analysed before
-    are written. PDN output is each game as it was read, with at each
-    blunder and mistake its NAG, a comment with the values and the engine's line as a
-    variation, and a summary; JSON gives the figures of every ply. The progress bar counts
-    the plies analysed against the plies of the input, with the time left, and the games
-    (-q: none).
+    forced gain of a man not played; an only move the one move that does not lose a man. A
+    verdict is given only when the search stands by it: it holds at the last two depths
+    completed (depth d and d-1), or the loss is proven (a forced line to a lost end);
+    otherwise the move is "unclear" in JSON, with no NAG and no comment. With --engine each
+    move is valued by the engine's search of the position after it (--depth at least 2); an
+    engine that stops, hangs, or answers garbage or an illegal move is stopped, the message
+    says the game and the ply, and the games analysed before are written. PDN output is each
+    game as it was read, with at each blunder and mistake its NAG, a comment with the values
+    and the engine's line as a variation, and a summary; JSON gives the figures of every
+    ply. The progress bar counts the plies analysed against the plies of the input, with the
+    time left, and the games (-q: none).
     """
     import json
 

@@ -202,8 +202,9 @@ def _score(found: Found) -> str:
     return f"{found.value / 100:.2f}"
 
 
-#: One ``name=value`` of a command: the value in double quotes (spaces in it) or up to a space.
-_ARGUMENT = re.compile(r'\s*([^\s=]+)(?:=(?:"([^"]*)"|([^\s"]*)))?(?=\s|$)')
+#: One ``name=value`` of a command: the value in double quotes (spaces in it; the
+#: protocol's), in single quotes (as a shell writes them, which engines do), or up to a space.
+_ARGUMENT = re.compile(r'\s*([^\s=]+)(?:=(?:"([^"]*)"|\'([^\']*)\'|([^\s"\']*)))?(?=\s|$)')
 _BLANK = re.compile(r"\s*")
 
 
@@ -216,8 +217,8 @@ def _arguments(text: str) -> dict[str, str]:
         found = _ARGUMENT.match(text, at)
         if found is None:
             raise HubError(f"{text[at : at + 40]!r}: not name=value (or an unclosed quote)")
-        name, quoted, plain = found.groups()
-        out[name] = quoted if quoted is not None else plain or ""
+        name, quoted, single, plain = found.groups()
+        out[name] = next((v for v in (quoted, single) if v is not None), plain or "")
         at = found.end()
     return out
 

@@ -49,7 +49,7 @@ for line in sys.stdin:
             print(f"info depth=1 score={{shallow:.2f}}", flush=True)
             print(f"info depth=2 score={{deep:.2f}}", flush=True)
             move = engine.position.legal_moves()[0]
-            print(f"done move={{hub_move(move)}}", flush=True)
+            print(f"done move={{hub_move(move, engine.position.variant)}}", flush=True)
             continue
     if not engine.handle(line):
         break

@@ -135,8 +135,9 @@ def test_forced_utf16_without_bom_is_damage_not_a_crash(tmp_path: Path) -> None:
 def test_encoding_is_defined_once() -> None:
     source = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "pdn" / "cli").glob("*.py"))
     assert source.count('"--encoding"') == 1
-    # The commands that read no PDN: a move-generator count, an engine and a match of engines.
-    reads_no_pdn = {"perft", "engine", "match"}
+    # The commands that read no PDN: a move-generator count, an engine, a match of engines
+    # (its --openings file decoded as detected, no --encoding yet), endgame tables.
+    reads_no_pdn = {"perft", "engine", "match", "endgame"}
     context = click.Context(main)
     for name in main.list_commands(context):
         command = main.get_command(context, name)

@@ -571,7 +571,15 @@ def _scalar(value: object, limit: int) -> str:
     return f"<{type(value).__name__}>"
 
 
-def accept_dict(data: JsonDict, visitor: GameVisitor[T], *, at: int | None = None) -> T:
+def _record(data: object) -> JsonDict:
+    # Parameters take ``object``, not JsonDict, so that what JSON text holds is checked here
+    # in the compiled build too, where a typed parameter raises TypeError before any check.
+    if not isinstance(data, dict):
+        raise JsonError(f"a game record must be a JSON object, not {_kind(data)}")
+    return data
+
+
+def accept_dict(data: object, visitor: GameVisitor[T], *, at: int | None = None) -> T:
     """Drive ``visitor`` with the events of a game record (see :func:`game_from_dict`).
 
     Every field is checked before the visitor sees it: a record that does not follow the schema,
@@ -582,8 +590,7 @@ def accept_dict(data: JsonDict, visitor: GameVisitor[T], *, at: int | None = Non
     (``"\\ud800"``) becomes U+FFFD, an odd tag name is kept.  ``at`` is the record's line in the
     JSON text, for those warnings.
     """
-    if not isinstance(data, dict):
-        raise JsonError(f"a game record must be a JSON object, not {_kind(data)}")
+    data = _record(data)
     reader = _RecordReader(at)
     schema = data.get("schema")
     if schema != SCHEMA:
@@ -732,13 +739,14 @@ def _opening(variation: list[Any], visitor: GameVisitor[Any]) -> Iterator[Any]:
     yield from variation
 
 
-def game_from_dict(data: JsonDict, *, at: int | None = None) -> Game:
+def game_from_dict(data: object, *, at: int | None = None) -> Game:
     """Rebuild a :class:`~pdn.model.Game` from a game record (:func:`game_to_dict` output).
 
     The replay fields (``ply``, ``fen``...) are not read: they follow from the moves.  Raises
     :class:`JsonError` for a record that does not follow the schema or that PDN cannot hold
     (see :func:`accept_dict`, and ``at`` there).
     """
+    data = _record(data)
     game = accept_dict(data, GameBuilder(), at=at)
     variant = data.get("variant")
     if variant is not None and not (isinstance(variant, str) and variant in VARIANTS):
@@ -926,6 +934,6 @@ def _game_of_line(line: str, number: int) -> Game:
 
 def _game(record: object, line: int, where: str = "") -> Game:
     try:
-        return game_from_dict(cast(JsonDict, record), at=line)
+        return game_from_dict(record, at=line)
     except JsonError as exc:
         return _unreadable(f"{where}{exc}", line, 1)

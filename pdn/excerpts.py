@@ -11,7 +11,11 @@ saying where the line comes from, and ``*`` as its Result tag and terminator: th
 not played to an end.
 
 Both give new games and leave ``game`` unchanged; comments, NAGs and move numbers stay with
-their moves.
+their moves. A cut game keeps every problem the reader found; each game of
+:func:`split_variations` keeps those found in the text of its own moves (where the reader kept
+that text: after a move, or the ``(`` opening its line) and those of the game as a whole
+(before the first move, or about the record: no terminator, too long, no PDN), so ``n``
+variations with a problem each cost ``n`` problems, not ``n`` squared.
 
 >>> import pdn
 >>> game = pdn.parse_game('[Result "1-0"]\\n1. 11-15 (1. 9-13 22-18) 23-19 2. 8-11 1-0')
@@ -29,6 +33,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .model import BEGIN_VARIATION, MOVE, Game, Node, Tags, line_events
+from .problems import NO_GAME_CODES, Problem
 
 __all__ = ["VARIATION_TAG", "split_variations", "truncate"]
 
@@ -52,8 +57,10 @@ def _copy_node(node: Node, parent: Node | None) -> Node:
     )
 
 
-def _like(game: Game, tags: Tags, root: Node, terminator: str | None) -> Game:
-    """A game with what the reader learnt about ``game`` (rules, place, problems)."""
+def _like(
+    game: Game, tags: Tags, root: Node, terminator: str | None, errors: list[Problem]
+) -> Game:
+    """A game with what the reader learnt about ``game`` (rules, place, ``errors``)."""
     return Game(
         tags=tags,
         root=root,
@@ -65,7 +72,7 @@ def _like(game: Game, tags: Tags, root: Node, terminator: str | None) -> Game:
         encoding=game.encoding,
         line=game.line,
         index=game.index,
-        errors=list(game.errors),
+        errors=errors,
     )
 
 
@@ -85,7 +92,7 @@ def truncate(game: Game, plies: int) -> Game:
             copied = _copy_node(child, new)
             new.variations.append(copied)
             stack.append((child, copied, depth))
-    return _like(game, Tags(game.tags.items()), root, game.terminator)
+    return _like(game, Tags(game.tags.items()), root, game.terminator, list(game.errors))
 
 
 def _origin(game: Game, where: list[str], source: str | None) -> str:
@@ -96,14 +103,79 @@ def _origin(game: Game, where: list[str], source: str | None) -> str:
 def split_variations(game: Game, source: str | None = None) -> Iterator[Game]:
     """The mainline of ``game`` without variations, then each variation as a game (see the
     module docstring); ``source`` (a file name) goes into the ``Variation`` tag."""
-    yield _line_game(game, [_mainline_path(game.root)], None)
+    problems = _Problems(game)
+    yield _line_game(game, _mainline_path(game.root), None, problems)
     for alternative, mark in _alternatives(game):
         path = _path_to(alternative)
         tags = Tags(game.tags.items())
         if "Result" in tags:
             tags["Result"] = "*"
         tags[VARIATION_TAG] = _origin(game, mark, source)
-        yield _line_game(game, [path], tags)
+        yield _line_game(game, path, tags, problems)
+
+
+#: Problems about the record as a whole, wherever the reader found them: every part has them.
+_WHOLE_GAME_CODES = NO_GAME_CODES | {
+    "missing-terminator",
+    "game-too-long",
+    "empty-game",
+    "tags-only",
+    "lone-variation",
+}
+
+
+class _Problems:
+    """The reader's problems of a game, each tied to the move whose text holds it: the move
+    before it in the file, or for an unclosed ``(`` the move after it (the first of the line
+    it opens; a problem after a variation's ``)`` goes with that variation's last move: the
+    tree keeps no place for the ``)``). A problem before the first move, of the record as a
+    whole, or of a game whose moves have no place in a file (built in code) is tied to none:
+    every part carries it."""
+
+    __slots__ = ("at", "errors", "everywhere")
+
+    def __init__(self, game: Game) -> None:
+        self.errors = game.errors
+        self.at: dict[int, list[int]] = {}  # id(node) -> indices into errors
+        self.everywhere = list(range(len(self.errors)))
+        placed = [i for i, p in enumerate(self.errors) if _placed(p)]
+        if not placed:
+            return
+        nodes = [node for event, node in line_events(game.root) if event == MOVE and node]
+        places = [(node.line or 0, node.column or 0) for node in nodes]
+        if any(node.line is None for node in nodes) or places != sorted(places):
+            return
+        placed.sort(key=lambda i: _place(self.errors[i]))
+        tied: set[int] = set()
+        after = 0  # the nodes at or before the problem's place
+        for i in placed:
+            place = _place(self.errors[i])
+            while after < len(nodes) and places[after] <= place:
+                after += 1
+            opens = self.errors[i].code == "unclosed-variation" and after < len(nodes)
+            node = nodes[after] if opens else nodes[after - 1] if after else None
+            if node is not None:
+                self.at.setdefault(id(node), []).append(i)
+                tied.add(i)
+        self.everywhere = [i for i in range(len(self.errors)) if i not in tied]
+
+    def on(self, path: list[Node]) -> list[Problem]:
+        """The problems of a part whose moves are ``path``, in the game's order."""
+        if not self.at:
+            return [self.errors[i] for i in self.everywhere]
+        found = list(self.everywhere)
+        for node in path:
+            found.extend(self.at.get(id(node), ()))
+        found.sort()
+        return [self.errors[i] for i in found]
+
+
+def _placed(problem: Problem) -> bool:
+    return problem.line is not None and problem.code not in _WHOLE_GAME_CODES
+
+
+def _place(problem: Problem) -> tuple[int, int]:
+    return (problem.line or 0, problem.column or 0)
 
 
 @dataclass(slots=True)
@@ -157,13 +229,14 @@ def _path_to(alternative: Node) -> list[Node]:
     return [*reversed(back), alternative, *alternative.mainline()]
 
 
-def _line_game(game: Game, paths: list[list[Node]], tags: Tags | None) -> Game:
+def _line_game(game: Game, path: list[Node], tags: Tags | None, problems: _Problems) -> Game:
     root = _copy_node(game.root, None)
     tip = root
-    for node in paths[0]:
+    for node in path:
         copied = _copy_node(node, tip)
         tip.variations.append(copied)
         tip = copied
+    errors = problems.on(path)
     if tags is None:
-        return _like(game, Tags(game.tags.items()), root, game.terminator)
-    return _like(game, tags, root, "*")
+        return _like(game, Tags(game.tags.items()), root, game.terminator, errors)
+    return _like(game, tags, root, "*", errors)

@@ -289,3 +289,90 @@ def test_shared_variation_paths_read_and_compare_as_tuples() -> None:
     assert pickle.loads(pickle.dumps(problems)) == problems
     deep = VariationPath.of(range(1, 5001))  # pickled as its numbers, not 5,000 nested links
     assert pickle.loads(pickle.dumps(deep)) == tuple(range(1, 5001))
+
+
+# --- convert --split-variations (issue 33, sections 1 and 7) ------------------------------------
+
+#: Each variation a game: shapes whose games, written, grow linearly with ``n``.
+SPLIT_SHAPES: dict[str, Callable[[int], str]] = {
+    # Sibling variations, a problem in each: every game carried every problem of the game.
+    "siblings-with-junk": lambda n: "1. 11-15 23-19 " + "(23-18 foo) " * n + "*\n",
+    "siblings-with-unopened": lambda n: "1. 11-15 23-19 " + "(23-18) ) " * n + "*\n",
+    # Variations nested n deep and never closed (each an alternative to the one before).
+    "nesting-open-moves": SHAPES["nesting-open-moves"],
+}
+
+
+def _split(game: pdn.Game, fmt: str) -> str:
+    from pdn.convert import ConvertOptions, convert_games
+
+    options = ConvertOptions(fmt=fmt, split_variations=True)
+    return "".join(piece.text for piece in convert_games([("g.pdn", game)], options))
+
+
+@pytest.mark.parametrize("fmt", ["pdn", "json"])
+@pytest.mark.parametrize("shape", sorted(SPLIT_SHAPES))
+def test_splitting_variations_is_linear(shape: str, fmt: str) -> None:
+    """``pdn convert --split-variations``: each game carries the problems of its own moves,
+    not every problem of the game (n games times n problems)."""
+    counts, sizes = [], []
+    n = _N // 3 if fmt == "json" else _N  # JSON replays each game: the same shape, fewer lines
+    for size in (n, 4 * n):
+        text = SPLIT_SHAPES[shape](size)
+        _split(_read(text), fmt)
+        game = _read(text)
+        counts.append(_lines_run(lambda g=game: _split(g, fmt)))
+        sizes.append(len(_split(_read(text), fmt)))
+    assert sizes[1] < LINEAR * sizes[0], (shape, sizes)  # the output itself is linear
+    assert counts[1] < LINEAR * counts[0], (shape, fmt, counts)
+
+
+def test_deeply_nested_closed_variations_cost_what_their_games_hold() -> None:
+    """Closed variations nested ``n`` deep, a problem at each level: the game of level ``k``
+    holds the ``k`` moves leading to it (its text grows as ``n`` squared), and the work grows
+    with that text, not faster."""
+    rates = []
+    for size in (_N // 3, 4 * _N // 3):
+        text = "1. 11-15 23-19 " + "(23-18 foo 11-20 " * size + ") " * size + "*\n"
+        _split(_read(text), "pdn")
+        game = _read(text)
+        rates.append(_lines_run(lambda g=game: _split(g, "pdn")) / len(_split(game, "pdn")))
+    assert rates[1] < 1.5 * rates[0], rates
+
+
+def test_each_variation_carries_the_problems_of_its_own_moves() -> None:
+    from pdn.excerpts import split_variations
+
+    text = (
+        '[Event "x"]\n'  # line 1
+        "1. 11-15 foo 23-19 (23-18 bar) (22-18 ) ) (24-20 (21-17 *\n"  # line 2
+    )
+    game = _read(text)
+    assert [(p.code, p.column) for p in game.errors] == [
+        ("junk", 10),
+        ("junk", 27),
+        ("unopened-variation", 41),
+        ("unclosed-variation", 43),
+        ("unclosed-variation", 50),
+        ("junk", 57),  # the "*" inside the unclosed variation
+        ("missing-terminator", 58),
+    ]
+    parts = list(split_variations(game))
+    assert [part.mainline_moves() for part in parts] == [
+        ["11-15", "23-19"],
+        ["11-15", "23-18"],
+        ["11-15", "22-18"],
+        ["11-15", "24-20"],
+        ["11-15", "21-17"],
+    ]
+    # "foo" is in the text of 11-15, on every path; the unclosed "(" goes with the line it
+    # opens; the game's missing terminator with every part.
+    assert [[(p.code, p.column) for p in part.errors] for part in parts] == [
+        [("junk", 10), ("missing-terminator", 58)],
+        [("junk", 10), ("junk", 27), ("missing-terminator", 58)],
+        [("junk", 10), ("unopened-variation", 41), ("missing-terminator", 58)],
+        [("junk", 10), ("unclosed-variation", 43), ("missing-terminator", 58)],
+        [("junk", 10), ("unclosed-variation", 50), ("junk", 57), ("missing-terminator", 58)],
+    ]
+    # What is written is what it was: each part's text holds its own junk word.
+    assert "{bar}" in write_game(parts[1]) and "{bar}" not in write_game(parts[2])

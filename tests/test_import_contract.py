@@ -72,7 +72,7 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
     ("writing", {"rewriting", "writer", "jsonio", "diagram"}),
     ("analysis", {"openings", "openings_render", "annotate", "export", "convert"}),
     # A report's records and tie-breaks, then its standings, then the store and the layouts.
-    ("report records", {"report.records", "report.tiebreaks", "report.marks"}),
+    ("report records", {"report.records", "report.tiebreaks", "report.marks", "report.delft"}),
     ("report standings", {"report.standings"}),
     ("reports", {"report.store", "report.render", "report"}),
     (

@@ -370,7 +370,10 @@ def novelty(
     metavar="LIST",
     help="What orders players equal on points, in order, then the name: sb "
     "(Sonneborn-Berger), buchholz (Solkoff), median-buchholz, truncated-solkoff (Buchholz "
-    "less the lowest opponent, as FMJD Swiss events use), wins. The page says the order.",
+    "less the lowest opponent, as FMJD Swiss events use), wins, delft (Delft scoring, as "
+    "Dutch events use: 4-0 a win, 2-2 a draw, 3-1 a draw with 3 or more pieces ahead, a king "
+    "counting 2, in the final position of its replayed moves; the notes name each 3-1, and "
+    "each draw scored 2-2 because its moves do not replay). The page says the order.",
 )
 @click.option("--no-openings", is_flag=True, help="Skip the ballot of each game (faster).")
 @click.option("--event", default=None, metavar="REGEX", help="Only the events this matches.")
@@ -407,6 +410,7 @@ def report(
 
     Players are ranked by points, then by the --tiebreaks in order (by default
     Sonneborn-Berger, then wins), then by name; players equal on all of them share a rank.
+    With delft, every drawn game is replayed to its end for its final position.
 
     An event with more than 60 players gets no crosstable grid (it would grow with the square
     of the players); a line says so, and --format csv --table crosstable, like JSON, lists
@@ -424,6 +428,7 @@ def report(
     from ..problems import Problem
     from ..recording import Recorded
     from ..replays import Replays
+    from ..report.delft import with_material
 
     try:
         scheme = None if points is None else reports.parse_points(points)
@@ -435,6 +440,7 @@ def report(
         raise click.BadParameter(str(exc), param_hint="--tiebreaks") from exc
     if width is None and output == "-" and sys.stdout.isatty():
         width = shutil.get_terminal_size().columns
+    delft = "delft" in order
 
     # What standard error says, the page says too (HTML and Markdown): pdn.report.render_chunks.
     page_warnings: list[str] = []
@@ -458,10 +464,13 @@ def report(
                 replays.skip(recorded, name)
                 continue
             label = None
+            # Delft scoring weighs a draw's final position: its replay's.
+            draw = delft and reports.parse_result(game.tags.get("Result", "")) == (0.5, 0.5)
+            replayed = None
             # Who moved first: under the rules validate replays the game under (a failing
             # guess retried), read without a replay only where they are certain.
             rules = variant
-            if no_openings and replays.certain(game):
+            if no_openings and replays.certain(game) and not draw:
                 replays.skip(recorded, name)
             else:
                 replayed = replays.of(recorded, name)
@@ -470,7 +479,10 @@ def report(
                     opening = classify(game, replayed)
                     label = f"ACF {opening.number}" if opening.kind == "ballot" else None
             # index: the game's number in its file, as validate and the warnings give it.
-            yield reports.game_record(game, rules, opening=label, index=game.index)
+            record = reports.game_record(game, rules, opening=label, index=game.index)
+            if draw and replayed is not None:
+                record = with_material(record, replayed)
+            yield record
         for name in dict.fromkeys(files):
             if name not in with_games:
                 not_pdn(name, Problem("not-pdn", "no PDN game in this file", line=1, column=1))

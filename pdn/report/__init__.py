@@ -1,8 +1,10 @@
 """Tournament reports built from game tags: standings, crosstables, rounds, colours, ballots.
 
 Only the tags are read (``Event``, ``Site``, ``Date``, ``Round``, ``Black``, ``White``,
-``Result``, ``GameType`` and, when present, ``Opening``); the moves are never looked at, so a
-report can be made from a file whose moves do not replay.
+``Result``, ``GameType`` and, when present, ``Opening``), so a report can be made from a file
+whose moves do not replay; the moves are looked at only for what the tags cannot say (who
+moved first when no tag says it, the ballot, and with the ``delft`` tie-break a drawn game's
+final position: :mod:`pdn.report.delft`).
 
 The steps are kept apart so each can be used (and tested) on its own:
 

@@ -58,7 +58,10 @@ class GameRecord:
     family (``2-0`` gives ``1.0, 0.0``); both are ``None`` when the game is unplayed or its
     result unknown. ``result`` is the Result tag as written (without surrounding spaces).
     ``index`` is the 1-based number of the game in its input (in its file, for ``pdn report``),
-    when known.
+    when known. ``material`` is the first and second mover's material (a man 1, a king 2) in
+    the final position of the game's replayed main line, for Delft scoring
+    (:mod:`pdn.report.delft`); ``None`` when it was not looked at, or is not known:
+    ``material_unknown`` then says why.
     """
 
     event: str
@@ -73,6 +76,8 @@ class GameRecord:
     opening: str | None = None
     first_colour: str = BLACK
     index: int | None = None
+    material: tuple[int, int] | None = None
+    material_unknown: str = ""
 
     def __post_init__(self) -> None:
         if self.first_colour not in (BLACK, WHITE):
@@ -100,8 +105,8 @@ class GameRecord:
         return f"{self.first}{_DASH}{self.second}: {self.result or UNKNOWN}"
 
     def to_dict(self) -> dict[str, Any]:
-        """A plain-dict form for JSON."""
-        return {
+        """A plain-dict form for JSON (``material`` only where it was looked at)."""
+        out: dict[str, Any] = {
             "index": self.index,
             "event": self.event,
             "site": self.site,
@@ -116,6 +121,10 @@ class GameRecord:
             "scored": self.scored,
             "opening": self.opening,
         }
+        if self.material is not None or self.material_unknown:
+            out["material"] = None if self.material is None else list(self.material)
+            out["material_unknown"] = self.material_unknown
+        return out
 
 
 def parse_result(text: str | None) -> tuple[float, float] | None:

@@ -334,6 +334,7 @@ def _csv_rows(report: EventReport, table: str) -> list[list[Any]]:
                 *(_num(r.points), _num(r.sonneborn_berger), r.unscored),
                 *(balance[r.player].first, balance[r.player].second),
                 *(_num(r.buchholz), _num(r.median_buchholz), _num(r.truncated_solkoff)),
+                *(() if r.delft is None else (r.delft,)),
             ]
             for r in report.standings
         ]
@@ -381,8 +382,14 @@ def render_csv(reports: Iterable[EventReport], table: str = "standings") -> str:
 def _csv_chunks(reports: Iterable[EventReport], table: str) -> Iterator[str]:
     if table not in _CSV_HEADERS:
         raise ValueError(f"unknown CSV table {table!r}; choose one of {', '.join(CSV_TABLES)}")
-    rows = (row for report in reports for row in _csv_rows(report, table))
-    return Table([(key, key, False) for key in _CSV_HEADERS[table]], rows).csv_chunks()
+    reports = iter(reports)
+    first = next(reports, None)
+    headers = _CSV_HEADERS[table]
+    if table == "standings" and first is not None and "delft" in first.tiebreaks:
+        headers = [*headers, "delft"]  # (every event of a report has the same tie-breaks)
+    every = () if first is None else itertools.chain((first,), reports)
+    rows = (row for report in every for row in _csv_rows(report, table))
+    return Table([(key, key, False) for key in headers], rows).csv_chunks()
 
 
 def render_json(reports: Iterable[EventReport]) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..names import differences, similar_names
 from ..results import CANONICAL
+from .delft import MARGIN, delft_note, delft_scores
 from .records import (
     _DASH,
     _NO_RESULT,
@@ -45,10 +46,12 @@ class StandingRow:
     buchholz: float = 0.0
     median_buchholz: float = 0.0
     truncated_solkoff: float = 0.0
+    #: Delft scoring's points (:mod:`pdn.report.delft`), where the tie-break is chosen.
+    delft: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """A plain-dict form for JSON."""
-        return {
+        """A plain-dict form for JSON (``delft`` where it was chosen)."""
+        out: dict[str, Any] = {
             "buchholz": self.buchholz,
             "median_buchholz": self.median_buchholz,
             "truncated_solkoff": self.truncated_solkoff,
@@ -62,6 +65,9 @@ class StandingRow:
             "sonneborn_berger": self.sonneborn_berger,
             "unscored": self.unscored,
         }
+        if self.delft is not None:
+            out["delft"] = self.delft
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,6 +325,7 @@ class _Tally:
     met: dict[str, int] = field(default_factory=dict)
     # One entry per scored game (an opponent met twice is there twice): for Buchholz.
     opponents: list[str] = field(default_factory=list)
+    delft: int = 0
 
 
 @dataclass(slots=True)
@@ -370,11 +377,12 @@ def _tally_games(
             for name in dict.fromkeys((game.first, game.second)):
                 tallies[name].unscored += 1
             continue
+        delft = delft_scores(game) or (0, 0)
         sides = (
-            (game.first, game.second, game.first_score),
-            (game.second, game.first, game.second_score),
+            (game.first, game.second, game.first_score, delft[0]),
+            (game.second, game.first, game.second_score, delft[1]),
         )
-        for player, opponent, score in sides:
+        for player, opponent, score, delft_points in sides:
             assert score is not None  # a scored game has both scores
             outcome = _SCHEME_INDEX[score]
             tally = tallies[player]
@@ -386,6 +394,7 @@ def _tally_games(
             tally.against[opponent] = tally.against.get(opponent, 0.0) + scheme[outcome]
             tally.met[opponent] = tally.met.get(opponent, 0) + 1
             tally.opponents.append(opponent)
+            tally.delft += delft_points
     return tallies
 
 
@@ -396,6 +405,8 @@ def _standings(
     def sb_of(player: str) -> float:
         against = tallies[player].against
         return round(sum(score * tallies[opp].points for opp, score in against.items()), 9)
+
+    delft = "delft" in tiebreaks
 
     unranked = [
         StandingRow(
@@ -411,6 +422,7 @@ def _standings(
             buchholz=_buchholz(tallies, player),
             median_buchholz=_buchholz(tallies, player, cut=(1, 1), least=3),
             truncated_solkoff=_buchholz(tallies, player, cut=(1, 0), least=2),
+            delft=tally.delft if delft else None,
         )
         for player, tally in tallies.items()
     ]
@@ -571,6 +583,13 @@ def _build_event(
         notes.append(f'{nameless} game(s) with a player name missing, shown as "{UNKNOWN}"')
     if len(first_colours) > 1:
         notes.append(f"games with different first movers: {', '.join(first_colours)}")
+    if "delft" in tiebreaks:
+        notes.append(
+            "Delft points: 4-0 a win, 2-2 a draw, 3-1 a draw with "
+            f"{MARGIN} pieces or more ahead in the final position of its replayed moves "
+            "(a man counts 1, a king 2)"
+        )
+        notes += [note for note in map(delft_note, games) if note is not None]
     for game in unscored:
         shown = f'"{game.result}"' if game.result else "none"
         notes.append(

@@ -14,10 +14,11 @@ Sonneborn-Berger, wins. Every value is computed from the scored games of the eve
 * ``truncated-solkoff``: Buchholz without the lowest of those points (its "cut 1"), when there
   are at least two games; FMJD Swiss events announce "Swiss system on truncated Solkoff" (e.g.
   the Rotterdam World Cup, ``docs/design.md`` cites it);
-* ``wins``: the number of games won.
-
-Dutch events' Delft scoring is not here: no source at hand defines it precisely enough to
-compute (``parse_tiebreaks`` says so).
+* ``wins``: the number of games won;
+* ``delft``: the points of Delft scoring, as Dutch events use it (:mod:`pdn.report.delft`:
+  4-0 a win, 2-2 a draw, 3-1 a draw with three pieces or more ahead in the final position, a
+  king counting two); it needs each drawn game's final position, which ``pdn report`` replays,
+  and the report says which draws scored 3-1 and which were scored 2-2 for want of one.
 
 >>> parse_tiebreaks("SB, buchholz,wins")
 ('sb', 'buchholz', 'wins')
@@ -52,6 +53,7 @@ TIEBREAKS: dict[str, Tiebreak] = {
         Tiebreak("median-buchholz", "median Buchholz", "MBuch", "median_buchholz"),
         Tiebreak("truncated-solkoff", "truncated Solkoff", "TSolk", "truncated_solkoff"),
         Tiebreak("wins", "wins", "W", "wins"),
+        Tiebreak("delft", "Delft points", "Delft", "delft"),
     )
 }
 
@@ -63,6 +65,8 @@ _ALIASES = {
     "solkoff-cut1": "truncated-solkoff",
     "buchholz-cut1": "truncated-solkoff",
     "cut1": "truncated-solkoff",
+    "delft-scoring": "delft",
+    "volmac": "delft",
 }
 
 #: The order used when none is chosen.
@@ -73,21 +77,14 @@ def parse_tiebreaks(text: str) -> tuple[str, ...]:
     """The tie-breaks named in ``text`` (comma-separated, any case, aliases allowed), in
     order; ``ValueError`` names an unknown or repeated one.
 
-    >>> parse_tiebreaks("delft")
-    Traceback (most recent call last):
-    ...
-    ValueError: Delft scoring is not implemented (no source at hand defines it precisely); ...
+    >>> parse_tiebreaks("Delft, sb")
+    ('delft', 'sb')
     """
     known = ", ".join(TIEBREAKS)
     chosen: list[str] = []
     for word in text.split(","):
         name = word.strip().lower().replace("_", "-").replace(" ", "-")
         name = _ALIASES.get(name, name)
-        if name == "delft":
-            raise ValueError(
-                "Delft scoring is not implemented (no source at hand defines it precisely); "
-                f"choose among {known}"
-            )
         if name not in TIEBREAKS:
             raise ValueError(f"unknown tie-break {word.strip()!r}: choose among {known}")
         if name in chosen:

@@ -646,6 +646,22 @@ class EndgameTables:
         self.variant = variant
         self._layout = _layout(variant)
         self._tables: dict[Material, _Table | None] = {}
+        self._most: int | None = None
+
+    @property
+    def most(self) -> int:
+        """The most pieces a table in the folder holds (0: none), from the tables' names,
+        read once: a position with more is known to be no table's without ranking it (the
+        ranking of many pieces would build their every combination)."""
+        if self._most is None:
+            most = 0
+            for path in (self.directory / self.variant.name).glob(f"*{_SUFFIX}"):
+                try:
+                    most = max(most, Material.parse(path.name[: -len(_SUFFIX)]).pieces)
+                except ValueError:
+                    continue
+            self._most = most
+        return self._most
 
     def table(self, material: Material) -> _Table | None:
         """The table of ``material``, read once (``None`` if it is missing or damaged)."""
@@ -678,6 +694,8 @@ class EndgameTables:
         opp = position.white if position.turn is Color.BLACK else position.black
         if not opp:
             return None  # the other side lost before this position: no table value
+        if (own | opp).bit_count() > self.most:
+            return None
         try:
             material, index = position_index(position)
         except KeyError:  # a man on its crowning row: no position of a game

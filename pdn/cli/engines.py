@@ -23,6 +23,8 @@ from .options import (
     output_option,
     quiet,
     quiet_option,
+    tables_choice,
+    tables_option,
     variant_option,
 )
 from .streams import open_output
@@ -335,6 +337,7 @@ def engine_command(hub: bool, depth: int | None, movetime: float | None) -> None
     help="Seconds an outside engine may take over one search (beyond --movetime) before it "
     "is taken to hang and stopped.",
 )
+@tables_option()
 @format_option("pdn", "json")
 @variant_option()
 @jobs_option()
@@ -346,6 +349,8 @@ def analyse(
     movetime: float | None,
     engine_text: str | None,
     timeout: float,
+    tables_dir: str | None,
+    no_tables: bool,
     fmt: str,
     variant: str | None,
     jobs: int | None,
@@ -361,7 +366,12 @@ def analyse(
     otherwise the move is "unclear" in JSON, with no NAG and no comment. With --engine each
     move is valued by the engine's search of the position after it (--depth at least 2); an
     engine that stops, hangs, or answers garbage or an illegal move is stopped, the message
-    says the game and the ply, and the games analysed before are written. PDN output is each
+    says the game and the ply, and the games analysed before are written. Where the endgame
+    tables (pdn endgame build; --tables, --no-tables) hold a position, the search takes their
+    exact value, and what they prove stands at any depth: a move that "throws away a win" or
+    "throws away a draw" ($4), one that "misses a win" they hold, and a result the game's
+    last position contradicts ("the result 1-0 contradicts the tables: the position after
+    ply k is a draw"), each with the tables' distance in plies. PDN output is each
     game as it was read, with at each blunder and mistake its NAG, a comment with the values
     and the engine's line as a variation, and a summary; JSON gives the figures of every
     ply. The progress bar counts the plies analysed against the plies of the input, with the
@@ -384,6 +394,7 @@ def analyse(
     from ..play.engines import engine_args
     from ..play.evaluators import HubEvaluator
 
+    tables = tables_choice(tables_dir, no_tables)
     evaluator = None
     if engine_text is not None:
         try:
@@ -416,6 +427,7 @@ def analyse(
                     encoding=encoding(),
                     on_plies=progress.advance,
                     evaluator=evaluator,
+                    tables=tables,
                 ):
                     progress.tick()
                     if found.not_pdn is not None:

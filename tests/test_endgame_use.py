@@ -187,3 +187,60 @@ def test_show_eval_is_for_a_text_board():
     assert result.exit_code == 2 and "--eval goes with a text board" in result.output
     result = CliRunner().invoke(main, ["show", "--fen", "B:WK10:BK18,K30", "--depth", "3"])
     assert result.exit_code == 2
+
+
+# ----------------------------------------------------------------------------- pdn match
+
+#: Openings a match plays from: the first in the tables at once (Black wins), the second
+#: after White's forced capture (two kings against one: White wins).
+TABLE_OPENINGS = """[FEN "B:WK10:BK18,K30"]
+*
+
+[FEN "W:WK18,K30:BK15,K1"]
+*
+"""
+
+
+def _match(tmp_path: Path, *options: str) -> list:
+    import sys
+
+    from click.testing import CliRunner
+
+    import pdn
+    from pdn.cli import main
+
+    openings = tmp_path / "openings.pdn"
+    openings.write_text(TABLE_OPENINGS)
+    out = tmp_path / "m.pdn"
+    ours = f"{sys.executable} -m pdn engine --hub --depth 1"
+    args = ["match", ours, ours, "--openings", str(openings), "--max-plies", "6"]
+    result = CliRunner().invoke(main, [*args, "-o", str(out), *options])
+    assert result.exit_code == 0, result.output
+    return list(pdn.read_games(out))
+
+
+def test_match_adjudicates_by_the_tables(tmp_path: Path, english3: Path):
+    games = _match(tmp_path, "--tables", str(english3))
+    said = [(g.tags["Result"], g.tags["PlyCount"], g.tags["Termination"]) for g in games]
+    assert (
+        said
+        == [
+            (
+                "1-0",
+                "0",
+                "adjudicated by the endgame tables at ply 0: Black to move wins in 23 plies",
+            ),
+        ]
+        * 2
+        + [
+            (
+                "0-1",
+                "1",
+                "adjudicated by the endgame tables at ply 1: Black to move loses in 28 plies",
+            ),
+        ]
+        * 2
+    )
+    # Without them the games are played on, to the ply limit or a draw rule.
+    for game in _match(tmp_path, "--no-tables"):
+        assert "endgame tables" not in game.tags["Termination"]

@@ -129,6 +129,7 @@ def perft(depth: int, fen: str | None, variant: str | None, divide: bool, merge:
     is_flag=True,
     help="Keep the finished games of -o FILE and play only the rounds missing there.",
 )
+@tables_option()
 @output_option()
 def match(
     engine_a: str,
@@ -145,6 +146,8 @@ def match(
     max_plies: int,
     seed: int,
     resume: bool,
+    tables_dir: str | None,
+    no_tables: bool,
     output: str,
 ) -> None:
     """Play ENGINE_A against ENGINE_B, two programs speaking the Hub protocol (for pdn's own,
@@ -155,7 +158,9 @@ def match(
     ballot, engines, result and termination; the standings and the Elo difference with its
     95% interval follow on standard output (standard error when the games go there). A game
     ends with no move left, a draw rule of the variant, an illegal move from an engine (it
-    loses), or --max-plies (a draw). An engine that crashes, says error, sends a line that
+    loses), a position the endgame tables hold (pdn endgame build; --tables, --no-tables:
+    adjudicated with their result, said in Termination), or --max-plies (a draw). An
+    engine that crashes, says error, sends a line that
     cannot be read or runs over its time forfeits the game (said on standard error) and is
     started again; the match goes on.
     """
@@ -201,6 +206,7 @@ def match(
     if resume and output == "-":
         raise click.UsageError("--resume reads the games of -o FILE: name the file")
     limits = Limits(depth, movetime, clock, timeout, margin)
+    tables = tables_choice(tables_dir, no_tables)
     kept = _kept_games(output, (openings,) if openings else (), resume)
     played: list[Game] = list(kept.values())
     try:
@@ -216,6 +222,7 @@ def match(
                 shuffle=openings is None,
                 done=kept,
                 warn=lambda said: click.echo(f"pdn match: {said}", err=True),
+                tables=tables,
             ):
                 write(game, bool(played))
                 played.append(game)

@@ -244,3 +244,32 @@ def test_match_adjudicates_by_the_tables(tmp_path: Path, english3: Path):
     # Without them the games are played on, to the ply limit or a draw rule.
     for game in _match(tmp_path, "--no-tables"):
         assert "endgame tables" not in game.tags["Termination"]
+
+
+def test_match_takes_engines_named_in_the_users_config(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    import sys
+
+    from click.testing import CliRunner
+
+    import pdn
+    from pdn.cli import main
+
+    folder = tmp_path / "config" / "pdn"
+    folder.mkdir(parents=True)
+    ours = f"{sys.executable} -m pdn engine --hub"
+    (folder / "config.toml").write_text(
+        f'[engines]\nquick = "{ours} --depth 1"\ndeeper = "{ours} --depth 2"\n'
+    )
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    out = tmp_path / "m.pdn"
+    args = ["match", "quick", "deeper", "--max-plies", "4", "-o", str(out)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    games = list(pdn.read_games(out))
+    assert {g.tags["Black"] for g in games} == {"quick", "deeper"}  # both named by the user
+    # A config that cannot be read is said, not a traceback.
+    (folder / "config.toml").write_text("[engines\n")
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1 and "config.toml" in result.output

@@ -151,7 +151,9 @@ def match(
     output: str,
 ) -> None:
     """Play ENGINE_A against ENGINE_B, two programs speaking the Hub protocol (for pdn's own,
-    "pdn engine --hub --depth 4"), over opening ballots, each ballot with both colours.
+    "pdn engine --hub --depth 4"), over opening ballots, each ballot with both colours. An
+    engine may be a name of the [engines] of the user's config.toml, as for pdn analyse
+    --engine.
 
     The games are written as PDN (to -o, else standard output; to a file game by game, so
     that an interrupted match keeps its games and --resume plays the rest) with their
@@ -181,8 +183,14 @@ def match(
         given.append("--time")
     if len(given) > 1:
         raise click.UsageError(f"give one of --depth, --movetime and --time, not {given}")
+    from ..play.engines import configured_engines
+
     try:
-        commands = [engine_command(engine_a), engine_command(engine_b)]
+        named = configured_engines()
+    except HubError as exc:
+        raise click.ClickException(str(exc)) from None
+    try:
+        commands = [engine_command(named.get(text, text)) for text in (engine_a, engine_b)]
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     try:

@@ -25,6 +25,12 @@ the one function for every engine): it holds at the last two depths completed (`
 ``d - 1``), or the loss is proven (the move played is a forced loss and the best is not).
 Otherwise the move is ``unclear`` (in JSON, with what the last depth alone claimed), and
 gets no NAG nor comment.
+Where the endgame tables built by ``pdn endgame build`` hold a position (the data folder's,
+or another: ``tables``), the search takes their exact values, and what they prove is said
+whatever the engine (:func:`pdn.play.judgement.by_the_tables`): a move that ``throws away a
+win`` or ``throws away a draw`` (NAG ``$4``), one that ``misses a win`` the tables hold, and
+a result the game's last position contradicts (:attr:`GameAnalysis.contradiction`); these
+stand at any depth. Without tables nothing of this is said, and the values are the search's.
 The moves may be valued by an outside engine instead (:mod:`pdn.play.evaluators`: any
 program speaking the Hub protocol, ``pdn analyse --engine``), judged the same way.
 
@@ -41,6 +47,7 @@ game is its ply of the largest loss (the largest swing against the side that mov
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
@@ -49,7 +56,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from pdn.engine import Color, Move, Position, Variant, evaluate
+from pdn.engine import Color, Move, Position, Prober, Variant, evaluate
 
 from .batch import (
     Input,
@@ -64,7 +71,17 @@ from .hub import HubError
 from .model import Game, Node
 from .notation import move_texts
 from .play.evaluators import Evaluator, OwnSearch, Place, end_of
-from .play.judgement import BLUNDER, MISTAKE, ONLY, SHOT, VERDICTS, judge
+from .play.judgement import (
+    BLUNDER,
+    MISTAKE,
+    ONLY,
+    SHOT,
+    TABLE_VERDICTS,
+    VERDICTS,
+    by_the_tables,
+    judge,
+    result_against_tables,
+)
 from .problems import Problem
 from .replays import Replays, replay_of
 from .validation import Report
@@ -97,7 +114,16 @@ __all__ = [
 DEPTH = 8
 
 #: The NAG of each verdict that has one.
-NAGS = {"blunder": 4, "mistake": 2}
+NAGS = {"blunder": 4, "mistake": 2, **dict.fromkeys(TABLE_VERDICTS, 4)}
+#: The tables' verdicts as the summary counts them.
+_TABLE_COUNTED = {
+    "throws away a win": ("win thrown away", "wins thrown away"),
+    "throws away a draw": ("draw thrown away", "draws thrown away"),
+    "misses a win": ("win missed", "wins missed"),
+}
+#: Which endgame tables an analysis uses: ``True`` the data folder's, ``False`` none, or a
+#: folder.
+Tables = bool | str | os.PathLike[str]
 #: NAGs that already judge a move (good, poor, very good, very poor, speculative, dubious).
 _JUDGED = frozenset(range(1, 7))
 
@@ -132,7 +158,10 @@ class PlyAnalysis:
     that moved, ``legal`` the number of legal moves, ``depth`` the depth searched, ``fen`` the
     position before the move, and ``verdicts`` (see the module; ``unclear`` when the last
     depth alone claims one); ``previous`` the values ``before`` and ``after`` at the depth
-    before (``None``: none done), ``unclear`` what the last depth alone claims."""
+    before (``None``: none done), ``unclear`` what the last depth alone claims; ``table``
+    what the endgame tables prove (``verdict``, ``after``: the move played's value such as
+    ``"draw"``, ``best`` and ``best_value`` such as ``"win in 31"``), ``None`` when
+    nothing."""
 
     ply: int
     order: int
@@ -149,6 +178,7 @@ class PlyAnalysis:
     verdicts: tuple[str, ...] = ()
     previous: tuple[int, int] | None = None
     unclear: tuple[str, ...] = ()
+    table: dict[str, str] | None = None
 
     @property
     def loss(self) -> int:
@@ -183,6 +213,7 @@ class PlyAnalysis:
             "fen": self.fen,
             "verdicts": list(self.verdicts),
             "unclear": list(self.unclear),
+            "table": None if self.table is None else dict(self.table),
             "previous": None
             if self.previous is None
             else {"before": self.previous[0], "after": self.previous[1]},
@@ -200,6 +231,8 @@ class Summary:
     only_moves: dict[str, int]
     turning_point: PlyAnalysis | None
     unclear: dict[str, int] = field(default_factory=lambda: {"Black": 0, "White": 0})
+    #: The endgame tables' verdicts counted per side: ``{"throws away a win": {...}}``.
+    tables: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, object]:
         """The summary as JSON takes it (the turning point as its ply)."""
@@ -210,6 +243,7 @@ class Summary:
             "missed_shots": dict(self.missed_shots),
             "only_moves": dict(self.only_moves),
             "unclear": dict(self.unclear),
+            "tables": {name: dict(sides) for name, sides in self.tables.items()},
             "turning_point": None if turning is None else turning.ply,
         }
 
@@ -225,6 +259,10 @@ class Summary:
                 counts.append(_counted(self.missed_shots[side], "missed shot"))
             if self.unclear[side]:
                 counts.append(f"{self.unclear[side]} unclear")
+            for name, sides in self.tables.items():
+                if sides[side]:
+                    one, many = _TABLE_COUNTED[name]
+                    counts.append(f"{sides[side]} {one if sides[side] == 1 else many}")
             parts.append(f"{side} {', '.join(counts)}")
         turning = self.turning_point
         if turning is not None:
@@ -264,11 +302,15 @@ class GameAnalysis:
     engine: str = ""
     #: ... and as the engine said them (JSON's ``engine``).
     settings: dict[str, str] = field(default_factory=lambda: {"name": "pdn"})
+    #: The sentence saying the game's result contradicts the endgame tables (``""``: it
+    #: does not, or no table holds the game's last position), and the ply it is said at.
+    contradiction: str = ""
+    contradiction_ply: int = 0
 
     def summary(self) -> Summary:
         """The verdicts counted per side, and the turning point."""
         counts: dict[str, dict[str, int]] = {
-            name: {"Black": 0, "White": 0} for name in (*VERDICTS, "unclear")
+            name: {"Black": 0, "White": 0} for name in (*VERDICTS, *TABLE_VERDICTS, "unclear")
         }
         turning: PlyAnalysis | None = None
         for ply in self.plies:
@@ -283,6 +325,7 @@ class GameAnalysis:
             counts["only move"],
             turning,
             counts["unclear"],
+            {name: counts[name] for name in TABLE_VERDICTS if any(counts[name].values())},
         )
 
     @property
@@ -311,6 +354,7 @@ class GameAnalysis:
             "movetime": self.movetime,
             "engine": dict(self.settings),
             "complete": self.complete,
+            "contradiction": self.contradiction or None,
             "summary": self.summary().to_dict(),
             "plies": [ply.to_dict() for ply in self.plies],
         }
@@ -337,6 +381,7 @@ def analyse_game(
     file: str = "",
     on_plies: Callable[[int], None] | None = None,
     evaluator: Evaluator | None = None,
+    tables: Tables = True,
 ) -> GameAnalysis:
     """Analyse the mainline of ``game`` as replayed in ``report`` (the one replay:
     :meth:`pdn.replays.Replays.of`), each legal move against the best at ``depth`` plies
@@ -344,15 +389,17 @@ def analyse_game(
     by ``evaluator`` (default pdn's own search, :class:`~pdn.play.evaluators.OwnSearch`).
     ``file`` is only recorded; ``on_plies(1)`` is called after each mainline ply (a progress
     bar's). The analysis stops at the first illegal move. An outside engine that fails raises
-    :class:`AnalysisStopped`, saying the game and the ply."""
+    :class:`AnalysisStopped`, saying the game and the ply. ``tables``: the endgame tables
+    used (:data:`Tables`; the data folder's by default, when any are built there)."""
     if depth is not None and movetime is not None:
         raise ValueError("give a depth or a time, not both")
     if depth is None and movetime is None:
         depth = DEPTH
     if depth is not None and depth < 1:
         raise ValueError("the depth must be at least 1")
-    engine = OwnSearch() if evaluator is None else evaluator
     variant = report.variant
+    probe = _prober(variant, tables) if variant is not None else None
+    engine = OwnSearch(prober=probe) if evaluator is None else evaluator
     found = GameAnalysis(
         file=file,
         index=game.index,
@@ -392,7 +439,7 @@ def analyse_game(
             at = _Place(step.node, count, count + offset, step.order, first)
             chosen = _among(position, moves, move)
             try:
-                ply = _ply(engine, at, place, moves, chosen, variant, depth, movetime)
+                ply = _ply(engine, at, place, moves, chosen, variant, depth, movetime, probe)
             except HubError as exc:
                 said = f"ply {count} ({step.node.move})"
                 raise AnalysisStopped(f"{where}, {said}: {exc}") from None
@@ -405,7 +452,23 @@ def analyse_game(
         found.moves = count
         if on_plies is not None:
             on_plies(1)
+    if probe is not None and found.complete:  # the game's last position, as it ended
+        value = probe(place.position)
+        if value is not None:
+            turn = place.position.turn
+            against = result_against_tables(game.result, value, turn, first, count)
+            if against is not None:
+                found.contradiction, found.contradiction_ply = against, count
     return found
+
+
+def _prober(variant: Variant, tables: Tables) -> Prober | None:
+    """The endgame tables of ``variant`` an analysis uses (``None``: none)."""
+    if tables is False:
+        return None
+    from .play.endgame import prober
+
+    return prober(variant, None if tables is True else tables)
 
 
 def _among(position: Position, moves: list[Move], move: Move) -> Move:
@@ -435,6 +498,7 @@ def _ply(
     variant: Variant,
     depth: int | None,
     movetime: float | None,
+    probe: Prober | None = None,
 ) -> PlyAnalysis:
     position = place.position
     valued = engine.value_moves(place, moves, depth, movetime)
@@ -442,6 +506,16 @@ def _ply(
     played = next(v for v in valued if v.move == move)
     number = (at.counted - 1) // 2 + 1
     held, unclear = judge(evaluate(position, None), moves[0].is_capture, valued, played)
+    proven = None if probe is None else by_the_tables(probe, position, moves, move)
+    table = None
+    if proven is not None:  # exact: it stands whatever the depths say
+        held = (*held, proven.verdict)
+        table = {
+            "verdict": proven.verdict,
+            "after": proven.after.text,
+            "best": _texts(position, (proven.best,), variant)[0],
+            "best_value": proven.best_value.text,
+        }
     before = [v.previous for v in valued]
     previous = None
     if played.previous is not None and all(v is not None for v in before):
@@ -459,9 +533,10 @@ def _ply(
         legal=len(moves),
         depth=depth if depth is not None else min(v.depth for v in valued),
         fen=position.fen(),
-        verdicts=held + (("unclear",) if unclear else ()),
+        verdicts=held + (("unclear",) if unclear and proven is None else ()),
         previous=previous,
         unclear=unclear,
+        table=table,
     )
 
 
@@ -478,11 +553,12 @@ def analysed(
     pdn: bool = False,
     on_plies: Callable[[int], None] | None = None,
     evaluator: Evaluator | None = None,
+    tables: Tables = True,
 ) -> tuple[GameAnalysis, str]:
     """One game of ``file`` analysed, replayed as ``pdn validate`` replays it
     (:func:`pdn.replays.replay_of`), with the PDN text of the game annotated with it when
-    ``pdn`` (else ``""``): what a worker of :func:`analyse_files` sends back. ``on_plies``
-    and ``evaluator`` as :func:`analyse_game` takes them."""
+    ``pdn`` (else ``""``): what a worker of :func:`analyse_files` sends back. ``on_plies``,
+    ``evaluator`` and ``tables`` as :func:`analyse_game` takes them."""
     unreadable = next((p for p in game.errors if p.code == "not-pdn"), None)
     if unreadable is not None:
         tags = game.tags.items()
@@ -498,6 +574,7 @@ def analysed(
         file=file,
         on_plies=on_plies,
         evaluator=evaluator,
+        tables=tables,
     )
     text = ""
     if pdn:
@@ -518,18 +595,22 @@ def analyse_files(
     encoding: str | None = None,
     on_plies: Callable[[int], None] | None = None,
     evaluator: Evaluator | None = None,
+    tables: Tables = True,
 ) -> Iterator[tuple[GameAnalysis, str]]:
     """:func:`analysed` for every game of every source, in order, on ``jobs`` processes;
     ``on_plies(n)`` is told the mainline plies analysed as they are done (on one process,
     ply by ply; on several, a game's plies when its analysis comes back). An ``evaluator``
-    (an outside engine, one program) analyses every game, on this process.
+    (an outside engine, one program) analyses every game, on this process; ``tables`` as
+    :func:`analyse_game` takes them.
 
     On one, through :func:`pdn.batch.map_games`. On several, game by game rather than in
     map_games' batches of 200 (an analysis takes seconds a game: a tournament's file is worth
     spreading): this process replays each game (:class:`pdn.replays.Replays`, the rules
     ``pdn validate`` chooses, which take the earlier games of the file into account) and a
     worker replays it again under those rules, the same steps, and analyses it."""
-    work = partial(analysed, depth=depth, movetime=movetime, variant=variant, pdn=pdn)
+    work = partial(
+        analysed, depth=depth, movetime=movetime, variant=variant, pdn=pdn, tables=tables
+    )
     if evaluator is not None:
         work = partial(work, evaluator=evaluator)
     if jobs <= 1 or evaluator is not None:

@@ -13,6 +13,7 @@ import re
 
 from .analysis import _JUDGED, NAGS, GameAnalysis, PlyAnalysis, value_text
 from .model import Comment, Game, Node
+from .play.judgement import TABLE_VERDICTS
 
 __all__ = ["annotate_with_analysis", "forget_analysis", "ply_note"]
 
@@ -22,7 +23,8 @@ def annotate_with_analysis(game: Game, analysis: GameAnalysis) -> Game:
     (unless the move is judged already), a comment with the verdicts, the value of the move,
     the best move and its value (``{blunder: -1.10; best: 15x24 +0.20}``), and the engine's
     line as a variation; a comment at each only move; an ``Annotator`` tag (when the game has none)
-    and a summary comment before the first move. Everything of ``game`` is kept; a game
+    and a summary comment before the first move; the endgame tables' verdicts with their
+    values, and a result they contradict at the last move. Everything of ``game`` is kept; a game
     that could not be replayed (no rules for it) is copied as it is."""
     copied = copy.deepcopy(game)
     if analysis.variant is None:
@@ -44,6 +46,10 @@ def annotate_with_analysis(game: Game, analysis: GameAnalysis) -> Game:
         node.comments_after.append(Comment(note))
         if ply.nag is not None or "missed shot" in ply.verdicts:
             _add_line(node, ply)
+    if analysis.contradiction:
+        mainline = list(copied.root.mainline())
+        last = mainline[-1] if mainline else copied.root
+        last.comments_after.append(Comment(analysis.contradiction))
     level = analysis.annotator
     if "Annotator" not in copied.tags:
         copied.tags.add("Annotator", level)
@@ -52,10 +58,14 @@ def annotate_with_analysis(game: Game, analysis: GameAnalysis) -> Game:
 
 
 # What annotate_with_analysis writes, read back: a value, the search's level, each note.
-_VALUE = r"(?:[+-]\d+\.\d\d|0\.00|win in \d+|loss in \d+)"
+_VALUE = r"(?:[+-]\d+\.\d\d|0\.00|win in \d+|loss in \d+|draw)"
 _LEVEL = r"pdn analyse, (?:[^,{}]*, )?(?:depth \d+|\d+(?:\.\d+)?(?:e[+-]?\d+)? s a move)"
-_VERDICT = r"(?:blunder|mistake|missed shot)"
-_JUDGED_NOTE = re.compile(rf"({_VERDICT}(?:, {_VERDICT})*): {_VALUE}; best: (\S+) {_VALUE}")
+_VERDICT = rf"(?:blunder|mistake|missed shot|{'|'.join(TABLE_VERDICTS)})"
+_TABLES_SAY = " (endgame tables)"
+_JUDGED_NOTE = re.compile(
+    rf"({_VERDICT}(?:, {_VERDICT})*): {_VALUE}; best: (\S+) {_VALUE}(?:{re.escape(_TABLES_SAY)})?"
+)
+_CONTRADICTION_NOTE = re.compile(r"the result \S+ contradicts the tables: .*", re.DOTALL)
 _ONLY_NOTE = re.compile(rf"only move: {_VALUE}")
 _SUMMARY_NOTE = re.compile(rf"{_LEVEL}: (?:Black|White) .*", re.DOTALL)
 _ANNOTATOR = re.compile(_LEVEL)
@@ -85,7 +95,11 @@ def forget_analysis(game: Game) -> None:
         del game.tags["Annotator"]
     root = game.root
     if root._after:
-        root.comments_after = [c for c in root._after if not _SUMMARY_NOTE.fullmatch(_flat(c))]
+        root.comments_after = [
+            c
+            for c in root._after
+            if not _SUMMARY_NOTE.fullmatch(_flat(c)) and not _CONTRADICTION_NOTE.fullmatch(_flat(c))
+        ]
     for node in root.mainline():
         if node._after:
             _forget_notes(node)
@@ -101,7 +115,7 @@ def _forget_notes(node: Node) -> None:
         text = _flat(comment)
         judged = _JUDGED_NOTE.fullmatch(text)
         if judged is None:
-            if not _ONLY_NOTE.fullmatch(text):
+            if not _ONLY_NOTE.fullmatch(text) and not _CONTRADICTION_NOTE.fullmatch(text):
                 kept.append(comment)
             continue
         verdicts = judged.group(1).split(", ")
@@ -146,6 +160,10 @@ def ply_note(ply: PlyAnalysis) -> str | None:
     'blunder: -2.54; best: 9-14 +0.20'
     """
     judged = [v for v in ply.verdicts if v not in ("only move", "unclear")]
+    if judged and ply.table is not None:  # the tables' values: exact, with their distance
+        table = ply.table
+        said = f"{', '.join(judged)}: {table['after']}; best: {table['best']}"
+        return f"{said} {table['best_value']}{_TABLES_SAY}"
     if judged:
         said = f"{', '.join(judged)}: {value_text(ply.after)}"
         return f"{said}; best: {ply.best} {value_text(ply.before)}"
@@ -159,11 +177,14 @@ def _add_line(node: Node, ply: PlyAnalysis) -> None:
     game's first mover counts them."""
     parent = node.parent
     assert parent is not None
+    line = ply.line
+    if ply.table is not None and ply.table["best"] != ply.best:
+        line = (ply.table["best"],)  # the move the note names, as the note names it
     full, _, mark = ply.number.partition(".")
     number = int(full)
     first_moves = not mark  # the first mover plays the line's first move
     at = parent
-    for index, text in enumerate(ply.line):
+    for index, text in enumerate(line):
         by_first = first_moves == (index % 2 == 0)
         if by_first:
             written = f"{number}."

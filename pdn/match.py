@@ -3,7 +3,9 @@
 Each ballot is played twice, each engine having each colour once. A game ends when the side
 to move has no move (it loses), when a draw rule of the variant's federation says the game
 is drawn or may be claimed (:mod:`pdn.draws`; adjudicated a draw), when an engine gives no
-legal move (it loses), or at ``max_plies`` (adjudicated a draw). An engine that stops, says
+legal move (it loses), when the endgame tables built by ``pdn endgame build`` hold the
+position (adjudicated with their result, said in ``Termination``), or at ``max_plies``
+(adjudicated a draw). An engine that stops, says
 ``error``, sends a line that cannot be read or runs out of time forfeits the game (it loses,
 said in ``Termination``) and is started again for the next one; the match goes on. Each game
 is written as PDN with its ballot, engines, result and why it ended (``Termination``), and
@@ -21,7 +23,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from pdn.engine import ENGLISH, Color, Move, Position, Variant
+from pdn.engine import ENGLISH, Color, Move, Position, Prober, Variant
 
 from .draws import DrawWatch, draw_rules
 from .gametype import first_colour, first_mover, full_value, game_type_of
@@ -199,9 +201,11 @@ def play_game(
     movetime: float | None = None,
     max_plies: int = 300,
     limits: Limits | None = None,
+    tables: Prober | None = None,
 ) -> Played:
     """Play one game from ``ballot`` between two running engines, under ``limits`` (else
-    ``depth`` or ``movetime`` a move)."""
+    ``depth`` or ``movetime`` a move), adjudicated by the endgame ``tables`` (a
+    :class:`~pdn.engine.Prober`, :func:`pdn.play.endgame.prober`) once they hold a position."""
     if limits is None:
         limits = Limits(depth=depth, movetime=movetime)
     variant = ballot.start.variant
@@ -230,6 +234,17 @@ def play_game(
         loss = Outcome.SECOND_WINS if mover is first else Outcome.FIRST_WINS
         if not position.legal_moves():
             return _played(ballot, played, loss, f"{mover.label} has no move left")
+        known = tables(position) if tables is not None else None
+        if known is not None:
+            if known.distance is None:
+                outcome, said = Outcome.DRAW, "a draw"
+            else:
+                won = known.result == "win"
+                outcome = loss if not won else _WINS[loss]
+                verb = "wins" if won else "loses"
+                said = f"{mover.label} to move {verb} in {known.distance} plies"
+            note = f"adjudicated by the endgame tables at ply {len(played)}: {said}"
+            return _played(ballot, played, outcome, note)
         if len(played) >= max_plies:
             return _played(
                 ballot, played, Outcome.DRAW, f"adjudicated a draw after {max_plies} plies"
@@ -273,6 +288,10 @@ def play_game(
         drawn = watch.update(move, position, len(played)) if watch is not None else ()
         if drawn:
             return _played(ballot, played, Outcome.DRAW, f"adjudicated a draw: {drawn[0]}")
+
+
+#: The other side's win.
+_WINS = {Outcome.FIRST_WINS: Outcome.SECOND_WINS, Outcome.SECOND_WINS: Outcome.FIRST_WINS}
 
 
 def _played(
@@ -384,6 +403,7 @@ def play_match(
     shuffle: bool = True,
     done: Mapping[int, Game] | None = None,
     warn: Callable[[str], None] | None = None,
+    tables: bool | str | os.PathLike[str] = True,
 ) -> Iterator[Game]:
     """Play ``games`` games between the two engines of ``commands`` (their programs), over
     ballots of ``deck`` drawn at random (``seed``; in their order when ``shuffle`` is
@@ -395,7 +415,9 @@ def play_match(
     ``done`` holds the games of rounds already played (by round number, as a resumed match
     read them back): those rounds are not played again, and each must be the round this
     match would play there (its opening and its engines), else ``ValueError``. An engine
-    that fails a game forfeits it, ``warn`` is told, and it is started again.
+    that fails a game forfeits it, ``warn`` is told, and it is started again. ``tables``:
+    the endgame tables that adjudicate (``True`` the data folder's, ``False`` none, or a
+    folder; nothing when none is built).
     """
     if len(commands) != 2:
         raise ValueError("a match is between two engines")
@@ -403,6 +425,11 @@ def play_match(
         limits = Limits(depth=depth, movetime=movetime)
     rounds = schedule(deck, games, seed=seed, shuffle=shuffle)
     variant = rounds[0].ballot.start.variant
+    probe = None
+    if tables is not False:
+        from .play.endgame import prober
+
+        probe = prober(variant, None if tables is True else tables)
     level = limits.text()
     done = done or {}
     broken: set[str] = set()  # the engines to start again before the next game
@@ -434,7 +461,12 @@ def play_match(
                         engine.restart(variant)
                 broken.clear()
                 played = play_game(
-                    scheduled.ballot, black, white, max_plies=max_plies, limits=limits
+                    scheduled.ballot,
+                    black,
+                    white,
+                    max_plies=max_plies,
+                    limits=limits,
+                    tables=probe,
                 )
                 if played.failed and warn is not None:
                     warn(f"round {scheduled.number}: {played.termination}")

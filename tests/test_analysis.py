@@ -198,7 +198,7 @@ def test_json_figures() -> None:
     data = json.loads(json.dumps(found.to_dict()))
     assert set(data) == {
         "file", "index", "line", "tags", "variant", "depth", "movetime", "engine",
-        "complete", "summary", "plies",
+        "complete", "contradiction", "summary", "plies",
     }  # fmt: skip
     assert data["engine"] == {"name": "pdn"}
     assert data["variant"] == "english" and data["depth"] == 4
@@ -206,7 +206,7 @@ def test_json_figures() -> None:
     third = next(p for p in data["plies"] if p["ply"] == 3)
     assert set(third) == {
         "ply", "number", "side", "played", "best", "line", "before", "after", "loss",
-        "white_after", "legal", "depth", "fen", "verdicts", "unclear", "previous",
+        "white_after", "legal", "depth", "fen", "verdicts", "unclear", "previous", "table",
     }  # fmt: skip
     assert third["unclear"] == [] and set(third["previous"]) == {"before", "after"}
     assert third["loss"] == third["before"] - third["after"]

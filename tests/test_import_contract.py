@@ -107,6 +107,7 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
             "match",
             "play.evaluators",
             "play.judgement",
+            "play.appraisal",
             "play.engines",
             "analysis",
             "analysis_record",

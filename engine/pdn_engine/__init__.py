@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from .search import (
         MAX_DEPTH,
         Found,
+        Prober,
         Search,
         Weights,
         evaluate,
@@ -96,6 +97,7 @@ _HOMES = {
         (
             "MAX_DEPTH",
             "Found",
+            "Prober",
             "Search",
             "Weights",
             "evaluate",
@@ -175,6 +177,7 @@ __all__ = [
     "Played",
     "Position",
     "Probe",
+    "Prober",
     "Search",
     "TableStats",
     "Variant",

@@ -630,6 +630,29 @@ class Probe:
         """+1, 0 or -1 for a win, a draw or a loss."""
         return {"win": 1, "draw": 0, "loss": -1}[self.result]
 
+    @property
+    def text(self) -> str:
+        """``"win in 31"``, ``"loss in 12"`` (plies) or ``"draw"``."""
+        return self.result if self.distance is None else f"{self.result} in {self.distance}"
+
+    def for_mover(self) -> Probe:
+        """This value, of the position after a move, as the move's mover sees it: the other
+        way round, one ply further from the end.
+
+        >>> Probe("loss", 4).for_mover(), Probe("draw", None).for_mover().text
+        (Probe(result='win', distance=5), 'draw')
+        """
+        if self.distance is None:
+            return self
+        return Probe("win" if self.result == "loss" else "loss", self.distance + 1)
+
+    def rank(self) -> tuple[int, int]:
+        """A key that sorts values from the worst to the best: the longest loss is better
+        than a quicker one, the quickest win the best."""
+        if self.distance is None:
+            return (0, 0)
+        return (1, -self.distance) if self.result == "win" else (-1, self.distance)
+
 
 _DRAW = Probe("draw", None)
 
@@ -646,6 +669,22 @@ class EndgameTables:
         self.variant = variant
         self._layout = _layout(variant)
         self._tables: dict[Material, _Table | None] = {}
+        self._most: int | None = None
+
+    @property
+    def most(self) -> int:
+        """The most pieces a table in the folder holds (0: none), from the tables' names,
+        read once: a position with more is known to be no table's without ranking it (the
+        ranking of many pieces would build their every combination)."""
+        if self._most is None:
+            most = 0
+            for path in (self.directory / self.variant.name).glob(f"*{_SUFFIX}"):
+                try:
+                    most = max(most, Material.parse(path.name[: -len(_SUFFIX)]).pieces)
+                except ValueError:
+                    continue
+            self._most = most
+        return self._most
 
     def table(self, material: Material) -> _Table | None:
         """The table of ``material``, read once (``None`` if it is missing or damaged)."""
@@ -678,6 +717,8 @@ class EndgameTables:
         opp = position.white if position.turn is Color.BLACK else position.black
         if not opp:
             return None  # the other side lost before this position: no table value
+        if (own | opp).bit_count() > self.most:
+            return None
         try:
             material, index = position_index(position)
         except KeyError:  # a man on its crowning row: no position of a game
@@ -706,14 +747,7 @@ class EndgameTables:
             after = self.probe(position.play(move))
             if after is None:
                 return []
-            mine = _seen_by_mover(after)
+            mine = after.for_mover()
             if mine == here:
                 found.append((move, mine))
         return found
-
-
-def _seen_by_mover(after: Probe) -> Probe:
-    # The value of a move for its mover: the opponent's value after it, one ply further.
-    if after.distance is None:
-        return _DRAW
-    return Probe("win" if after.result == "loss" else "loss", after.distance + 1)

@@ -17,6 +17,12 @@ way there: those without kings (every move from them is irreversible) and those 
 by an irreversible move, where no earlier position can come back and no count of quiet moves
 runs. Elsewhere the table still gives its move first.
 
+Endgame tables are given by the caller too (``prober``, :class:`Prober`: for instance
+:meth:`.endgame.EndgameTables.probe`): a position a table holds takes the table's exact
+value (a win or a loss in so many plies, or a draw) instead of being searched, wherever the
+search meets it, the root's moves included; at a fixed depth the search then differs from
+:func:`minimax` exactly where the tables see further. Without a prober nothing changes.
+
 Draws by rule are given by the caller (the rules of each federation are known to ``pdn``,
 not to the engine): ``repetition`` scores a position met again since the last irreversible
 move (a man move or a capture) as a draw, and ``quiet_plies`` scores as a draw the position
@@ -33,11 +39,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
 
 from .board import board_for
 from .movegen import Move
 from .position import Position
 from .variants import Color, Variant
+
+if TYPE_CHECKING:
+    from .endgame import Probe
 
 __all__ = [
     "CHECK_EVERY",
@@ -45,6 +55,7 @@ __all__ = [
     "QUIESCENCE_PLIES",
     "WIN",
     "Found",
+    "Prober",
     "Search",
     "Weights",
     "evaluate",
@@ -260,6 +271,21 @@ def minimax(
 # ----------------------------------------------------------------------------- the search
 
 
+class Prober(Protocol):
+    """What the search asks of endgame tables: the value of a position from the side to
+    move's view (:class:`~.endgame.Probe`), or ``None`` when no table holds it."""
+
+    def __call__(self, position: Position, /) -> Probe | None: ...
+
+
+def _probed(probe: Probe, ply: int) -> int:
+    """A table's value as the search counts it at ``ply`` from its root."""
+    if probe.distance is None:
+        return 0
+    won = WIN - ply - probe.distance
+    return won if probe.result == "win" else -won
+
+
 class _Stop(Exception):
     """The search ran out of time or nodes."""
 
@@ -311,7 +337,8 @@ class Search:
 
     ``table`` turns the transposition table off (for tests); ``repetition`` and
     ``quiet_plies`` are the draws by rule (see the module); ``weights`` the evaluation's.
-    ``table_size`` bounds the table's entries (it is emptied when full).
+    ``table_size`` bounds the table's entries (it is emptied when full). ``prober`` gives
+    the endgame tables' values (see the module; ``None``: no tables).
     """
 
     table: bool = True
@@ -319,6 +346,7 @@ class Search:
     quiet_plies: int = 0
     weights: Weights | None = None
     table_size: int = 1_000_000
+    prober: Prober | None = None
     nodes: int = 0
     _table: dict[tuple[int, int, int, int], _Entry] = field(default_factory=dict)
     _killers: dict[int, list[Move]] = field(default_factory=dict)
@@ -375,6 +403,8 @@ class Search:
         if not moves:
             return Found(-WIN, None, (), 0, 1, time.monotonic() - started)
         last = depth if depth is not None else MAX_DEPTH
+        if self.prober is not None and self.prober(position) is not None:
+            last = 1  # every move leads to a position the tables hold: one ply is exact
         found: Found | None = None
         for iteration in range(1, last + 1):
             try:
@@ -448,6 +478,10 @@ class Search:
             return 0, []
         if self.quiet_plies and quiet >= self.quiet_plies:
             return 0, []
+        if self.prober is not None:
+            probe = self.prober(position)
+            if probe is not None:
+                return _probed(probe, ply), []
         moves = position.legal_moves(merge_duplicates=True)
         if not moves:
             return -(WIN - ply), []

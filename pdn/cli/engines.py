@@ -23,6 +23,8 @@ from .options import (
     output_option,
     quiet,
     quiet_option,
+    tables_choice,
+    tables_option,
     variant_option,
 )
 from .streams import open_output
@@ -127,6 +129,7 @@ def perft(depth: int, fen: str | None, variant: str | None, divide: bool, merge:
     is_flag=True,
     help="Keep the finished games of -o FILE and play only the rounds missing there.",
 )
+@tables_option()
 @output_option()
 def match(
     engine_a: str,
@@ -143,17 +146,23 @@ def match(
     max_plies: int,
     seed: int,
     resume: bool,
+    tables_dir: str | None,
+    no_tables: bool,
     output: str,
 ) -> None:
     """Play ENGINE_A against ENGINE_B, two programs speaking the Hub protocol (for pdn's own,
-    "pdn engine --hub --depth 4"), over opening ballots, each ballot with both colours.
+    "pdn engine --hub --depth 4"), over opening ballots, each ballot with both colours. An
+    engine may be a name of the [engines] of the user's config.toml, as for pdn analyse
+    --engine.
 
     The games are written as PDN (to -o, else standard output; to a file game by game, so
     that an interrupted match keeps its games and --resume plays the rest) with their
     ballot, engines, result and termination; the standings and the Elo difference with its
     95% interval follow on standard output (standard error when the games go there). A game
     ends with no move left, a draw rule of the variant, an illegal move from an engine (it
-    loses), or --max-plies (a draw). An engine that crashes, says error, sends a line that
+    loses), a position the endgame tables hold (pdn endgame build; --tables, --no-tables:
+    adjudicated with their result, said in Termination), or --max-plies (a draw). An
+    engine that crashes, says error, sends a line that
     cannot be read or runs over its time forfeits the game (said on standard error) and is
     started again; the match goes on.
     """
@@ -174,8 +183,14 @@ def match(
         given.append("--time")
     if len(given) > 1:
         raise click.UsageError(f"give one of --depth, --movetime and --time, not {given}")
+    from ..play.engines import configured_engines
+
     try:
-        commands = [engine_command(engine_a), engine_command(engine_b)]
+        named = configured_engines()
+    except HubError as exc:
+        raise click.ClickException(str(exc)) from None
+    try:
+        commands = [engine_command(named.get(text, text)) for text in (engine_a, engine_b)]
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     try:
@@ -199,6 +214,7 @@ def match(
     if resume and output == "-":
         raise click.UsageError("--resume reads the games of -o FILE: name the file")
     limits = Limits(depth, movetime, clock, timeout, margin)
+    tables = tables_choice(tables_dir, no_tables)
     kept = _kept_games(output, (openings,) if openings else (), resume)
     played: list[Game] = list(kept.values())
     try:
@@ -214,6 +230,7 @@ def match(
                 shuffle=openings is None,
                 done=kept,
                 warn=lambda said: click.echo(f"pdn match: {said}", err=True),
+                tables=tables,
             ):
                 write(game, bool(played))
                 played.append(game)
@@ -335,6 +352,7 @@ def engine_command(hub: bool, depth: int | None, movetime: float | None) -> None
     help="Seconds an outside engine may take over one search (beyond --movetime) before it "
     "is taken to hang and stopped.",
 )
+@tables_option()
 @format_option("pdn", "json")
 @variant_option()
 @jobs_option()
@@ -346,6 +364,8 @@ def analyse(
     movetime: float | None,
     engine_text: str | None,
     timeout: float,
+    tables_dir: str | None,
+    no_tables: bool,
     fmt: str,
     variant: str | None,
     jobs: int | None,
@@ -361,7 +381,12 @@ def analyse(
     otherwise the move is "unclear" in JSON, with no NAG and no comment. With --engine each
     move is valued by the engine's search of the position after it (--depth at least 2); an
     engine that stops, hangs, or answers garbage or an illegal move is stopped, the message
-    says the game and the ply, and the games analysed before are written. PDN output is each
+    says the game and the ply, and the games analysed before are written. Where the endgame
+    tables (pdn endgame build; --tables, --no-tables) hold a position, the search takes their
+    exact value, and what they prove stands at any depth: a move that "throws away a win" or
+    "throws away a draw" ($4), one that "misses a win" they hold, and a result the game's
+    last position contradicts ("the result 1-0 contradicts the tables: the position after
+    ply k is a draw"), each with the tables' distance in plies. PDN output is each
     game as it was read, with at each blunder and mistake its NAG, a comment with the values
     and the engine's line as a variation, and a summary; JSON gives the figures of every
     ply. The progress bar counts the plies analysed against the plies of the input, with the
@@ -384,6 +409,7 @@ def analyse(
     from ..play.engines import engine_args
     from ..play.evaluators import HubEvaluator
 
+    tables = tables_choice(tables_dir, no_tables)
     evaluator = None
     if engine_text is not None:
         try:
@@ -416,6 +442,7 @@ def analyse(
                     encoding=encoding(),
                     on_plies=progress.advance,
                     evaluator=evaluator,
+                    tables=tables,
                 ):
                     progress.tick()
                     if found.not_pdn is not None:

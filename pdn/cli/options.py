@@ -275,3 +275,33 @@ def game_option(default: int | None) -> Callable[[FC], FC]:
         metavar="N",
         help=f"The Nth game of each file (1-based{every}).",
     )
+
+
+def tables_option() -> Callable[[FC], FC]:
+    """``--tables DIR`` and ``--no-tables``: the endgame tables a command uses (default the
+    data folder's, when ``pdn endgame build`` built any there); read with
+    :func:`tables_choice`."""
+
+    def decorate(f: FC) -> FC:
+        f = click.option("--no-tables", "no_tables", is_flag=True, help="Use no endgame tables.")(f)
+        return click.option(
+            "--tables",
+            "tables_dir",
+            type=click.Path(file_okay=False),
+            default=None,
+            metavar="DIR",
+            help="The endgame tables' folder (default: the one pdn endgame build fills, "
+            "$XDG_DATA_HOME/pdn/endgame). A position they hold takes their exact value.",
+        )(f)
+
+    return decorate
+
+
+def tables_choice(tables_dir: str | None, no_tables: bool) -> bool | str:
+    """What ``--tables``/``--no-tables`` ask: ``True`` the data folder's, ``False`` none, or
+    a folder (as :data:`pdn.analysis.Tables`)."""
+    if no_tables and tables_dir is not None:
+        raise click.UsageError("give --tables or --no-tables, not both")
+    if no_tables:
+        return False
+    return tables_dir if tables_dir is not None else True

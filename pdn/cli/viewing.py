@@ -25,6 +25,8 @@ from .options import (
     output_folder_option,
     output_option,
     quiet_option,
+    tables_choice,
+    tables_option,
     variant_option,
 )
 from .streams import open_output
@@ -84,6 +86,20 @@ def _write_picture(out: TextIO, svg: str, png: bool) -> None:
 )
 @click.option("--svg", is_flag=True, help="Write an SVG diagram instead of a text board.")
 @click.option("--png", is_flag=True, help="Write a PNG diagram (needs the optional cairosvg).")
+@click.option(
+    "--eval",
+    "appraise",
+    is_flag=True,
+    help="Under the board: the position's value and best moves by pdn's search, and the "
+    "endgame tables' verdict.",
+)
+@click.option(
+    "--depth",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="With --eval: search this many plies (default 8).",
+)
+@tables_option()
 @_picture_options
 @variant_option()
 @encoding_option()
@@ -96,6 +112,10 @@ def show(
     ply: int | None,
     svg: bool,
     png: bool,
+    appraise: bool,
+    depth: int | None,
+    tables_dir: str | None,
+    no_tables: bool,
     flip: bool,
     no_numbers: bool,
     no_coordinates: bool,
@@ -104,7 +124,12 @@ def show(
     output: str,
 ) -> None:
     """Show a position of one game of FILE, or the position --fen, as a text board or an SVG or
-    PNG diagram (the last move marked, side to move, coordinates and square numbers)."""
+    PNG diagram (the last move marked, side to move, coordinates and square numbers).
+
+    --eval adds, under a text board, the position's value for the side to move and its best
+    moves by pdn's search (--depth plies, as pdn analyse values them), and the verdict of the
+    endgame tables built by pdn endgame build (--tables, --no-tables): a win or a loss in so
+    many plies, or a draw, with the moves that keep it; or that no table holds the material."""
     from ..diagram import play_written, svg_board, text_board
     from ..replays import Replays
     from ..validation import locate
@@ -116,6 +141,11 @@ def show(
         raise click.UsageError("give a FILE or --fen FEN (one of them)")
     if written is not None and fen is None:
         raise click.UsageError("--move goes with --fen (a FILE's moves are its own)")
+    if (depth is not None or tables_dir is not None or no_tables) and not appraise:
+        raise click.UsageError("--depth, --tables and --no-tables go with --eval")
+    if appraise and (svg or png):
+        raise click.UsageError("--eval goes with a text board, not --svg or --png")
+    tables = tables_choice(tables_dir, no_tables)
     move = None
     if fen is not None:
         try:
@@ -162,6 +192,43 @@ def show(
             _write_picture(out, picture, png)
         else:
             out.write(f"{printable(reason)}\n{text_board(position)}\n")
+            if appraise:
+                out.write(_appraisal(position, depth, tables))
+
+
+def _appraisal(position: engine.Position, depth: int | None, tables: bool | str) -> str:
+    """What ``show --eval`` writes under the board."""
+    from ..analysis import DEPTH, value_text
+    from ..play.appraisal import appraise
+
+    side = position.turn.label
+    found = appraise(position, depth or DEPTH, tables)
+    if found is None:
+        return f"{side} to move has no legal move: lost\n"
+    best = ", ".join(f"{text} {value_text(value)}" for text, value in found.moves[:5])
+    more = f" (and {len(found.moves) - 5} more)" if len(found.moves) > 5 else ""
+    lines = [
+        f"{side} to move: {value_text(found.value)} at depth {found.depth}",
+        f"best moves: {best}{more}",
+    ]
+    if found.table is not None:
+        probe = found.table
+        verdict = (
+            "draw"
+            if probe.distance is None
+            else f"{'wins' if probe.result == 'win' else 'loses'} in {probe.distance} plies"
+        )
+        kept = f"; best moves: {', '.join(found.table_best)}" if found.table_best else ""
+        lines.append(f"tables: {side} to move {verdict}{kept}")
+    elif found.tables_built:
+        lines.append("tables: no table for this material")
+    else:
+        rules = position.variant.name
+        lines.append(
+            "tables: no table for this material "
+            f"(none built: pdn endgame build --variant {rules} --pieces N)"
+        )
+    return "".join(f"{line}\n" for line in lines)
 
 
 @click.command()

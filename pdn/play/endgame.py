@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..engine import EndgameTables, Position, Probe, Variant
+from ..engine import EndgameTables, Position, Probe, Prober, Variant
 
-__all__ = ["data_folder", "probe", "tables_for"]
+__all__ = ["data_folder", "probe", "prober", "tables_for"]
 
 _OPEN: dict[tuple[str, str], EndgameTables] = {}
 
@@ -40,3 +40,14 @@ def probe(position: Position, directory: str | os.PathLike[str] | None = None) -
     """The table value of ``position`` (win, draw or loss for the side to move, with the plies
     to the end), or ``None`` when no table built holds it."""
     return tables_for(position.variant, directory).probe(position)
+
+
+def prober(variant: Variant, directory: str | os.PathLike[str] | None = None) -> Prober | None:
+    """What a search asks the tables of ``variant`` in ``directory`` (the data folder by
+    default): :meth:`~pdn.engine.EndgameTables.probe`, or ``None`` when no table of the
+    variant is built there (or the variant has none: Frisian), so that a search without
+    tables is the search it always was."""
+    if variant.king_move_limit:
+        return None
+    tables = tables_for(variant, directory)
+    return tables.probe if tables.most else None

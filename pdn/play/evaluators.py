@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
-from pdn.engine import Found, Move, Position, Search, Variant, minimax
+from pdn.engine import Found, Move, Position, Prober, Search, Variant, minimax
 
 from ..hub import HubClient, HubError, parse_hub_move, search_for
 
@@ -152,9 +152,11 @@ class _OutOfTime(Exception):
 @dataclass(slots=True)
 class OwnSearch:
     """pdn's own search (one kept across a game, so that its table serves the next ply):
-    exact at a fixed depth (:func:`pdn.engine.minimax`'s values)."""
+    exact at a fixed depth (:func:`pdn.engine.minimax`'s values), and wherever ``prober``
+    (the endgame tables, :func:`pdn.play.endgame.prober`) holds a position, the tables'."""
 
     search: Search = field(default_factory=Search)
+    prober: Prober | None = None
 
     def describe(self) -> str:
         """Nothing: the Annotator tag says ``pdn analyse`` already."""
@@ -165,8 +167,9 @@ class OwnSearch:
         return {"name": "pdn"}
 
     def begin(self, variant: Variant) -> None:
-        """A fresh search with the federation's draw rules."""
+        """A fresh search with the federation's draw rules, and the tables if any."""
         self.search = search_for(variant)
+        self.search.prober = self.prober
 
     def value_moves(
         self, place: Place, moves: Sequence[Move], depth: int | None, movetime: float | None
@@ -196,6 +199,11 @@ class OwnSearch:
             return Valued(move, 0, (move,), None if depth == 1 else 0, depth)
         child = place.position.play(move)
         history, quiet = _history(place, move)
+        if search.prober is not None and search.prober(child) is not None:
+            # The tables hold the child: one ply from it is exact, at any depth.
+            found = search.run(child, depth=1, history=history, quiet=quiet)
+            value = _farther(-found.value)
+            return Valued(move, value, (move, *found.line), value, depth)
 
         def quiescent() -> int:
             return _farther(

@@ -36,6 +36,7 @@ COMPILED = (
     "pdn_engine.lookup",
     "pdn_engine.fen",
     "pdn_engine.pickling",
+    "pdn_engine.endgame",
     "pdn.cutting",
     "pdn.tokens",
     "pdn.parse_problems",

@@ -383,147 +383,290 @@ def _read(path: Path, variant: Variant, material: Material) -> _Table | None:
 # ----------------------------------------------------------------------------- the build
 
 
-def _decode(code: int) -> int:
-    # A child's cell as the parent's candidate: +d for a child lost in d-1 (a win for the
-    # parent in d), -d for a child won in d-1, 0 for a draw.
-    distance = code - 1
-    return code if distance % 2 == 0 else -code
+def _key(men: int, kings: int, other_men: int, other_kings: int) -> int:
+    # A material as one int, for the inner loops' lookups (no object made per child).
+    return ((men * 64 + kings) * 64 + other_men) * 64 + other_kings
+
+
+class _Target:
+    """A material as the build's inner loops look into it: the rank of each of its groups'
+    masks seen from the other colour, its groups' sizes, and its table's cells (if built)."""
+
+    def __init__(self, layout: _Layout, material: Material, cells: array[int] | None) -> None:
+        g1, g2, g3, g4 = layout.groups(material)
+        self.masks1: list[int] = g1.masks
+        self.masks2: list[int] = g2.masks
+        self.masks3: list[int] = g3.masks
+        self.masks4: list[int] = g4.masks
+        self.turned1: dict[int, int] = g1.turned
+        self.turned2: dict[int, int] = g2.turned
+        self.turned3: dict[int, int] = g3.turned
+        self.turned4: dict[int, int] = g4.turned
+        self.n2: int = len(g2.masks)
+        self.n3: int = len(g3.masks)
+        self.n4: int = len(g4.masks)
+        self.size: int = len(g1.masks) * self.n2 * self.n3 * self.n4
+        self.cells: array[int] = cells if cells is not None else array("B")
+
+    def turned_index(self, mover: int, other: int, kings: int) -> int:
+        """The index of a position given as seen by the other colour (``mover`` to move)."""
+        r1: int = self.turned1[mover & ~kings]
+        r2: int = self.turned2[other & ~kings]
+        r3: int = self.turned3[mover & kings]
+        r4: int = self.turned4[other & kings]
+        return ((r1 * self.n2 + r2) * self.n3 + r3) * self.n4 + r4
 
 
 class _Builder:
-    """Builds the tables of one variant in order, keeping those built in memory for the
-    lookups of the next."""
+    """Builds the tables of one variant in order. The tables its captures and crownings reach
+    are read from the folder when first needed and let go when no table left needs them, so
+    that memory holds one component and its lookups, not every table built."""
 
-    def __init__(self, variant: Variant, progress: Callable[[int], None] | None) -> None:
+    def __init__(
+        self,
+        variant: Variant,
+        directory: str | os.PathLike[str],
+        progress: Callable[[int], None] | None,
+    ) -> None:
         self.layout = _layout(variant)
         self.variant = variant
+        self.directory = directory
         self.done: dict[Material, _Table] = {}
         self.progress = progress
+
+    def table(self, material: Material) -> _Table:
+        """A table already built: in memory, else read (and kept) from the folder."""
+        found = self.done.get(material)
+        if found is None:
+            path = table_path(self.directory, self.variant, material)
+            found = _read(path, self.variant, material)
+            if found is None:
+                raise RuntimeError(f"the table {path} is needed but is damaged or missing")
+            self.done[material] = found
+        return found
+
+    def keep_only(self, wanted: Iterable[Material]) -> None:
+        """Let go of the tables in memory that are not in ``wanted``."""
+        keep = set(wanted)
+        for material in list(self.done):
+            if material not in keep:
+                del self.done[material]
+
+    def _targets(self, material: Material) -> dict[int, _Target]:
+        # Every material a capture or a crowning of this component reaches, seen from the
+        # child's side (the child's mover first), with its table's cells.
+        layout = self.layout
+        found: dict[int, _Target] = {}
+        for child in needed_for([material]):
+            if child in (material, material.swapped()):
+                continue
+            key = _key(child.men, child.kings, child.other_men, child.other_kings)
+            found[key] = _Target(layout, child, self.table(child).cells)
+        return found
 
     def component(self, material: Material) -> list[_Table]:
         """Build a table and the table of the same pieces with the other side to move (they
         reach each other by every quiet move); both, in that order (one if they are one)."""
         layout = self.layout
-        rules = layout.rules
-        deltas = rules.deltas
         members = [material] if material.swapped() == material else [material, material.swapped()]
-        bases: dict[Material, int] = {}
-        total = 0
-        for member in members:
-            bases[member] = total
-            total += layout.size(member)
-        done = self.done
-        # Per position: the lookups of its children. ``remaining``: children in the component
-        # not yet known to be won by their mover; ``best``: the quickest win a known child
-        # gives (distance + 1, 0 none); ``worst``: the longest loss the known children give;
-        # ``drawn``: a known child is a draw, so the position is no loss.
-        distance = array("i", [-2]) * total  # -2 no position, -1 not known yet
+        parts = [_Target(layout, member, None) for member in members]
+        total = sum(part.size for part in parts)
+        # Per position: ``remaining``: its children in the component not yet known to be won
+        # by their mover; ``best``: the quickest win a known child gives (distance + 1, 0
+        # none); ``worst``: the longest loss the known children give; ``drawn``: a known child
+        # is a draw, so the position is no loss. ``distance``: -2 no position, -1 not known.
+        distance = array("h", [-2]) * total
         remaining = array("H", [0]) * total
         best = array("H", [0]) * total
         worst = array("H", [0]) * total
         drawn = bytearray(total)
-        parents = array("I")
-        children = array("I")
-        buckets: list[list[int]] = [[]]
-        report = self.progress
-        seen = 0
-        for member in members:
-            base = bases[member]
-            for index, own, opp, kings in _positions(layout, member):
-                at = base + index
-                distance[at] = -1
-                seen += 1
-                if report is not None and seen % 4096 == 0:
-                    report(4096)
-                inside: set[int] = set()
-                quickest = 0
-                longest = 0
-                for ox, cm, kx in set(deltas(own, opp, kings, 0, False)):
-                    # The child, White to move: its mover's pieces are what we did not take.
-                    mover = opp & ~cm
-                    if not mover:
-                        quickest = 1  # nothing left to move: lost at once
-                        continue
-                    child_kings = (kings & ~cm) ^ kx
-                    other = own ^ ox
-                    child_material = _material_of(mover, other, child_kings)
-                    g1, g2, g3, g4 = layout.groups(child_material)
-                    child = (
-                        (g1.turned[mover & ~child_kings] * len(g2.masks))
-                        + g2.turned[other & ~child_kings]
-                    ) * len(g3.masks) + g3.turned[mover & child_kings]
-                    child = child * len(g4.masks) + g4.turned[other & child_kings]
-                    child_base = bases.get(child_material)
-                    if child_base is not None:
-                        inside.add(child_base + child)
-                        continue
-                    code = done[child_material].cells[child]
-                    value = _decode(code) if code else 0
-                    if value > 0:
-                        if not quickest or value < quickest:
-                            quickest = value
-                    elif value < 0:
-                        longest = max(longest, -value)
-                    else:
-                        drawn[at] = 1
-                for child in inside:
-                    parents.append(at)
-                    children.append(child)
-                remaining[at] = len(inside)
-                best[at] = quickest
-                worst[at] = longest
-                if quickest:
-                    _schedule(buckets, quickest, at)
-                elif not inside and not drawn[at]:
-                    # Every move (if any: else lost now, at 0) leads to a known loss.
-                    _schedule(buckets, longest, at)
-        if report is not None:
-            report(seen % 4096)
-        # The parents of each position, grouped (a counting sort of the children).
-        starts = array("I", [0]) * (total + 1)
-        for child in children:
-            starts[child + 1] += 1
-        for i in range(total):
-            starts[i + 1] += starts[i]
-        fill = array("I", starts)
-        ordered = array("I", [0]) * len(children)
-        for parent, child in zip(parents, children, strict=True):
-            ordered[fill[child]] = parent
-            fill[child] += 1
-        del parents, children, fill
+        buckets: list[array[int]] = []
+        targets = self._targets(material)
+        base = 0
+        for part in parts:
+            self._forward(part, base, targets, distance, remaining, best, worst, drawn, buckets)
+            base += part.size
+        del targets
         # Retrograde: positions settle in order of distance; a settled loss makes each parent a
         # win one ply further, a settled win takes one hope from each parent, and a parent left
         # with none (and no draw, no win elsewhere) is lost as late as its longest child allows.
-        d = 0
+        # The parents are found by moving back (no list of them is kept).
+        rules = layout.rules
+        quiet = rules.quiet
+        has_capture = rules.has_capture
+        bits: tuple[int, ...] = rules.bits
+        first = parts[0]
+        last = parts[-1]
+        split: int = first.size
+        d: int = 0
         while d < len(buckets):
-            for at in buckets[d]:
+            bucket = buckets[d]
+            won: bool = d % 2 == 0  # a settled loss: each parent wins
+            for at in bucket:
                 if distance[at] != -1:
                     continue
                 distance[at] = d
-                for k in range(starts[at], starts[at + 1]):
-                    parent = ordered[k]
+                # The position, and its parents' table (the other member, or itself).
+                here, there, index, there_base = first, last, at, 0
+                if at >= split:
+                    here, there, index = last, first, at - split
+                elif last is not first:
+                    there_base = split
+                r4 = index % here.n4
+                index //= here.n4
+                r3 = index % here.n3
+                index //= here.n3
+                r2 = index % here.n2
+                r1 = index // here.n2
+                k1: int = here.masks3[r3]
+                k2: int = here.masks4[r4]
+                own: int = here.masks1[r1] | k1
+                opp: int = here.masks2[r2] | k2
+                kings: int = k1 | k2
+                # The side that just moved is ``opp``: its men step back the way the side to
+                # move's men go forward, its kings as kings do.
+                for start, end in quiet(opp, own, kings, 0):
+                    moved = bits[start] | bits[end]
+                    before = opp ^ moved
+                    before_kings = kings ^ moved if bits[start] & kings else kings
+                    if has_capture(before, own, before_kings, 1):
+                        continue  # the parent had to capture: this was no move of it
+                    parent = there_base + there.turned_index(before, own, before_kings)
                     if distance[parent] != -1:
                         continue
-                    if d % 2 == 0:
+                    if won:
                         _schedule(buckets, d + 1, parent)
                     else:
                         remaining[parent] -= 1
                         if not remaining[parent] and not drawn[parent] and not best[parent]:
                             _schedule(buckets, max(d + 1, worst[parent]), parent)
-            buckets[d] = []
+            buckets[d] = array("I")
             d += 1
-        del starts, ordered, remaining, best, worst, drawn
-        return [self._table(m, distance, bases[m]) for m in members]
+        del remaining, best, worst, drawn
+        tables = []
+        base = 0
+        for member, part in zip(members, parts, strict=True):
+            tables.append(self._table(member, distance, base, part.size))
+            base += part.size
+        return tables
 
-    def _table(self, material: Material, distance: array[int], base: int) -> _Table:
-        size = self.layout.size(material)
+    def _forward(
+        self,
+        part: _Target,
+        base: int,
+        targets: dict[int, _Target],
+        distance: array[int],
+        remaining: array[int],
+        best: array[int],
+        worst: array[int],
+        drawn: bytearray,
+        buckets: list[array[int]],
+    ) -> None:
+        # Every position of one member: its moves counted, those that leave the component
+        # (captures, crownings) looked up in the tables built before.
+        rules = self.layout.rules
+        has_capture = rules.has_capture
+        deltas = rules.deltas
+        count_quiet = rules.count_quiet
+        mask: int = rules.mask
+        crown: int = rules.crown[0]
+        steps: list[int] = [rules.offsets[d] for d in rules.man_move_dirs[0]]
+        report = self.progress
+        seen: int = 0
+        n2, n3, n4 = part.n2, part.n3, part.n4
+        for r1, m1 in enumerate(part.masks1):
+            for r2, m2 in enumerate(part.masks2):
+                if m1 & m2:
+                    continue
+                men: int = m1 | m2
+                base2: int = (r1 * n2 + r2) * n3
+                for r3, k1 in enumerate(part.masks3):
+                    if k1 & men:
+                        continue
+                    taken: int = men | k1
+                    base3: int = (base2 + r3) * n4
+                    for r4, k2 in enumerate(part.masks4):
+                        if k2 & taken:
+                            continue
+                        at: int = base + base3 + r4
+                        own: int = m1 | k1
+                        opp: int = m2 | k2
+                        kings: int = k1 | k2
+                        distance[at] = -1
+                        seen += 1
+                        if report is not None and seen % 4096 == 0:
+                            report(4096)
+                        quickest: int = 0
+                        longest: int = 0
+                        inside: int = 0
+                        moves: list[tuple[int, int, int]]
+                        if has_capture(own, opp, kings, 0):
+                            moves = list(set(deltas(own, opp, kings, 0, False)))
+                        else:
+                            inside = count_quiet(own, opp, kings, 0)
+                            moves = []
+                            ready = m1 & ~kings
+                            if ready:
+                                empty = mask & ~(own | opp)
+                                for step in steps:
+                                    ends = (
+                                        (ready << step if step > 0 else ready >> -step)
+                                        & empty
+                                        & crown
+                                    )
+                                    while ends:
+                                        end = ends & -ends
+                                        ends ^= end
+                                        start = end >> step if step > 0 else end << -step
+                                        moves.append((start | end, 0, end))
+                            inside -= len(moves)
+                        for ox, cm, kx in moves:
+                            # The child, the other side to move: its mover's pieces are what
+                            # was not taken.
+                            mover = opp & ~cm
+                            if not mover:
+                                quickest = 1  # nothing left to move: lost at once
+                                continue
+                            child_kings = (kings & ~cm) ^ kx
+                            other = own ^ ox
+                            target = targets[
+                                _key(
+                                    (mover & ~child_kings).bit_count(),
+                                    (mover & child_kings).bit_count(),
+                                    (other & ~child_kings).bit_count(),
+                                    (other & child_kings).bit_count(),
+                                )
+                            ]
+                            code: int = target.cells[target.turned_index(mover, other, child_kings)]
+                            if not code:
+                                drawn[at] = 1
+                            elif (code - 1) % 2 == 0:  # the child is lost: a win here
+                                if not quickest or code < quickest:
+                                    quickest = code
+                            elif code > longest:
+                                longest = code
+                        remaining[at] = inside
+                        best[at] = quickest
+                        worst[at] = longest
+                        if quickest:
+                            _schedule(buckets, quickest, at)
+                        elif not inside and not drawn[at]:
+                            # Every move (if any: else lost now, at 0) leads to a known loss.
+                            _schedule(buckets, longest, at)
+        if report is not None:
+            report(seen % 4096)
+
+    def _table(self, material: Material, distance: array[int], base: int, size: int) -> _Table:
         part = distance[base : base + size]
-        longest = max(part) if size else -1
+        longest: int = max(part) if size else -1
         wide = longest + 1 >= 0xFF
         cells = array("H" if wide else "B", [0]) * size
         none = 0xFFFF if wide else 0xFF
-        positions = wins = losses = 0
-        for i, d in enumerate(part):
+        positions: int = 0
+        wins: int = 0
+        losses: int = 0
+        for i in range(size):
+            d: int = part[i]
             if d == -2:
                 cells[i] = none
                 continue
@@ -541,9 +684,9 @@ class _Builder:
         return table
 
 
-def _schedule(buckets: list[list[int]], d: int, at: int) -> None:
+def _schedule(buckets: list[array[int]], d: int, at: int) -> None:
     while len(buckets) <= d:
-        buckets.append([])
+        buckets.append(array("I"))
     buckets[d].append(at)
 
 
@@ -560,32 +703,32 @@ def build_tables(
     A table already there, whole and of this format (its header and CRC checked), is read
     rather than built again, so a build stopped half-way goes on where it stopped. Each table
     is written atomically. ``progress(n)`` is told of every ``n`` positions done (see
-    :func:`positions_to_build`); ``on_table`` of each table ready.
+    :func:`positions_to_build`); ``on_table`` of each table ready. Memory holds the component
+    being built and the tables it reaches, not every table.
     """
-    builder = _Builder(variant, progress)
+    builder = _Builder(variant, directory, progress)
     stats: list[TableStats] = []
+    finished: set[Material] = set()
     for material in needed_for(materials):
-        if material in builder.done:
+        if material in finished:
             continue
-        found = _read(table_path(directory, variant, material), variant, material)
         partner = material.swapped()
-        found_partner = (
-            found
-            if partner == material
-            else _read(table_path(directory, variant, partner), variant, partner)
-        )
-        if found is not None and found_partner is not None:
-            for member, table in ((material, found), (partner, found_partner)):
-                if member not in builder.done:
-                    builder.done[member] = table
-                    stats.append(table.stats)
-                    if on_table is not None:
-                        on_table(table.stats)
-                    if progress is not None:
-                        progress(table.stats.positions)
+        members = [material] if partner == material else [material, partner]
+        found = [_read(table_path(directory, variant, m), variant, m) for m in members]
+        ready = [table for table in found if table is not None]
+        if len(ready) == len(members):
+            for table in ready:
+                finished.add(table.stats.material)
+                stats.append(table.stats)
+                if on_table is not None:
+                    on_table(table.stats)
+                if progress is not None:
+                    progress(table.stats.positions)
             continue
+        builder.keep_only(needed_for(members))
         for table in builder.component(material):
             _write(table_path(directory, variant, table.stats.material), variant, table)
+            finished.add(table.stats.material)
             stats.append(table.stats)
             if on_table is not None:
                 on_table(table.stats)

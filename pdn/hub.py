@@ -43,7 +43,6 @@ from pdn.engine import (
     Search,
     Variant,
     board_for,
-    get_variant,
     letters,
 )
 
@@ -697,8 +696,3 @@ def _read_lines(stream: TextIO | None, lines: queue.Queue[str | None]) -> None:
         pass  # the engine's pipe closed under the reader: its end
     finally:
         lines.put(None)
-
-
-def variant_named(name: str) -> Variant:
-    """A variant by a Hub name or one of pdn's names."""
-    return HUB_VARIANTS.get(name) or get_variant(name)

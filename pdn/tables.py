@@ -32,7 +32,6 @@ import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from .json_text import dumps_listing
 from .safe_text import csv_cell, one_line, printable
 
 __all__ = [
@@ -130,7 +129,7 @@ def csv_chunks(header: Sequence[str], rows: Iterable[Sequence[object]]) -> Itera
 class Table:
     """Columns and rows of cells, in every format pdn writes tables in.
 
-    ``rows`` may be any iterable for :meth:`csv_chunks`, :meth:`json_chunks` and
+    ``rows`` may be any iterable for :meth:`csv_chunks` and
     :meth:`chunks` (read once, as they come); the other layouts read a sequence. The columns
     whose key is in ``optional`` are shown in text and Markdown only when some row has
     something in them (CSV and JSON always keep every column, so that a script sees the same
@@ -245,22 +244,6 @@ class Table:
         """The table as CSV (:func:`csv_chunks`): the keys of the columns, then the rows as
         they come."""
         return csv_chunks([key for key, _, _ in self.columns], self.rows)
-
-    def json_chunks(self, key: str) -> Iterator[str]:
-        """``{key: [row, ...]}``, each row an object of the columns' keys and the cells, as
-        ``json.dumps(..., indent=2)`` writes it, in pieces as the rows come.
-
-        >>> print("".join(Table([("n", "Games", True)], [[12]]).json_chunks("rows")))
-        {
-          "rows": [
-            {
-              "n": 12
-            }
-          ]
-        }
-        """
-        keys = [name for name, _, _ in self.columns]
-        return dumps_listing(key, (dict(zip(keys, row, strict=True)) for row in self.rows))
 
     def chunks(self, fmt: str) -> Iterator[str]:
         """The table as ``"text"``, ``"markdown"`` or ``"csv"`` in pieces, for tables of any

@@ -49,7 +49,6 @@ from .variants import Variant
 UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT = 0, 1, 2, 3
 #: Direction indices on the orthogonal board; ``3 - d`` is again the opposite.
 UP, LEFT, RIGHT, DOWN = 0, 1, 2, 3
-DIRECTIONS = (UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT)
 _DELTAS = ((-1, -1), (1, -1), (-1, 1), (1, 1))  # (column, row) change, row 0 at the top
 _ORTHOGONAL_DELTAS = ((0, -1), (-1, 0), (1, 0), (0, 1))
 #: The layouts a :class:`Board` can have (see the module docstring).
@@ -263,7 +262,7 @@ class Board:
         return self._numbers.get(name.strip().lower())
 
     def neighbour(self, square: int, direction: int) -> int | None:
-        """The next square from ``square`` in ``direction`` (:data:`DIRECTIONS`), or ``None``."""
+        """The next square from ``square`` in ``direction`` (an index above), or ``None``."""
         self._check(square)
         p = self.step_table[self.index[square]][direction]
         return self.square_of_index[p] if p >= 0 else None

@@ -33,7 +33,7 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .board import Board, board_for
+from .board import LEFT, RIGHT, Board, board_for
 from .pickling import pickle_by_fields
 from .variants import Variant
 
@@ -122,7 +122,6 @@ class Rules:
         self.flying = variant.flying_kings
         self.majority = variant.majority_capture
         self.crown_mid = variant.crown_mid_capture
-        self.men_take_kings = variant.men_capture_kings
         self.priority = variant.capture_priority
         self.removal = variant.pieces_removed_at_once
         self.stop_behind = variant.king_stops_behind
@@ -130,7 +129,7 @@ class Rules:
         #: Crowning row per side: Black (0) crowns on the bottom row, White (1) on the top row.
         self.crown = (board.bottom_row, board.top_row)
         #: Directions a man moves (forward, and sideways in Turkish) and captures in, per side.
-        sideways = (1, 2) if variant.men_move_sideways else ()
+        sideways = (LEFT, RIGHT) if variant.men_move_sideways else ()
         black_dirs = tuple(sorted((*board.forward[0], *sideways)))
         white_dirs = tuple(sorted((*board.forward[1], *sideways)))
         self.man_move_dirs: tuple[tuple[int, ...], tuple[int, ...]] = (black_dirs, white_dirs)

@@ -13,8 +13,9 @@ import csv
 import io
 from collections.abc import Iterable, Sequence
 
+from pdn.engine import move_text
+
 from .model import Game
-from .notation import move_text
 from .openings import classify
 from .safe_text import csv_cell
 from .validation import Report

@@ -780,7 +780,7 @@ def _path_of(move: Move, variant: Variant) -> str:
     key = (variant.name, move.path, bool(move.captures))
     known = _PATHS.get(key)
     if known is None:
-        from pdn.notation import move_text
+        from pdn.engine import move_text
 
         known = move_text(move, variant, full=True)
         if len(_PATHS) < _STRINGS_KEPT:

@@ -16,7 +16,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pdn.engine import Move, Variant, board_for, pickle_by_fields
+from pdn.engine import (
+    CAPTURE_SEPARATORS,
+    Move,
+    Variant,
+    board_for,
+    move_text,
+    pickle_by_fields,
+)
 
 # One square: a number (leading zeros allowed), or a letter and a number for boards up to 12x12.
 _SQUARE = r"(?:\d{1,2}|[a-lA-L](?:1[0-2]|[1-9]))"
@@ -107,21 +114,6 @@ def resolve_squares(written: WrittenMove, variant: Variant) -> tuple[int, ...]:
     return tuple(numbers)
 
 
-def square_name(square: int, variant: Variant, *, algebraic: bool | None = None) -> str:
-    """A square's name: its number, or its algebraic name on algebraic variants.
-
-    >>> from pdn.engine import ENGLISH
-    >>> square_name(22, ENGLISH), square_name(22, ENGLISH, algebraic=True)
-    ('22', 'c3')
-    """
-    use_algebraic = variant.notation == "algebraic" if algebraic is None else algebraic
-    return board_for(variant).algebraic(square) if use_algebraic else str(square)
-
-
-#: The capture separators a writer may choose (``--separator``); ``-`` always marks a plain move.
-CAPTURE_SEPARATORS = ("x", ":")
-
-
 def capture_separator(variant: Variant, chosen: str | None = None) -> str:
     """The separator captures are written with: ``chosen``, else the variant's PDN 3.0 writing
     form (its GameType table entry: ``:`` for Russian, ``x`` elsewhere), which every rewriting
@@ -136,28 +128,6 @@ def capture_separator(variant: Variant, chosen: str | None = None) -> str:
     if chosen not in CAPTURE_SEPARATORS:
         raise ValueError(f"capture separator {chosen!r}: expected one of {CAPTURE_SEPARATORS}")
     return chosen
-
-
-def move_text(
-    move: Move,
-    variant: Variant,
-    *,
-    full: bool = False,
-    algebraic: bool | None = None,
-    separator: str | None = None,
-) -> str:
-    """Write a legal move in PDN 3.0 form: ``11-15``, ``9x18`` or the full path ``9x18x27``.
-
-    ``algebraic`` chooses square names (default: the variant's usual notation); captures use
-    ``separator``, by default the variant's (:func:`capture_separator`).
-
-    >>> from pdn.engine import ENGLISH, Position
-    >>> move_text(Position.start(ENGLISH).legal_moves()[0], ENGLISH)
-    '9-13'
-    """
-    squares = move.path if (full and move.is_capture) else (move.start, move.end)
-    sep = capture_separator(variant, separator) if move.is_capture else "-"
-    return sep.join(square_name(sq, variant, algebraic=algebraic) for sq in squares)
 
 
 def move_texts(

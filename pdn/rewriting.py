@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import functools
 
+from pdn.engine import move_text
+
 from .model import Game
-from .notation import capture_separator, move_text, parse_move
+from .notation import capture_separator, parse_move
 from .steps import Step
 from .validation import Report, validate
 

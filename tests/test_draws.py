@@ -11,8 +11,7 @@ from hypothesis import strategies as st
 
 import pdn
 from pdn.draws import DrawRules, DrawWatch, Ending, draw_rules
-from pdn.engine import Color, Move, Position, Variant, board_for, get_variant
-from pdn.notation import move_text
+from pdn.engine import Color, Move, Position, Variant, board_for, get_variant, move_text
 from pdn.validation import validate
 
 

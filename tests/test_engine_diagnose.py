@@ -16,7 +16,7 @@ from pdn.engine import (
     Variant,
     diagnose,
 )
-from pdn_engine.diagnose import move_text
+from pdn_engine import move_text
 
 CIRCLE = "W:WK2,17,19,21,24,25,26,27,29,30,31,32:B1,4,5,6,7,8,10,12,14,15"
 
@@ -253,5 +253,5 @@ def test_russian_messages_use_algebraic_squares() -> None:
 def test_move_text_for_both_notations() -> None:
     pos = Position.from_fen("W:W22:B18", RUSSIAN)
     [move] = pos.legal_moves()
-    assert move_text(RUSSIAN, move) == "c3:e5"
-    assert move_text(ENGLISH, move) == "22x15"
+    assert move_text(move, RUSSIAN) == "c3:e5"
+    assert move_text(move, ENGLISH) == "22x15"

@@ -17,7 +17,7 @@ import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .board import Board, board_for
+    from .board import Board, board_for, square_name
     from .build import COMPILED
     from .diagnose import Diagnosis, Fault, diagnose
     from .endgame import (
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     )
     from .fen import FenError
     from .lookup import MoveLookup, Played, Written
-    from .movegen import Move
+    from .movegen import CAPTURE_SEPARATORS, Move, move_text
     from .perft import perft
     from .pickling import pickle_by_fields
     from .picture import changes, letters, svg_diagram, xml_text
@@ -71,7 +71,7 @@ if TYPE_CHECKING:
 # Imported on first use (PEP 562): the command line needs the variants' names at start-up,
 # not the move generator. Each public name and the module that defines it.
 _HOMES = {
-    **dict.fromkeys(("Board", "board_for"), ".board"),
+    **dict.fromkeys(("Board", "board_for", "square_name"), ".board"),
     **dict.fromkeys(("Diagnosis", "Fault", "diagnose"), ".diagnose"),
     "FenError": ".fen",
     **dict.fromkeys(
@@ -87,7 +87,7 @@ _HOMES = {
         ".endgame",
     ),
     **dict.fromkeys(("MoveLookup", "Played", "Written"), ".lookup"),
-    "Move": ".movegen",
+    **dict.fromkeys(("CAPTURE_SEPARATORS", "Move", "move_text"), ".movegen"),
     "COMPILED": ".build",
     "perft": ".perft",
     "pickle_by_fields": ".pickling",
@@ -149,6 +149,7 @@ sys.modules[__name__].__class__ = _Package
 __all__ = [
     "BRAZILIAN",
     "CANADIAN",
+    "CAPTURE_SEPARATORS",
     "COMPILED",
     "CZECH",
     "ENGLISH",
@@ -192,12 +193,14 @@ __all__ = [
     "letters",
     "materials_up_to",
     "minimax",
+    "move_text",
     "parse_fen",
     "perft",
     "pickle_by_fields",
     "positions_to_build",
     "same_board",
     "search",
+    "square_name",
     "svg_diagram",
     "variant_for_game_type",
     "weights_for",

@@ -326,3 +326,15 @@ def board_for(
         return _board(v.width, v.height, v.layout, v.numbering)
     size = variant_or_width if height is None else height
     return _board(variant_or_width, size, layout, numbering)
+
+
+def square_name(square: int, variant: Variant, *, algebraic: bool | None = None) -> str:
+    """A square as written: its number, or its algebraic name (by default on the variants whose
+    notation is algebraic).
+
+    >>> from pdn.engine import ENGLISH
+    >>> square_name(22, ENGLISH), square_name(22, ENGLISH, algebraic=True)
+    ('22', 'c3')
+    """
+    use_algebraic = variant.notation == "algebraic" if algebraic is None else algebraic
+    return board_for(variant).algebraic(square) if use_algebraic else str(square)

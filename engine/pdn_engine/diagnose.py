@@ -34,12 +34,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .acceptance import fits, fits_route, fitting, one_result, quick_match
-from .board import board_for
+from .board import board_for, square_name
 from .faults import OTHER, RANK, Fault, classify, relaxed
-from .movegen import Move
+from .movegen import Move, move_text
 from .pickling import pickle_by_fields
 from .position import Piece, Position
-from .wording import describe, move_text, remark, square_name, unique, written
+from .wording import describe, remark, unique, written
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +128,7 @@ def diagnose(
         if one_result(position, found):
             move = found[0]
             return Diagnosis(move, None, remark(variant, text, move, capture_written), tuple(found))
-        options = " and ".join(move_text(variant, m, full=True) for m in unique(found))
+        options = " and ".join(move_text(m, variant, full=True) for m in unique(found))
         return Diagnosis(
             None,
             Fault.AMBIGUOUS_MOVE,
@@ -150,7 +150,7 @@ def _explain(
     variant = position.variant
     side = position.turn
     a, b = squares[0], squares[-1]
-    name = square_name(variant, a)
+    name = square_name(a, variant)
     # One move per result is what a person wants listed as "the legal moves here".
     everything = tuple(position.legal_moves(merge_duplicates=True))
     piece = position.piece_at(a)
@@ -173,7 +173,7 @@ def _explain(
             return Diagnosis(
                 None,
                 Fault.OCCUPIED_SQUARE,
-                f"{text} is not possible: it {where} {square_name(variant, s)}, "
+                f"{text} is not possible: it {where} {square_name(s, variant)}, "
                 f"which holds a {other.name}",
                 everything,
                 None,
@@ -219,7 +219,7 @@ def _wrong_side(
     other = position.with_turn(piece.color)
     inner = diagnose(other, squares, capture_written)
     lead = (
-        f"it is {side.label}'s turn, but {square_name(variant, squares[0])} holds a {piece.name}: "
+        f"it is {side.label}'s turn, but {square_name(squares[0], variant)} holds a {piece.name}: "
         f"{text} is a move out of turn"
     )
     if inner.move is not None and inner.fault is None:
@@ -255,8 +255,8 @@ def _geometry(
             return Diagnosis(
                 None,
                 Fault.NOT_DIAGONAL,
-                f"{text} is not possible: {square_name(variant, x)} and "
-                f"{square_name(variant, y)} are not on "
+                f"{text} is not possible: {square_name(x, variant)} and "
+                f"{square_name(y, variant)} are not on "
                 + ("one row or column" if variant.layout == "orthogonal" else "one diagonal"),
                 everything,
             )
@@ -272,7 +272,7 @@ def _geometry(
         occupied = [
             (s, p) for s, p in pieces if p is not None and s != a and not (removed and s in taken)
         ]
-        hop = f"{square_name(variant, x)} to {square_name(variant, y)}"
+        hop = f"{square_name(x, variant)} to {square_name(y, variant)}"
         found = board.direction(x, y)
         unit = board.deltas[found[0]] if found is not None else None
         turned = came is not None and unit == (-came[0], -came[1])
@@ -288,11 +288,11 @@ def _geometry(
         friends = [s for s, p in occupied if p.color is own]
         enemies = [s for s, p in occupied if p.color is not own]
         if friends:
-            reason = f"its own piece on {square_name(variant, friends[0])} is in the way from {hop}"
+            reason = f"its own piece on {square_name(friends[0], variant)} is in the way from {hop}"
         elif len(enemies) > 1:
             reason = f"there are {len(enemies)} pieces in the way from {hop}"
         elif enemies and enemies[0] in taken:
-            reason = f"the piece on {square_name(variant, enemies[0])} would be jumped twice"
+            reason = f"the piece on {square_name(enemies[0], variant)} would be jumped twice"
         elif enemies:
             if not (piece.king and variant.flying_kings) and len(between) > 1:
                 what = "king" if piece.king else "man"
@@ -310,7 +310,7 @@ def _geometry(
     return Diagnosis(
         None,
         Fault.ILLEGAL_MOVE,
-        f"{text} is not possible for the {piece.name} on {square_name(variant, a)}",
+        f"{text} is not possible for the {piece.name} on {square_name(a, variant)}",
         everything,
     )
 

@@ -33,7 +33,7 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .board import LEFT, RIGHT, Board, board_for
+from .board import LEFT, RIGHT, Board, board_for, square_name
 from .pickling import pickle_by_fields
 from .variants import Variant
 
@@ -86,22 +86,56 @@ class Move:
         return not self.king
 
     def notation(self, full: bool = False, sep: str | None = None) -> str:
-        """Numeric notation: ``"11-15"``, ``"9x27"`` or, with ``full``, ``"9x18x27"``.
-
-        ``sep`` replaces the capture separator (``":"`` for Russian); quiet moves always use
-        ``-``. Algebraic names are a matter for the notation layer (see ``Board.algebraic``).
-        """
-        if not self.captures:
-            return f"{self.path[0]}-{self.path[-1]}"
-        joiner = "x" if sep is None else sep
-        squares = self.path if full else (self.path[0], self.path[-1])
-        return joiner.join(str(s) for s in squares)
+        """Numeric notation: ``"11-15"``, ``"9x27"`` or, with ``full``, ``"9x18x27"``;
+        :func:`move_text` without a variant (``sep``: its ``separator``)."""
+        return move_text(self, full=full, separator=sep)
 
     def __str__(self) -> str:
         return self.notation()
 
 
 pickle_by_fields(Move)
+
+#: The capture separators a move may be written with; ``-`` always marks a plain move.
+CAPTURE_SEPARATORS = ("x", ":")
+
+
+def move_text(
+    move: Move,
+    variant: Variant | None = None,
+    *,
+    full: bool = False,
+    algebraic: bool | None = None,
+    separator: str | None = None,
+) -> str:
+    """A move in PDN 3.0 form: ``11-15``, ``9x27`` or, with ``full``, the whole path ``9x18x27``.
+
+    The one writer of a move's text. The squares are named as ``variant`` writes them
+    (:func:`~pdn_engine.board.square_name`; numbers without a variant, or with ``algebraic``
+    false); a capture is joined by ``separator``, else by the variant's (``:`` for Russian),
+    else ``x``.
+
+    >>> from pdn.engine import RUSSIAN
+    >>> move_text(Move((22, 15, 6), (18, 10)), RUSSIAN, full=True)
+    'c3:e5:c7'
+    >>> move_text(Move((22, 15, 6), (18, 10)), RUSSIAN, algebraic=False, separator="x")
+    '22x6'
+    """
+    if not move.captures:
+        sep = "-"
+    elif separator is not None:
+        if separator not in CAPTURE_SEPARATORS:
+            raise ValueError(
+                f"capture separator {separator!r}: expected one of {CAPTURE_SEPARATORS}"
+            )
+        sep = separator
+    else:
+        sep = "x" if variant is None else variant.capture_separator
+    path = move.path
+    squares = path if (full and move.captures) else (path[0], path[-1])
+    if variant is None:
+        return sep.join([str(square) for square in squares])
+    return sep.join([square_name(square, variant, algebraic=algebraic) for square in squares])
 
 
 def _shift(x: int, offset: int) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .board import board_for
+from .board import board_for, square_name
 from .faults import (
     AFTER_CROWN,
     BACKWARD,
@@ -28,33 +28,15 @@ from .faults import (
     continuations,
     priority_broken,
 )
-from .movegen import Move
+from .movegen import Move, move_text
 from .position import Piece, Position
 from .variants import Variant
-
-
-def square_name(variant: Variant, square: int) -> str:
-    """A square as the variant writes it: its number, or its algebraic name."""
-    if variant.notation == "algebraic":
-        return board_for(variant).algebraic(square)
-    return str(square)
 
 
 def written(variant: Variant, squares: Sequence[int], capture: bool) -> str:
     """Written squares joined by the variant's capture separator, or ``-``."""
     sep = variant.capture_separator if capture else "-"
-    return sep.join(square_name(variant, s) for s in squares)
-
-
-def move_text(variant: Variant, move: Move, full: bool = False) -> str:
-    """A move written the variant's way (numeric or algebraic, its capture separator).
-
-    >>> from pdn.engine import RUSSIAN
-    >>> move_text(RUSSIAN, Move((22, 15, 6), (18, 10)), full=True)
-    'c3:e5:c7'
-    """
-    squares = move.path if full else (move.path[0], move.path[-1])
-    return written(variant, squares, move.is_capture)
+    return sep.join(square_name(s, variant) for s in squares)
 
 
 def _result_key(move: Move) -> tuple[int, int, frozenset[int]]:
@@ -82,7 +64,7 @@ def listing(variant: Variant, moves: Sequence[Move], limit: int = 8) -> str:
     ends: dict[tuple[int, int], int] = {}
     for m in distinct:
         ends[m.path[0], m.path[-1]] = ends.get((m.path[0], m.path[-1]), 0) + 1
-    texts = [move_text(variant, m, full=ends[m.path[0], m.path[-1]] > 1) for m in distinct]
+    texts = [move_text(m, variant, full=ends[m.path[0], m.path[-1]] > 1) for m in distinct]
     if len(texts) > limit:
         return ", ".join(texts[:limit]) + f", and {len(texts) - limit} more"
     return ", ".join(texts)
@@ -90,7 +72,7 @@ def listing(variant: Variant, moves: Sequence[Move], limit: int = 8) -> str:
 
 def full_listing(variant: Variant, moves: Sequence[Move], limit: int = 3) -> str:
     """Moves by their full paths, one per resulting position, cut after ``limit``."""
-    texts = [move_text(variant, m, full=True) for m in unique(moves)]
+    texts = [move_text(m, variant, full=True) for m in unique(moves)]
     if len(texts) > limit:
         return ", ".join(texts[:limit]) + f", and {len(texts) - limit} more"
     return ", ".join(texts)
@@ -111,12 +93,12 @@ def remark(variant: Variant, text: str, move: Move, capture_written: bool) -> st
     says the other thing (a capture written with ``-``, a quiet move with ``x``)."""
     if capture_written and not move.is_capture:
         return (
-            f"{text} is written as a capture but takes nothing; read as {move_text(variant, move)}"
+            f"{text} is written as a capture but takes nothing; read as {move_text(move, variant)}"
         )
     if not capture_written and move.is_capture:
         return (
             f"{text} is a capture written without a capture sign; "
-            f"read as {move_text(variant, move)}"
+            f"read as {move_text(move, variant)}"
         )
     return ""
 
@@ -136,7 +118,7 @@ def describe(
     variant = position.variant
     side = position.turn
     start, end = attempt.path[0], attempt.path[-1]
-    a, b = square_name(variant, start), square_name(variant, end)
+    a, b = square_name(start, variant), square_name(end, variant)
     captures = [m for m in legal if m.is_capture]
     jump = jump_word(variant)
     must = ""
@@ -174,7 +156,7 @@ def describe(
         return (
             Fault.CAPTURE_AFTER_CROWNING,
             f"{text} is not legal: the man on {a} is crowned on "
-            f"{square_name(variant, crowned)} and its move ends there; it cannot go on jumping",
+            f"{square_name(crowned, variant)} and its move ends there; it cannot go on jumping",
         )
     if kind == INCOMPLETE:
         # Named from the merged list: one path per result, so no duplicate stop squares.
@@ -185,14 +167,14 @@ def describe(
         mover = "king" if piece.king or attempt.crowned_at is not None else "man"
         if extending:
             nexts = sorted({m.path[len(attempt.path)] for m in extending})
-            targets = " or ".join(square_name(variant, s) for s in nexts)
+            targets = " or ".join(square_name(s, variant) for s in nexts)
             going = "jumping" if not variant.flying_kings else "capturing"
             return (
                 Fault.INCOMPLETE_CAPTURE,
                 f"the {jump} {text} stops early: the {mover} on {b} can go on {going} to "
                 f"{targets} (full {word} {full})",
             )
-        last = square_name(variant, attempt.captures[-1])
+        last = square_name(attempt.captures[-1], variant)
         return (
             Fault.INCOMPLETE_CAPTURE,
             f"the capture {text} stops early: after taking {last} the {mover} must stop on a "
@@ -216,7 +198,7 @@ def describe(
         return Fault.ILLEGAL_MOVE, message
     if kind == MAN_TAKES_KING:
         kings = [c for c in attempt.captures if (p := position.piece_at(c)) and p.king]
-        where = ", ".join(square_name(variant, c) for c in kings)
+        where = ", ".join(square_name(c, variant) for c in kings)
         message = (
             f"{text} is not legal: a man cannot capture a king in {variant.title} "
             f"(the piece on {where} is a king)"
@@ -260,10 +242,8 @@ __all__ = [
     "full_listing",
     "jump_word",
     "listing",
-    "move_text",
     "plural",
     "remark",
-    "square_name",
     "unique",
     "written",
 ]

@@ -84,7 +84,8 @@ def build(variant: str | None, pieces: int, directory: str | None) -> None:
 def probe(fen: str, variant: str | None, directory: str | None) -> None:
     """Print the table value of the position --fen for the side to move, its best moves and
     the distance to the end in plies."""
-    from ..notation import move_text
+    from pdn.engine import move_text
+
     from ..play.endgame import tables_for
 
     rules = _variant(variant)

@@ -51,7 +51,7 @@ def perft(depth: int, fen: str | None, variant: str | None, divide: bool, merge:
         position = engine.Position.from_fen(fen, rules) if fen else engine.Position.start(rules)
     except engine.FenError as exc:
         raise click.BadParameter(str(exc), param_hint="--fen") from exc
-    from ..notation import move_text
+    from pdn.engine import move_text
 
     total = 0
     if divide and depth > 0:

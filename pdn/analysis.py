@@ -444,11 +444,7 @@ def analyse_game(
                 said = f"ply {count} ({step.node.move})"
                 raise AnalysisStopped(f"{where}, {said}: {exc}") from None
             found.plies.append(ply)
-        if move.king and not move.captures:
-            place = Place(position.play(move), [*place.since, position], [*place.trail, move])
-            place.quiet = len(place.trail)
-        else:
-            place = Place(position.play(move))
+        place = Place(position.play(move), place.history.after(position, move))
         found.moves = count
         if on_plies is not None:
             on_plies(1)

@@ -312,7 +312,7 @@ class DrawWatch:
                     move = played[end][0]
                     if (
                         move is None
-                        or (move.king and not move.captures)
+                        or move.is_reversible
                         or (endings and (self.ending or move.captures or move.crowns))
                     ):
                         break
@@ -336,7 +336,7 @@ class DrawWatch:
         # in a variant that counts endings, anything after an illegal move.
         rules = self.rules
         messages: list[str] = []
-        irreversible = move is None or bool(move.captures) or not move.king
+        irreversible = move is None or not move.is_reversible
         if irreversible:
             self.quiet = 0
         else:

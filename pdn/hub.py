@@ -38,6 +38,7 @@ from pdn.engine import (
     VARIANTS,
     Color,
     Found,
+    History,
     Move,
     Position,
     Search,
@@ -287,8 +288,7 @@ class HubEngine:
     nodes: int | None = None
     variant: Variant = INTERNATIONAL
     position: Position | None = None
-    history: list[Position] = field(default_factory=list)
-    quiet: int = 0
+    history: History = field(default_factory=History)
     level: dict[str, float] = field(default_factory=dict)
     _search: Search | None = None
     _thread: threading.Thread | None = None
@@ -393,18 +393,12 @@ class HubEngine:
             if text in (None, "", "start")
             else parse_hub_position(text or "", self.variant)
         )
-        history: list[Position] = []
-        quiet = 0
+        history = History()
         for written in args.get("moves", "").split():
             move = parse_hub_move(written, position)
-            reversible = move.king and not move.captures
-            if reversible:
-                history.append(position)
-            else:
-                history = []
-            quiet = quiet + 1 if reversible else 0
+            history.push(position, move)
             position = position.play(move)
-        self.position, self.history, self.quiet = position, history, quiet
+        self.position, self.history = position, history
 
     def _limits(self) -> tuple[int | None, float | None, int | None]:
         level = self.level
@@ -433,7 +427,13 @@ class HubEngine:
         self._answered = False
         self._thread = threading.Thread(
             target=self._think,
-            args=(self._search, self.position, list(self.history), self.quiet, self._stop),
+            args=(
+                self._search,
+                self.position,
+                list(self.history.since),
+                self.history.quiet,
+                self._stop,
+            ),
             name="pdn-hub-search",
             daemon=True,
         )

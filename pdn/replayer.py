@@ -357,7 +357,7 @@ class _Replayer:
                     )
             if state.unwatched:
                 for offset, (move, _) in enumerate(played):
-                    if move is not None and move.king and not move.captures:
+                    if move is not None and move.is_reversible:
                         at = index + offset
                         state.unwatched = False
                         problems.append(

@@ -142,7 +142,7 @@ ENGINE_LAYERS: list[tuple[str, set[str]]] = [
     ("positions", {"position", "native"}),
     ("reading moves", {"acceptance", "faults"}),
     ("words", {"wording"}),
-    ("uses of positions", {"diagnose", "picture", "perft", "search", "endgame"}),
+    ("uses of positions", {"diagnose", "picture", "perft", "search", "endgame", "history"}),
     ("lookup", {"lookup"}),
     ("package", {"__init__"}),
 ]

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
         positions_to_build,
     )
     from .fen import FenError
+    from .history import History
     from .lookup import MoveLookup, Played, Written
     from .movegen import CAPTURE_SEPARATORS, Move, move_text
     from .perft import perft
@@ -74,6 +75,7 @@ _HOMES = {
     **dict.fromkeys(("Board", "board_for", "square_name"), ".board"),
     **dict.fromkeys(("Diagnosis", "Fault", "diagnose"), ".diagnose"),
     "FenError": ".fen",
+    "History": ".history",
     **dict.fromkeys(
         (
             "EndgameTables",
@@ -170,6 +172,7 @@ __all__ = [
     "Fault",
     "FenError",
     "Found",
+    "History",
     "IllegalMoveError",
     "Material",
     "Move",

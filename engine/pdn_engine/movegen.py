@@ -81,6 +81,12 @@ class Move:
         return bool(self.captures)
 
     @property
+    def is_reversible(self) -> bool:
+        """True for a king's move that takes nothing: the one kind of move a position can come
+        back from (see :class:`~pdn_engine.history.History`)."""
+        return self.king and not self.captures
+
+    @property
     def is_man_move(self) -> bool:
         """True when a man (not a king) moved; with :attr:`is_capture`, what draw counts need."""
         return not self.king

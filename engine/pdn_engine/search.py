@@ -254,7 +254,7 @@ def minimax(
         path.append(node.key())
         for move in moves:
             child = node.play(move)
-            reversible = move.king and not move.captures
+            reversible = move.is_reversible
             saved = path[:] if not reversible else None
             if not reversible:
                 path.clear()
@@ -457,7 +457,7 @@ class Search:
         beta: int,
         quiet: int,
     ) -> tuple[int, list[Move]]:
-        reversible = move.king and not move.captures
+        reversible = move.is_reversible
         if reversible:
             return self._negamax(child, depth - 1, alpha, beta, ply, quiet + 1)
         saved = self._path

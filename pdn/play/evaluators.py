@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
-from pdn.engine import Found, Move, Position, Prober, Search, Variant, minimax
+from pdn.engine import Found, History, Move, Position, Prober, Search, Variant, minimax
 
 from ..hub import HubClient, HubError, parse_hub_move, search_for
 
@@ -74,15 +74,11 @@ class Valued:
 
 @dataclass(slots=True)
 class Place:
-    """A position as its game reached it: the positions since the last irreversible move
-    (``since``, each before a reversible move), the moves from the first of them to
-    ``position`` (``trail``) and the quiet plies in a row (``quiet``): what the draws by rule
-    look at."""
+    """A position as its game reached it, with its :class:`~pdn.engine.History` (the positions
+    since the last irreversible move and the moves from them): what the draws by rule look at."""
 
     position: Position
-    since: list[Position] = field(default_factory=list)
-    trail: list[Move] = field(default_factory=list)
-    quiet: int = 0
+    history: History = field(default_factory=History)
 
 
 class Evaluator(Protocol):
@@ -125,21 +121,13 @@ def _kept(value: int, previous: int | None) -> int | None:
 def _drawn(rules: Search, place: Place, move: Move) -> bool:
     """Whether ``move`` draws by rule at once: a repetition, or the quiet-move count run
     out (a search does not look at its root's draws: they are the parent's to see)."""
-    if not (move.king and not move.captures):
+    if not move.is_reversible:
         return False
     child = place.position.play(move)
-    keys = {p.key() for p in place.since}
+    keys = {p.key() for p in place.history.since}
     if rules.repetition and child.kings and child.key() in keys:
         return True
-    return bool(rules.quiet_plies) and place.quiet + 1 >= rules.quiet_plies
-
-
-def _history(place: Place, move: Move) -> tuple[list[Position], int]:
-    """The positions and the quiet count the search from the child starts with."""
-    reversible = move.king and not move.captures
-    if not reversible:
-        return [], 0
-    return [*place.since, place.position], place.quiet + 1
+    return bool(rules.quiet_plies) and place.history.quiet + 1 >= rules.quiet_plies
 
 
 # ----------------------------------------------------------------------------- pdn's own
@@ -198,10 +186,10 @@ class OwnSearch:
         if _drawn(search, place, move):
             return Valued(move, 0, (move,), None if depth == 1 else 0, depth)
         child = place.position.play(move)
-        history, quiet = _history(place, move)
+        history = place.history.after(place.position, move)
         if search.prober is not None and search.prober(child) is not None:
             # The tables hold the child: one ply from it is exact, at any depth.
-            found = search.run(child, depth=1, history=history, quiet=quiet)
+            found = search.run(child, depth=1, history=history.since, quiet=history.quiet)
             value = _farther(-found.value)
             return Valued(move, value, (move, *found.line), value, depth)
 
@@ -212,8 +200,8 @@ class OwnSearch:
                     0,
                     repetition=search.repetition,
                     quiet_plies=search.quiet_plies,
-                    history=history,
-                    quiet=quiet,
+                    history=history.since,
+                    quiet=history.quiet,
                     weights=search.weights,
                 )
             )
@@ -227,7 +215,12 @@ class OwnSearch:
                 raise _OutOfTime
         levels: list[Found] = []
         found = search.run(
-            child, depth=depth - 1, movetime=left, history=history, quiet=quiet, info=levels.append
+            child,
+            depth=depth - 1,
+            movetime=left,
+            history=history.since,
+            quiet=history.quiet,
+            info=levels.append,
         )
         value = _farther(-found.value)
         if depth == 2:
@@ -345,8 +338,8 @@ class HubEvaluator:
         if not child.legal_moves():
             return Valued(move, WIN - 1, (move,), WIN - 1, depth or 1)
         client = self._running()
-        start = place.since[0] if place.since else place.position
-        trail = [*place.trail, move]
+        start = place.history.first or place.position
+        trail = [*place.history.moves, move]
         reply, infos = self._watched(
             lambda: client.think(
                 start, trail, depth=None if depth is None else depth - 1, movetime=movetime

@@ -23,7 +23,8 @@ import pdn_engine.native
 from pdn.engine import COMPILED, ENGLISH, FRISIAN, Color, Move, Position
 from pdn.model import Node
 from pdn.native import chain_nodes
-from pdn_engine.native import new_move, next_position
+from pdn_engine.native import new_move
+from pdn_engine.position import next_position
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "build_support"))
 from pdn_build import COMPILED as COMPILED_MODULES

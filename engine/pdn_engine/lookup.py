@@ -33,8 +33,8 @@ from collections.abc import Sequence
 
 from .acceptance import plain_match
 from .movegen import Move, Rules, rules_for
-from .native import new_move, next_position
-from .position import Position
+from .native import new_move
+from .position import Position, next_position
 from .variants import Color, Variant
 
 #: A written move as the lookup sees it: its squares and whether a capture sign was written.

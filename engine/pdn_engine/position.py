@@ -14,10 +14,12 @@ import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .board import board_for
 from .fen import FenError, format_fen, parse_fen_data
 from .movegen import Move, rules_for
+from .native import COMPILED, new_move, twin
 from .pickling import pickle_by_fields
 from .variants import Color, Variant
 
@@ -445,6 +447,38 @@ def parse_fen(text: str, variant: Variant) -> tuple[Position, tuple[str, ...]]:
     return Position(variant, turn, black, white, kings), notes
 
 
-# The fast constructors (one module holds what differs in the compiled build); imported after
-# Position, which pdn_engine.native imports in turn (see there).
-from .native import new_move, next_position  # noqa: E402
+_TURNS = (Color.WHITE, Color.BLACK)  # the opponent of side 0 (Black), of side 1 (White)
+_POSITION_TWIN: Any = None if COMPILED else twin(Position)
+
+
+def next_position(
+    variant: Variant,
+    mover: int,
+    black: int,
+    white: int,
+    kings: int,
+    king_moves: tuple[int, int, int, int],
+) -> Position:
+    """The position after a move of ``mover`` (``0`` Black, ``1`` White), from its bitboards:
+    the same :class:`Position` the constructor makes, made faster for the replay's hot paths
+    (the way differs in each build: :mod:`pdn_engine.native`).
+    """
+    if COMPILED:
+        made = Position.__new__(Position)
+        made.variant = variant  # type: ignore[misc]  # a frozen record's fields, set once, here
+        made.turn = _TURNS[mover]  # type: ignore[misc]
+        made.black = black  # type: ignore[misc]
+        made.white = white  # type: ignore[misc]
+        made.kings = kings  # type: ignore[misc]
+        made.king_moves = king_moves  # type: ignore[misc]
+        return made
+    position: Any = _POSITION_TWIN()
+    position.variant = variant
+    position.turn = _TURNS[mover]
+    position.black = black
+    position.white = white
+    position.kings = kings
+    position.king_moves = king_moves
+    position.__class__ = Position
+    made_position: Position = position
+    return made_position

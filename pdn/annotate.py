@@ -33,7 +33,7 @@ from .model import Comment, Game
 from .notation import move_texts
 from .openings import classify
 from .problems import Problem
-from .recording import Recorded
+from .recording import Recorded, game_of
 from .steps import Step
 from .validation import Report, validate
 from .visitor import SKIP, GameFilter, GameStart, GameVisitor, Skip
@@ -83,7 +83,7 @@ def annotations_of(
     comment is asked for: the comments need every step."""
     report = validate(game) if report is None else report
     tags = _tags(game, report)
-    model = game.game if isinstance(game, Recorded) else game
+    model = game_of(game)
     found = Annotations(tags=[pair for pair in tags if pair[0] not in model.tags])
     if options.fen or options.forced or options.problems:
         if isinstance(game, Recorded) and game.runs is not None:

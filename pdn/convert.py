@@ -24,7 +24,7 @@ from .excerpts import split_variations, truncate
 from .export import GAME_CSV_TAGS, csv_rows, csv_text, fen_lines, game_csv_header, game_csv_row
 from .jsonio import SCHEMA, game_json
 from .model import Game
-from .recording import Recorded
+from .recording import Recorded, game_of
 from .replays import Replays
 from .rewriting import rewrite_moves
 from .stripping import StripOptions, strip_game
@@ -153,7 +153,7 @@ def _one(game: Game | Recorded, report: Report | None, options: ConvertOptions, 
     fmt = options.fmt
     if fmt == "pdn":
         # The moves and positions are already rewritten: the writer only lays the game out.
-        model = game.game if isinstance(game, Recorded) else game
+        model = game_of(game)
         writer = PdnWriter(
             normalize=options.normalize,
             # Move numbers count from the first mover of the rules the game was replayed under.

@@ -25,7 +25,7 @@ from .gametype import GameType, first_colour, game_type_of, variant_name
 from .model import Game, Tags
 from .openings import BALLOT_PLIES, Opening, classify
 from .reader import parse_game
-from .recording import Recorded, Run, record
+from .recording import Recorded, Run, game_of, record
 from .replays import Replays
 from .results import Outcome, parse_result
 from .validation import ERROR_STATUSES, Report, validate
@@ -373,7 +373,7 @@ class Selection:
 
     def _ballot_fits(self, game: Game | Recorded, file: str | None) -> bool:
         replays = self._replays
-        model = game.game if isinstance(game, Recorded) else game
+        model = game_of(game)
         opening = _first_plies(game, BALLOT_PLIES)
         if replays.certain(model):
             # The first plies are enough where no retry can change the rules.

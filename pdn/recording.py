@@ -37,7 +37,7 @@ from pdn.native import chain_nodes
 from pdn.parsing import accept_raw
 from pdn.visitor import GameStart, GameVisitor, Skip
 
-__all__ = ["GameRecorder", "Recorded", "Run", "record"]
+__all__ = ["GameRecorder", "Recorded", "Run", "game_of", "record"]
 
 #: A run of moves as the reader gives them: texts, move numbers, lines and columns.
 Run = tuple[list[str], list["str | None"], list[int], list[int]]
@@ -86,6 +86,19 @@ class Recorded:
         if runs is None:
             return self.game.accept(visitor)
         return self.game.accept_around(visitor, lambda: _send_runs(runs, visitor))
+
+
+def game_of(read: Game | Recorded) -> Game:
+    r"""The :class:`~pdn.model.Game` a game read carries its tags, problems and place in: the
+    game itself, or a recorded game's (whose main line may still be runs, not nodes).
+
+    >>> import io
+    >>> from pdn.reader import split_games
+    >>> [raw] = split_games(io.StringIO('[Event "E"]\n1. 11-15 *'))
+    >>> game_of(record(raw)).tags["Event"], game_of(game_of(record(raw))).tags["Event"]
+    ('E', 'E')
+    """
+    return read.game if isinstance(read, Recorded) else read
 
 
 def _send_runs(runs: list[Run], visitor: GameVisitor[T]) -> None:

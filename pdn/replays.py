@@ -19,7 +19,7 @@ from .cutting import RawGame
 from .excerpts import truncate
 from .model import Game
 from .reader import parse_raw
-from .recording import Recorded
+from .recording import Recorded, game_of
 from .validation import FileRules, Report, validate
 
 #: The games of a file counted together for a tie (the batch a worker process is given).
@@ -71,7 +71,7 @@ class Replays:
             if self._skipped is game:  # noted as skipped, replayed after all
                 self._waiting.pop()
             else:
-                self._enter(file, (game.game if isinstance(game, Recorded) else game).index)
+                self._enter(file, game_of(game).index)
             self._skipped = None
             report = validate(game, file_rules=_EarlierGames(self))
             clean = report.variant.name if report.variant and report.status == "ok" else None
@@ -121,7 +121,7 @@ class Replays:
         noted or replayed is not noted again)."""
         last = self._last[0] if self._last is not None else None
         if self.variant is None and game is not self._skipped and game is not last:
-            self._enter(file, (game.game if isinstance(game, Recorded) else game).index)
+            self._enter(file, game.index if isinstance(game, RawGame) else game_of(game).index)
             self._waiting.append(game)
             self._skipped = game
 

@@ -185,7 +185,7 @@ def convert(
         )
         from ..copying import AsRead
         from ..inplace import keep_as_read
-        from ..recording import Recorded
+        from ..recording import game_of
 
         current: list[tuple[str, Game]] = []  # the game being converted
         empty = Emptiness(inputs)
@@ -199,7 +199,7 @@ def convert(
             pairs: Iterator[tuple[str, Game | Recorded]],
         ) -> Iterator[tuple[str, Game | Recorded]]:
             for name, read in pairs:
-                game = read.game if isinstance(read, Recorded) else read
+                game = game_of(read)
                 current[:] = [(name, game)]
                 empty.saw(name)
                 if not in_place:

@@ -66,10 +66,10 @@ def reported(games: Iterator[tuple[str, G]], *, in_place: bool = False) -> Itera
     for its length) ends the rewrite of its file with :class:`~pdn.inplace.InPlaceRefused`:
     writing it would replace the file with less than it holds."""
     from ..inplace import InPlaceRefused, text_lost
-    from ..recording import Recorded
+    from ..recording import game_of
 
     for name, read in games:
-        game = read.game if isinstance(read, Recorded) else read
+        game = game_of(read)
         # An input that is not PDN at all was said as it was read (not_pdn_said).
         errors = [p for p in game.errors if p.severity == "error" and p.code != "not-pdn"]
         lost = text_lost(game)
@@ -139,11 +139,11 @@ def not_pdn_said(
     """The games, each input that is not PDN at all (its one game says ``not-pdn``) said on
     standard error by ``say`` (a new :class:`NotPdn` by default), so that the run ends with
     status 1."""
-    from ..recording import Recorded
+    from ..recording import game_of
 
     say = NotPdn() if say is None else say
     for name, game in games:
-        model = game.game if isinstance(game, Recorded) else game
+        model = game_of(game)
         for problem in model.errors:
             if problem.code == "not-pdn":
                 say(name, problem)

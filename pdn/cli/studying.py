@@ -426,7 +426,7 @@ def report(
     from .. import report as reports
     from ..openings import BALLOT_PLIES, classify
     from ..problems import Problem
-    from ..recording import Recorded
+    from ..recording import game_of
     from ..replays import Replays
     from ..report.delft import with_material
 
@@ -453,7 +453,7 @@ def report(
         # Nothing is written back: each game read for its replay, with its opening's steps.
         read = recorded_games_of(files, first_steps=BALLOT_PLIES, not_pdn=not_pdn)
         for name, recorded in read:
-            game = recorded.game if isinstance(recorded, Recorded) else recorded
+            game = game_of(recorded)
             if any(p.code == "not-pdn" for p in game.errors):
                 with_games.add(name)  # said already (and on the page)
                 continue
@@ -521,9 +521,9 @@ class _Repeats:
         """Whether to leave a game out: it repeats an earlier game and ``dedupe`` is on."""
         from ..duplicates import Place, pairing_key
         from ..inputs import page_name
-        from ..recording import Recorded
+        from ..recording import game_of
 
-        game = read.game if isinstance(read, Recorded) else read
+        game = game_of(read)
         place = Place(name, game.line, game.index)
         first = self.seen.check(pairing_key(read), place)
         if first is None:

@@ -31,7 +31,7 @@ def main() -> None:
     import distributed
 
     from pdn import dask as pdn_dask
-    from pdn.batch import validate_files
+    from pdn.collections.batch import validate_files
 
     piece_bytes = int(args.piece_mb * (1 << 20))
     print(machine_load())

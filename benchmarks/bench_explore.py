@@ -13,7 +13,7 @@ Part one, OCA 2.0 to depth 30: each command in a process of its own, measured by
 (replay, a dictionary of FENs) costs per game on a sample. Part two: random legal games
 (``tests/explorer_inputs.py``), about as many distinct positions per "1x" as OCA 2.0 has to
 depth 30, cached in a temporary folder; copies of one file would add no position. At each
-scale, ``pdn explore -j 1`` (the tree spills to SQLite past ``pdn.explorer.SPILL``
+scale, ``pdn explore -j 1`` (the tree spills to SQLite past ``pdn.study.explore.tree.SPILL``
 entries), then ``pdn.dask.explorer_tree`` on the same files in a process of its own (dask's
 ``--scheduler``, pieces of 4 MB). Timings belong here, never in the tests.
 """
@@ -96,7 +96,7 @@ def main() -> None:
     source = Path(args.file)
     require(source)
     pdn = installed_pdn()
-    from pdn.explorer import SPILL
+    from pdn.study.explore.tree import SPILL
 
     print(f"{machine_load()}; SPILL {SPILL:,}")
     print(f"\n{source.name}, depth 30, least CPU of {args.repeat}")

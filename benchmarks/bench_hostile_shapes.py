@@ -20,7 +20,8 @@ The cases (``NAME:N``):
   movetext ends in ``N`` glued ``)``;
 * ``split:N`` -- ``pdn split --by event`` of ``N`` games whose events differ only past the
   100 bytes a file name keeps, so that every name shares one stem;
-* ``names:N`` -- the naming of ``split`` alone (:class:`pdn.splitting.Names`) for those ``N``
+* ``names:N`` -- the naming of ``split`` alone (:class:`pdn.collections.splitting.Names`) for those
+``N``
   events, without the files (``split`` also syncs each file it writes to disk, which costs
   more than the names on a busy disk);
 * ``openings:K`` -- ``pdn openings`` (the default text table) of the OCA 2.0 file given ``K``
@@ -105,7 +106,7 @@ def _command(case: str, folder: Path) -> list[str]:
 def _child(arguments: list[str]) -> None:
     """Run ``pdn ARGUMENTS`` in this process and print its time and peak memory as JSON."""
     from pdn.cli import main
-    from pdn.splitting import Names
+    from pdn.collections.splitting import Names
 
     start = time.perf_counter()
     code = 0

@@ -32,7 +32,7 @@ TIMING = """
 import json, sys, time
 from itertools import islice
 import pdn
-from pdn.validation import validate
+from pdn.rules.validation import validate
 games = list(islice(pdn.read_games(sys.argv[1]), int(sys.argv[2])))
 plies = sum(len(g.mainline_moves()) for g in games)
 best = 1e9

@@ -21,9 +21,9 @@ from pathlib import Path
 from _support import OCA, build_name, require
 
 import pdn
-from pdn.jsonio import dumps, game_to_dict
-from pdn.validation import validate
-from pdn.writer import write_game
+from pdn.rules.validation import validate
+from pdn.writing.jsonio import dumps, game_to_dict
+from pdn.writing.writer import write_game
 
 
 def main() -> None:

@@ -28,7 +28,7 @@ from _support import MOVES, OCA, build_name, require
 # pdn as installed (not the checkout's folders), so that PYTHONPATH=DIR measures the build in
 # DIR, such as the accelerated one.
 import pdn
-from pdn.validation import Report, validate
+from pdn.rules.validation import Report, validate
 
 MOVE = re.compile(MOVES)
 
@@ -92,7 +92,7 @@ def main() -> None:
 
     # The same replay with the fast path declining every move: every move through diagnose,
     # as before issue 12. The verdicts must not change.
-    from pdn.fastpath import FastPath
+    from pdn.rules.fastpath import FastPath
 
     fast_match = FastPath.match
     FastPath.match = lambda self, position, text: None  # type: ignore[method-assign]

@@ -12,7 +12,7 @@ Printed, each time the best of ``--repeat`` runs:
   move order), and the time;
 * ``select --player Tinsley``: tags only, the movetext never parsed;
 * ``dedupe`` at each level: the repeats found and the time; and the bytes the
-  :class:`pdn.duplicates.Deduper` holds per distinct game (``tracemalloc``);
+  :class:`pdn.collections.duplicates.Deduper` holds per distinct game (``tracemalloc``);
 * the same two selections through the command line (``pdn select ... --count``), once.
 
 With ``--check`` the ``--fen`` count is checked against full validation of every game (the
@@ -32,9 +32,9 @@ from pathlib import Path
 from _support import OCA, best_of, require
 
 import pdn
-from pdn.duplicates import LEVELS, Deduper, Place, dedupe_games
+from pdn.collections.duplicates import LEVELS, Deduper, Place, dedupe_games
+from pdn.collections.selection import Selection, select_games
 from pdn.engine import ENGLISH, Position
-from pdn.selection import Selection, select_games
 
 LINE = "11-15 23-19 8-11 22-17"
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from _support import CORPUS, OCA
 
-from pdn.viewer import view_files
+from pdn.view.viewer import view_files
 
 DEFAULT = [
     OCA,

@@ -9,7 +9,7 @@ Reading: :func:`read_games` (a path or an open file), :func:`read_game` (one gam
 file), :func:`parse_games` / :func:`parse_game` (PDN in a string), :func:`read_headers` (tags
 only).  Writing: :func:`write_game`, :func:`write_games`.  Checking: :func:`validate` (its
 report is :class:`Report`).  The rules engine is :mod:`pdn.engine`; every walk over a game is a
-:class:`GameVisitor`. The engine's analysis of games is :mod:`pdn.analysis`.
+:class:`GameVisitor`. The engine's analysis of games is :mod:`pdn.study.play.analysis`.
 """
 
 from __future__ import annotations
@@ -17,14 +17,16 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from pdn import moved as _moved
+
 if TYPE_CHECKING:
-    from pdn import analysis, engine, explorer, novelty
-    from pdn.builder import GameBuilder
-    from pdn.cutting import RawGame
-    from pdn.model import Comment, Game, Node, Tags
-    from pdn.parsing import accept_raw
-    from pdn.problems import CODES, Problem
-    from pdn.reader import (
+    from pdn import engine
+    from pdn.game.model import Comment, Game, Node, Tags
+    from pdn.game.visitor import SKIP, GameVisitor, HeadersOnly
+    from pdn.reading.builder import GameBuilder
+    from pdn.reading.cutting import RawGame
+    from pdn.reading.parsing import accept_raw
+    from pdn.reading.reader import (
         parse_game,
         parse_games,
         parse_raw,
@@ -33,48 +35,54 @@ if TYPE_CHECKING:
         read_headers,
         split_games,
     )
-    from pdn.validation import Report, validate
-    from pdn.visitor import SKIP, GameVisitor, HeadersOnly
-    from pdn.writer import PdnWriter, write_game, write_games
+    from pdn.rules.validation import Report, validate
+    from pdn.study import novelty
+    from pdn.study.explore import tree as explorer
+    from pdn.study.play import analysis
+    from pdn.text.problems import CODES, Problem
+    from pdn.writing.writer import PdnWriter, write_game, write_games
 
     __version__: str
 
 # Imported on first use (PEP 562), so that ``pdn --help`` or one small file does not pay for
 # the grammar, the engine and every writer: each public name and the module that defines it.
 _HOMES = {
-    "analysis": "pdn.analysis",
+    "analysis": "pdn.study.play.analysis",
     "engine": "pdn.engine",
-    "explorer": "pdn.explorer",
-    "novelty": "pdn.novelty",
-    "GameBuilder": "pdn.builder",
-    "RawGame": "pdn.cutting",
-    "Comment": "pdn.model",
-    "Game": "pdn.model",
-    "Node": "pdn.model",
-    "Tags": "pdn.model",
-    "accept_raw": "pdn.parsing",
-    "CODES": "pdn.problems",
-    "Problem": "pdn.problems",
-    "parse_game": "pdn.reader",
-    "parse_games": "pdn.reader",
-    "parse_raw": "pdn.reader",
-    "read_game": "pdn.reader",
-    "read_games": "pdn.reader",
-    "read_headers": "pdn.reader",
-    "split_games": "pdn.reader",
-    "Report": "pdn.validation",
-    "validate": "pdn.validation",
-    "SKIP": "pdn.visitor",
-    "GameVisitor": "pdn.visitor",
-    "HeadersOnly": "pdn.visitor",
-    "PdnWriter": "pdn.writer",
-    "write_game": "pdn.writer",
-    "write_games": "pdn.writer",
+    "explorer": "pdn.study.explore.tree",
+    "novelty": "pdn.study.novelty",
+    "GameBuilder": "pdn.reading.builder",
+    "RawGame": "pdn.reading.cutting",
+    "Comment": "pdn.game.model",
+    "Game": "pdn.game.model",
+    "Node": "pdn.game.model",
+    "Tags": "pdn.game.model",
+    "accept_raw": "pdn.reading.parsing",
+    "CODES": "pdn.text.problems",
+    "Problem": "pdn.text.problems",
+    "parse_game": "pdn.reading.reader",
+    "parse_games": "pdn.reading.reader",
+    "parse_raw": "pdn.reading.reader",
+    "read_game": "pdn.reading.reader",
+    "read_games": "pdn.reading.reader",
+    "read_headers": "pdn.reading.reader",
+    "split_games": "pdn.reading.reader",
+    "Report": "pdn.rules.validation",
+    "validate": "pdn.rules.validation",
+    "SKIP": "pdn.game.visitor",
+    "GameVisitor": "pdn.game.visitor",
+    "HeadersOnly": "pdn.game.visitor",
+    "PdnWriter": "pdn.writing.writer",
+    "write_game": "pdn.writing.writer",
+    "write_games": "pdn.writing.writer",
 }
 
 
-#: The modules among the public names (``pdn.analysis``, ``pdn.engine``, ``pdn.explorer``,
-#: ``pdn.novelty``).
+#: The modules among the public names (``pdn.study.play.analysis``, ``pdn.engine``,
+# ``pdn.study.explore.tree``,
+#: ``pdn.study.novelty``).
+_moved.install()  # the module paths before the subpackages, for a release
+
 _MODULES = {"analysis", "engine", "explorer", "novelty"}
 
 

@@ -6,8 +6,9 @@ starts, and each piece becomes one partition: the workers open the files themsel
 must see the same paths, e.g. on a shared file system) and only the small results travel. A file
 no larger than ``piece_bytes`` is one piece; a larger one is cut at game starts found by one
 cutting pass on the client (the cheap half of reading: no parsing, no replay). A piece also
-knows where its block of :data:`~pdn.replays.BLOCK` games starts: the rules of the earlier
-games of a block may settle those of a game (:class:`~pdn.replays.Replays`), so a worker is told of
+knows where its block of :data:`~pdn.rules.replays.BLOCK` games starts: the rules of the earlier
+games of a block may settle those of a game (:class:`~pdn.rules.replays.Replays`), so a worker is
+told of
 them too, and a piece's verdicts are those of one process. A JSON file of
 pdn's records is one piece, read as JSON (:func:`pdn.read_games`). A file whose
 text is not plain UTF-8 with ``\\n`` line ends (a guessed code page, damaged bytes, CR line
@@ -31,23 +32,22 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .batch import Verdict, verdict_of_report
-from .cutting import RawGame
-from .detection import FileEvidence
-from .explorer import DEFAULT_DEPTH, SPILL, Tree
-from .model import Game
-from .reader import parse_raw, read_games, split_games
-from .recording import Recorded, record
-from .replays import BLOCK, Replays
-from .schema import is_json
+from pdn.collections.batch import Verdict, verdict_of_report
+from pdn.game.detection import FileEvidence
+from pdn.game.model import Game
+from pdn.reading.cutting import RawGame
+from pdn.reading.reader import parse_raw, read_games, split_games
+from pdn.reading.recording import Recorded, record
+from pdn.rules.replays import BLOCK, Replays
+from pdn.study.explore.tree import DEFAULT_DEPTH, SPILL, Tree
+from pdn.text.schema import is_json
 
 if TYPE_CHECKING:
     import dask.bag
     import dask.dataframe
 
     from pdn.engine import Position
-
-    from .openings import BallotStats
+    from pdn.rules.openings import BallotStats
 
 __all__ = [
     "PIECE_BYTES",
@@ -92,7 +92,7 @@ class Piece:
 
     ``line`` is the file's line number at ``start`` and ``games`` the number of games before
     it, so the games of a piece carry the lines and numbers they have in the whole file;
-    ``evidence`` is what the whole file's games agree on (:mod:`pdn.detection`), so that a
+    ``evidence`` is what the whole file's games agree on (:mod:`pdn.game.detection`), so that a
     game is read under the same rules as when the file is read whole.
     """
 
@@ -123,7 +123,8 @@ class Piece:
 
     def earlier_games(self) -> Iterator[RawGame]:
         """The games of the file before this piece in its block of
-        :data:`~pdn.replays.BLOCK` games (for :meth:`pdn.replays.Replays.skip`: what they
+        :data:`~pdn.rules.replays.BLOCK` games (for :meth:`pdn.rules.replays.Replays.skip`: what
+        they
         replay under may settle the rules of the piece's games, as in one process)."""
         if self.block_start < self.start:
             yield from self._read(self.block_start, self.start, self.block_line, self.block_games)
@@ -139,7 +140,7 @@ class Piece:
             yield raw
 
     def replays(self, variant: str | None = None) -> Replays:
-        """Replays (:class:`pdn.replays.Replays`) for the games of this piece, told of the
+        """Replays (:class:`pdn.rules.replays.Replays`) for the games of this piece, told of the
         earlier games of its block."""
         replays = Replays(variant)
         for raw in self.earlier_games():
@@ -160,7 +161,7 @@ class Piece:
             yield parse_raw(raw)
 
     def recorded(self) -> Iterator[Game | Recorded]:
-        """The games of this piece read for their replay (:mod:`pdn.recording`; a JSON
+        """The games of this piece read for their replay (:mod:`pdn.reading.recording`; a JSON
         file's as games)."""
         if self.json:
             yield from read_games(self.path)
@@ -200,7 +201,8 @@ def _cut(path: str, size: int, piece_bytes: int) -> list[Piece]:
         # cut for its size, would end otherwise (at the piece's end) when read on its own.
         clean = raw.column == 1 and previous_end == "result"
         if (raw.index - 1) % BLOCK == 0:
-            # A block of games starts (pdn.replays.Replays counts the rules of the earlier games
+            # A block of games starts (pdn.rules.replays.Replays counts the rules of the earlier
+            # games
             # of a block): a piece cut in it reads its block's earlier games from here too.
             block = (raw.line, raw.index - 1) if clean or raw.index == 1 else None
         if raw.offset >= due and clean and block is not None:
@@ -260,7 +262,7 @@ def _bag(paths: Iterable[str | os.PathLike[str]], piece_bytes: int) -> dask.bag.
 def games(
     paths: Iterable[str | os.PathLike[str]], *, piece_bytes: int = PIECE_BYTES
 ) -> dask.bag.Bag:
-    """A bag of the :class:`~pdn.model.Game` s of ``paths``, in file order within each
+    """A bag of the :class:`~pdn.game.model.Game` s of ``paths``, in file order within each
     partition (``select`` is ``games(...).filter(predicate)``)."""
     return _bag(paths, piece_bytes).map_partitions(_games_of_pieces)
 
@@ -275,7 +277,8 @@ def verdicts(
     variant: str | None = None,
     piece_bytes: int = PIECE_BYTES,
 ) -> dask.bag.Bag:
-    """A bag of :class:`~pdn.batch.Verdict` s, the records ``pdn validate`` prints, in input
+    """A bag of :class:`~pdn.collections.batch.Verdict` s, the records ``pdn validate`` prints, in
+    input
     order: the games are parsed and replayed on the workers."""
     return _bag(paths, piece_bytes).map_partitions(_verdicts_of_pieces, variant)
 
@@ -298,14 +301,14 @@ def ballot_stats(
 
     The workers classify the games; only (ballot, result) pairs travel back.
     """
-    from . import openings
+    from pdn.rules import openings
 
     pairs = _bag(paths, piece_bytes).map_partitions(_openings_of_pieces).compute()
     return openings.ballot_stats(pairs)
 
 
 def _openings_of_pieces(part: Iterable[Piece]) -> list[tuple[Any, str | None]]:
-    from .openings import classify
+    from pdn.rules.openings import classify
 
     out = []
     for piece in part:
@@ -373,7 +376,8 @@ def explorer_tree(
     spill: int = SPILL,
     at_once: int = TREES_AT_ONCE,
 ) -> Tree:
-    """The opening explorer's tree of ``paths``, equal to :func:`pdn.explorer.build`'s (the
+    """The opening explorer's tree of ``paths``, equal to :func:`pdn.study.explore.tree.build`'s
+    (the
     arguments are its own): the workers replay the games and build one tree per partition,
     and only these trees' counts travel back, to be merged here in input order, into a tree
     that spills to SQLite past ``spill`` entries as one process's does (computed now).

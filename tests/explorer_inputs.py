@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from pdn.engine import ENGLISH, Position
-from pdn.explorer import Tree
-from pdn.notation import move_texts
+from pdn.study.explore.tree import Tree
+from pdn.text.notation import move_texts
 
 _RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 

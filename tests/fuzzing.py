@@ -12,8 +12,9 @@ fails when a command
   ``select --count``);
 - writes, through ``convert``, a PDN file that reads back to another number of games
   than the mutant holds (a *game-count change*): the games read from the mutant are those
-  :func:`pdn.inputs.iter_games` gives (what every command reads, empty games with a problem
-  of :data:`pdn.problems.NO_GAME_CODES` left out: they stand for text that is not a game,
+  :func:`pdn.collections.inputs.iter_games` gives (what every command reads, empty games with a
+  problem
+  of :data:`pdn.text.problems.NO_GAME_CODES` left out: they stand for text that is not a game,
   and convert writes their problem to standard error, not a game to the output);
 - writes no output at all for a mutant that holds games (every game lost);
 - or rewrites it in place into a file that reads back to another number of games, or
@@ -44,10 +45,10 @@ from click.testing import CliRunner, Result
 from mutations import mutate_json, mutate_pdn_bytes
 
 from pdn.cli import main
-from pdn.decoding import decode_bytes
-from pdn.inputs import iter_games
-from pdn.model import Game
-from pdn.problems import NO_GAME_CODES
+from pdn.collections.inputs import iter_games
+from pdn.game.model import Game
+from pdn.text.decoding import decode_bytes
+from pdn.text.problems import NO_GAME_CODES
 
 #: Seconds one command may take on one mutant (a few KB) before it counts as a hang.
 TIMEOUT = 30

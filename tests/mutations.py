@@ -23,7 +23,7 @@ import re
 from typing import Any
 
 from pdn import parse_games, write_game
-from pdn.convert import ConvertOptions, convert_games
+from pdn.writing.convert import ConvertOptions, convert_games
 
 #: The characters whose loss, gain or doubling damages the structure of a game, in classes
 #: drawn alike (so that a bracket is as likely to be hit as a digit, of which there are many).
@@ -235,7 +235,7 @@ LAYOUTS = ("document", "document", "ndjson", "whole", "list")
 
 
 def _lay_out(records: list[Any], layout: str) -> str:
-    from pdn.json_text import dumps  # any depth
+    from pdn.text.json_text import dumps  # any depth
 
     if layout == "ndjson":
         return "".join(dumps(record) + "\n" for record in records)

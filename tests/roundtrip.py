@@ -1,7 +1,8 @@
 """Shared helpers of the round-trip contract tests (corpus sample and properties).
 
 The contract: reading then writing keeps every tag, comment, variation, NAG and move as written;
-the normalised writer changes exactly what :mod:`pdn.writer` documents and nothing else; JSON
+the normalised writer changes exactly what :mod:`pdn.writing.writer` documents and nothing else;
+JSON
 keeps everything.  Each check compares with the *source* model (or with the source model after
 the documented normalisation, computed here from the source), never with a copy the library
 re-normalised itself, so a change the writer makes and also undoes on reading cannot hide.
@@ -16,9 +17,9 @@ import json
 
 from pdn import Game, GameBuilder, Node, Tags, parse_game, validate, write_game
 from pdn.engine import board_for
-from pdn.gametype import first_mover, game_type_of
-from pdn.jsonio import game_from_dict, game_to_dict
-from pdn.writer import canonical_move
+from pdn.game.gametype import first_mover, game_type_of
+from pdn.writing.jsonio import game_from_dict, game_to_dict
+from pdn.writing.writer import canonical_move
 
 # The seven standard tags in the order the normalised writer puts them first (PDN 3.0 / PGN's
 # "seven tag roster"); written out here rather than imported, so the test states the rule.
@@ -61,7 +62,7 @@ def _follows_directly(node: Node) -> bool:
 
 
 def normalised(game: Game) -> Game:
-    """The source model changed exactly as :func:`pdn.writer.write_game` documents for
+    """The source model changed exactly as :func:`pdn.writing.writer.write_game` documents for
     ``normalize=True``, and nothing else:
 
     * the seven standard tags first, in the standard order (duplicates kept in their order),
@@ -70,7 +71,8 @@ def normalised(game: Game) -> Game:
       other side's move unless it directly follows its pair; a setup command gets no number
       (unless comments stand before it) and passes the turn to its FEN's side (the number goes
       on from there);
-    * each move that replays legally (:func:`pdn.validate`) in :func:`~pdn.writer.canonical_move`
+    * each move that replays legally (:func:`pdn.validate`) in
+    :func:`~pdn.writing.writer.canonical_move`
       form with the variant's capture separator (``x``, ``:`` for Russian), a path of three or
       more squares as the full path of the move played; every other move exactly as written;
     * the FEN tag and each setup command that was read as a position in canonical form (the
@@ -154,7 +156,7 @@ def normalised_again(game: Game) -> tuple[str, Game]:
     """The normalised text of ``game`` and the game read back from it.
 
     The game is read back under the variant it was read under: a game alone does not carry
-    the evidence of the other games of its file (``pdn.detection``), which decides the move
+    the evidence of the other games of its file (``pdn.game.detection``), which decides the move
     numbers of a game without a GameType tag in a 10x10 file."""
     text = write_game(game, normalize=True)
     again = parse_game(text)

@@ -77,7 +77,7 @@ import json, sys
 from pathlib import Path
 import pdn
 from pdn.engine import COMPILED
-from pdn.jsonio import dumps, game_to_dict
+from pdn.writing.jsonio import dumps, game_to_dict
 
 out = {"compiled": COMPILED}
 for path in sorted(Path(sys.argv[1]).rglob("*.pdn")):

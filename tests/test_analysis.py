@@ -12,7 +12,10 @@ import pytest
 from click.testing import CliRunner
 
 import pdn
-from pdn.analysis import (
+from pdn.cli import main
+from pdn.engine import ENGLISH, Position, minimax
+from pdn.game.model import Game
+from pdn.study.play.analysis import (
     BLUNDER,
     GameAnalysis,
     analyse_files,
@@ -20,12 +23,9 @@ from pdn.analysis import (
     annotate_with_analysis,
     value_text,
 )
-from pdn.cli import main
-from pdn.engine import ENGLISH, Position, minimax
-from pdn.hub import search_for
-from pdn.model import Game
-from pdn.notation import move_texts
-from pdn.writer import write_game
+from pdn.study.play.hub import search_for
+from pdn.text.notation import move_texts
+from pdn.writing.writer import write_game
 
 ROOT = Path(__file__).resolve().parents[1]
 GERMAN = ROOT / "examples" / "german-open-2004.pdn"
@@ -270,7 +270,7 @@ def test_cli_refuses_a_depth_and_a_time() -> None:
 
 
 def test_the_viewer_draws_the_values_of_an_analysed_game(tmp_path: Path) -> None:
-    from pdn.viewer import GRAPH_RANGE, render_html, view_game
+    from pdn.view.viewer import GRAPH_RANGE, render_html, view_game
 
     game = pdn.parse_game(BLUNDER_GAME)
     viewed = view_game(game, "blunder.pdn", analyse=4)
@@ -406,9 +406,9 @@ def test_the_progress_counts_plies_analysed(
     list(analyse_files([str(path)], depth=2, jobs=2, on_plies=told.append))
     assert told == [6, 6]  # on several processes: a game's plies when it comes back
 
-    import pdn.progress
+    import pdn.text.progress
 
-    monkeypatch.setattr(pdn.progress, "is_terminal", lambda stream: True)
+    monkeypatch.setattr(pdn.text.progress, "is_terminal", lambda stream: True)
     result = CliRunner().invoke(main, ["analyse", str(path), "--depth", "2", "-o", "-"])
     assert result.exit_code == 0
     drawn = result.stderr

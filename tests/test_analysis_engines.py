@@ -13,10 +13,10 @@ import pytest
 from click.testing import CliRunner
 
 import pdn
-from pdn.analysis import judge
 from pdn.cli import main
 from pdn.engine import ENGLISH, Position
-from pdn.play.evaluators import Valued
+from pdn.study.play.analysis import judge
+from pdn.study.play.evaluators import Valued
 
 ROOT = Path(__file__).resolve().parents[1]
 OCA = ROOT / "tests/fixtures/corpus/mzuluaga__checkers/OCA_2.0.bytes-11154752-11170515.pdn"
@@ -27,7 +27,7 @@ HUB = f"{sys.executable} -m pdn engine --hub"
 #: (a dict, last move played -> (score at depth 1, score at depth 2)) it answers those scores.
 FAKE = """
 import sys, time
-from pdn.hub import HubEngine, hub_move, _arguments
+from pdn.study.play.hub import HubEngine, hub_move, _arguments
 MODE, FAIL, SCORES = {mode!r}, {fail!r}, {scores!r}
 engine = HubEngine(sys.stdout, depth=2)
 gos = 0

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pdn
-from pdn.annotate import AnnotateOptions, annotate
+from pdn.writing.annotate import AnnotateOptions, annotate
 
 
 def test_tags_for_a_finished_game() -> None:

@@ -1,4 +1,4 @@
-"""pdn.atomic against what is not a plain file: devices, FIFOs, inherited streams, signals."""
+"""pdn.text.atomic against what is not a plain file: devices, FIFOs, inherited streams, signals."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pdn.atomic import atomic_writer
+from pdn.text.atomic import atomic_writer
 
 
 def _private_null(folder: Path) -> Path:
@@ -102,7 +102,7 @@ def test_symbolic_link_is_kept_and_its_file_replaced(tmp_path: Path) -> None:
 _SLOW_WRITER = textwrap.dedent(
     """
     import sys, time
-    from pdn.atomic import atomic_writer
+    from pdn.text.atomic import atomic_writer
     with atomic_writer(sys.argv[1]) as out:
         out.write("partial\\n")
         out.flush()

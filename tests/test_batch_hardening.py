@@ -1,4 +1,5 @@
-"""pdn.batch's pool (pdn.pool): sized by cores and input, and dies with its parent."""
+"""pdn.collections.batch's pool (pdn.collections.pool): sized by cores and input, and dies with its
+parent."""
 
 from __future__ import annotations
 
@@ -14,8 +15,14 @@ from typing import Any
 
 import pytest
 
-from pdn import pool
-from pdn.batch import BATCH_SIZE, map_games, usable_cores, validate_files, worker_count
+from pdn.collections import pool
+from pdn.collections.batch import (
+    BATCH_SIZE,
+    map_games,
+    usable_cores,
+    validate_files,
+    worker_count,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 ILLEGAL = ROOT / "examples" / "illegal-moves.pdn"
@@ -29,7 +36,8 @@ def _games(folder: Path, count: int) -> Path:
 
 
 class _Recorder:
-    """Stands in for pdn.pool.process_pool and records how it was asked; a pool larger than
+    """Stands in for pdn.collections.pool.process_pool and records how it was asked; a pool larger
+    than
     the machine is refused before it is made (a regression must fail the test, not fork
     thousands of processes)."""
 
@@ -80,7 +88,7 @@ def _index(game: Any, name: str) -> int:
 _ORPHAN_MAKER = textwrap.dedent(
     """
     import sys, time
-    from pdn.batch import map_games
+    from pdn.collections.batch import map_games
 
     def slow(game, name):
         time.sleep(60)

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 import pdn
 from pdn.cli import main
-from pdn.jsonio import game_from_dict
+from pdn.writing.jsonio import game_from_dict
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"

@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from pdn import read_games
-from pdn.batch import input_files
 from pdn.cli import main
+from pdn.collections.batch import input_files
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"

@@ -12,8 +12,8 @@ from click.testing import CliRunner
 import pdn
 from pdn.cli import main
 from pdn.engine import ENGLISH, RUSSIAN
-from pdn.notation import capture_separator
-from pdn.rewriting import rewrite_moves
+from pdn.text.notation import capture_separator
+from pdn.writing.rewriting import rewrite_moves
 
 MODES = [
     ["--normalize"],

@@ -1,7 +1,7 @@
 """Issue 33, section 7: what ``select``, ``split`` and ``dedupe`` write "as read" keeps the
 input's BOM and each line's own line end (byte for byte the games' text as read), writes a
 UTF-16 file's games in UTF-8 with a note, and says each damaged byte written as U+FFFD with
-FILE:LINE:COL, as ``convert`` does (:mod:`pdn.copying`)."""
+FILE:LINE:COL, as ``convert`` does (:mod:`pdn.collections.copying`)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from pdn.cli import main
-from pdn.copying import AsRead
-from pdn.reader import split_games
+from pdn.collections.copying import AsRead
+from pdn.reading.reader import split_games
 
 # Three games of a CRLF archive with a BOM: the blank lines between them, a comment line
 # before the second, and a line of the third that ends in LF alone (a mixed file).

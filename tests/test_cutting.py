@@ -21,10 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import pdn
-import pdn.cutting
-import pdn.decoding
-from pdn.cutting import Chunker, RawGame
-from pdn.decoding import Decoder, line_blocks
+import pdn.reading.cutting
+import pdn.text.decoding
+from pdn.reading.cutting import Chunker, RawGame
+from pdn.text.decoding import Decoder, line_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 ONE_LINE_GAME = (
@@ -131,7 +131,7 @@ def test_the_cut_does_not_depend_on_the_blocks(
     # all the text at once (an item cut by the end of a block waits for the rest of it), and
     # the text it sets aside meanwhile must come back whole.
     whole = shape(cut([text]))
-    monkeypatch.setattr(pdn.cutting, "HOLD_PIECE", hold)
+    monkeypatch.setattr(pdn.reading.cutting, "HOLD_PIECE", hold)
     assert shape(cut(pieces_of(text, cuts))) == whole
 
 
@@ -142,10 +142,10 @@ def test_games_past_the_limit_end_where_they_would_without_it(
 ) -> None:
     # An over-long game keeps its head and is skipped to its real end: the games start and
     # end where they do without a limit, and only the long ones lose text (and say how much).
-    monkeypatch.setattr(pdn.cutting, "MAX_GAME_CHARS", 1 << 30)
+    monkeypatch.setattr(pdn.reading.cutting, "MAX_GAME_CHARS", 1 << 30)
     whole = [(r.offset, r.offset + len(r.text), r.end) for r in cut([text])]
-    monkeypatch.setattr(pdn.cutting, "MAX_GAME_CHARS", limit)
-    monkeypatch.setattr(pdn.cutting, "HOLD_PIECE", 1 + limit % 7)
+    monkeypatch.setattr(pdn.reading.cutting, "MAX_GAME_CHARS", limit)
+    monkeypatch.setattr(pdn.reading.cutting, "HOLD_PIECE", 1 + limit % 7)
     raws = cut(pieces_of(text, cuts))
     ends = [(r.offset, r.offset + len(r.text) + r.skipped) for r in raws]
     assert ends == [(a, b) for a, b, _ in whole]
@@ -161,8 +161,8 @@ def test_games_past_the_limit_end_where_they_would_without_it(
 
 
 def test_a_long_comment_swallows_no_game(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pdn.cutting, "MAX_GAME_CHARS", 1000)
-    monkeypatch.setattr(pdn.decoding, "BLOCK_SIZE", 300)
+    monkeypatch.setattr(pdn.reading.cutting, "MAX_GAME_CHARS", 1000)
+    monkeypatch.setattr(pdn.text.decoding, "BLOCK_SIZE", 300)
     long = '[Event "B"]\n1. 11-15 {' + "words of a long note\n" * 500 + "} 23-19 *\n"
     text = '[Event "A"]\n1. 9-13 *\n' + long + '[Event "C"]\n1. 10-14 *\n'
     first, second, third = pdn.read_games(io.BytesIO(text.encode()))
@@ -177,7 +177,7 @@ def test_a_long_comment_swallows_no_game(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_an_over_long_game_keeps_its_tags_and_head_positions(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(pdn.cutting, "MAX_GAME_CHARS", 500)
+    monkeypatch.setattr(pdn.reading.cutting, "MAX_GAME_CHARS", 500)
     text = '\n\n[Event "L"]\n[Site "S"]\n1. 11-15 ' + "23-19 8-11 " * 200 + "1-0\n1. 9-13 *"
     (raw, after) = cut(pieces_of(text, list(range(0, len(text), 37))))
     assert (raw.line, raw.column, raw.offset, raw.end) == (3, 1, 2, "size")
@@ -215,7 +215,7 @@ def measure(make: Callable[[], Iterator[object]]) -> tuple[int, int]:
 def test_an_over_long_game_costs_linear_work_and_bounded_memory(
     monkeypatch: pytest.MonkeyPatch, inside: str
 ) -> None:
-    monkeypatch.setattr(pdn.cutting, "MAX_GAME_CHARS", 1 << 16)
+    monkeypatch.setattr(pdn.reading.cutting, "MAX_GAME_CHARS", 1 << 16)
     filler = {
         "comment": "{" + "a note; 1-0 (x) [y]\n" * 12_000 + "}",
         "moves": "11-15 (23-19 {a} 8-11) " * 12_000,
@@ -260,7 +260,7 @@ def test_read_game_of_a_long_game_of_short_lines_is_linear() -> None:
 
 
 def test_long_lines_come_in_bounded_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pdn.decoding, "BLOCK_SIZE", 4096)
+    monkeypatch.setattr(pdn.text.decoding, "BLOCK_SIZE", 4096)
     data = b"1. 11-15 " * 100_000 + b"*\n"
     blocks = list(line_blocks(io.BytesIO(data), Decoder(None)))
     assert max(map(len, blocks)) <= 4096 and "".join(blocks).encode() == data
@@ -280,7 +280,7 @@ def test_a_line_of_junk_is_one_game_with_its_problems_capped(
 ) -> None:
     # Before, such a line was cut into games of MAX_GAME_CHARS, each with up to 10,000 junk
     # problems; it is one game now, its head read as one run of junk: one problem.
-    monkeypatch.setattr(pdn.cutting, "MAX_GAME_CHARS", 1 << 17)
+    monkeypatch.setattr(pdn.reading.cutting, "MAX_GAME_CHARS", 1 << 17)
     results = []
     sizes = []
     for copies in (2, 8):  # both past the blocks the decoder reads a long line in
@@ -325,7 +325,7 @@ def test_validate_of_a_line_of_junk_says_it_was_too_long(tmp_path: Path) -> None
 def test_the_file_scan_of_a_long_line_is_bounded(tmp_path: Path) -> None:
     # Before the games are cut, the file is scanned for what its games agree on; it read a
     # line whole, so one line of 200 MB was held (twice) in memory.
-    from pdn.detection import scan_file
+    from pdn.game.detection import scan_file
 
     peaks = []
     for copies in (1, 4):
@@ -363,7 +363,7 @@ def test_a_damaged_tag_before_a_long_line_does_not_make_a_short_game_long(
 ) -> None:
     # "[Site" with no "]" waits for its next line (which may finish it); a long next line
     # held a game of 23 characters past the limit, and its head took the next game's text.
-    monkeypatch.setattr(pdn.cutting, "MAX_GAME_CHARS", 30)
+    monkeypatch.setattr(pdn.reading.cutting, "MAX_GAME_CHARS", 30)
     text = '[Site \n[Site  { [x] 1-0 } [Event "a"]' + ' [Event "a"]' * 6
     first, second = cut([text])
     assert (first.text, first.end, first.skipped) == ("[Site \n[Site  { [x] 1-0", "result", 0)

@@ -20,11 +20,11 @@ pytest.importorskip("pandas")
 
 from pdn import dask as pdn_dask  # noqa: E402
 from pdn import read_games, write_game  # noqa: E402
-from pdn.batch import validate_files  # noqa: E402
+from pdn.collections.batch import validate_files  # noqa: E402
 from pdn.engine import ENGLISH, Position  # noqa: E402
-from pdn.explorer import Tree, build  # noqa: E402
-from pdn.openings import ballot_stats, classify  # noqa: E402
-from pdn.validation import validate  # noqa: E402
+from pdn.rules.openings import ballot_stats, classify  # noqa: E402
+from pdn.rules.validation import validate  # noqa: E402
+from pdn.study.explore.tree import Tree, build  # noqa: E402
 
 SAMPLE = Path(__file__).resolve().parent / "fixtures" / "corpus"
 OCA_PIECES = sorted((SAMPLE / "mzuluaga__checkers").glob("OCA_2.0.bytes-*.pdn"))

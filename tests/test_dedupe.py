@@ -1,4 +1,5 @@
-"""``pdn dedupe``, :mod:`pdn.duplicates` and the repeated-game warning of ``pdn report``."""
+"""``pdn dedupe``, :mod:`pdn.collections.duplicates` and the repeated-game warning of ``pdn
+report``."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from shared_paths import OCA, WIEGERW_GAMES, needs_shared
 
 import pdn
 from pdn.cli import main
-from pdn.duplicates import Deduper, Place, dedupe_games, game_key, pairing_key
+from pdn.collections.duplicates import Deduper, Place, dedupe_games, game_key, pairing_key
 
 BASE = '[Event "Club"]\n[Round "1"]\n[Black "Ann"]\n[White "Bob"]\n[Result "1-0"]\n'
 MOVES = "1. 11-15 23-19 2. 8-11 22-17 1-0\n"

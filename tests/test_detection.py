@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 import pdn
-from pdn.batch import Summary, verdict_of, verdict_text
 from pdn.cli import main
-from pdn.detection import FileEvidence, scan_file
+from pdn.collections.batch import Summary, verdict_of, verdict_text
+from pdn.game.detection import FileEvidence, scan_file
 
 SAMPLE = Path(__file__).parent / "fixtures" / "corpus" / "wiegerw__pdn" / "games" / "succeed"
 
@@ -224,7 +224,7 @@ def test_a_game_without_squares_in_an_algebraic_file_takes_the_files_board() -> 
 def test_a_file_read_through_the_progress_bar_is_still_scanned(tmp_path: Path) -> None:
     # On a terminal the bar reads each file through a byte counter that cannot seek: the
     # verdicts must not depend on whether a bar is shown.
-    from pdn.progress import Progress
+    from pdn.text.progress import Progress
 
     path = tmp_path / "ten.pdn"
     path.write_text(TEN)
@@ -237,7 +237,7 @@ def test_a_file_read_through_the_progress_bar_is_still_scanned(tmp_path: Path) -
 
 
 def test_json_keeps_why_a_game_has_its_variant(tmp_path: Path) -> None:
-    from pdn.jsonio import game_from_dict, game_to_dict
+    from pdn.writing.jsonio import game_from_dict, game_to_dict
 
     path = tmp_path / "ten.pdn"
     path.write_text(TEN)
@@ -256,7 +256,7 @@ def test_json_keeps_why_a_game_has_its_variant(tmp_path: Path) -> None:
     assert (old.variant, old.variant_source) == ("international", "record")
     assert pdn.validate(old).rules_evidence == "the record's variant field (international)"
     # A stripped copy replays under the same rules, for the same stated reason.
-    from pdn.stripping import StripOptions, strip_game
+    from pdn.writing.stripping import StripOptions, strip_game
 
     stripped = strip_game(fragment, StripOptions(comments=False))
     assert (stripped.variant_source, stripped.variant_evidence) == (

@@ -13,7 +13,6 @@ from click.testing import CliRunner
 
 import pdn
 from pdn.cli import main
-from pdn.diagram import PngUnavailable, diagram_sheet, file_stem, png_bytes, snapshots, svg_board
 from pdn.engine import (
     ENGLISH,
     INTERNATIONAL,
@@ -26,7 +25,15 @@ from pdn.engine import (
     board_for,
     svg_diagram,
 )
-from pdn.validation import validate
+from pdn.rules.validation import validate
+from pdn.writing.diagram import (
+    PngUnavailable,
+    diagram_sheet,
+    file_stem,
+    png_bytes,
+    snapshots,
+    svg_board,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"

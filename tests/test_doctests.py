@@ -12,7 +12,8 @@ import pytest
 import pdn
 import pdn_engine
 
-# Every module of both packages (pdn.engine among pdn's) and of their subpackages (pdn.report:
+# Every module of both packages (pdn.engine among pdn's) and of their subpackages
+# (pdn.study.tournament:
 # a package's examples are those of its own docstrings, not its submodules'), but the
 # accelerated build's runtime library, which is no module of ours.
 MODULES = sorted(

@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import pdn
-from pdn.draws import DrawRules, DrawWatch, Ending, draw_rules
 from pdn.engine import Color, Move, Position, Variant, board_for, get_variant, move_text
-from pdn.validation import validate
+from pdn.rules.draws import DrawRules, DrawWatch, Ending, draw_rules
+from pdn.rules.validation import validate
 
 
 def quiet_line(variant: str, fen: str, plies: int, *, avoid_repetition: bool = True) -> str:
@@ -98,7 +98,7 @@ def test_czech_fifteen_moves_without_man_move_or_capture_is_a_claim() -> None:
 
 @pytest.mark.parametrize("game_type", [22, 26, 30, 31, 40])
 def test_variants_without_watched_draw_rules_say_nothing(game_type: int) -> None:
-    rules = get_variant(pdn.gametype.variant_name(game_type) or "")
+    rules = get_variant(pdn.game.gametype.variant_name(game_type) or "")
     position = Position.start(rules)
     text = move_text(position.legal_moves()[0], rules)
     report = validate(pdn.parse_game(f'[GameType "{game_type}"]\n1. {text} *'))

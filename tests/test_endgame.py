@@ -208,7 +208,7 @@ def test_the_cli_builds_and_probes(tmp_path: Path):
 
 
 def test_the_default_folder_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
-    from pdn.play.endgame import data_folder
+    from pdn.study.play.endgame import data_folder
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     assert data_folder() == tmp_path / "pdn" / "endgame"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pdn.engine import ENGLISH, EndgameTables, Position, Search, build_tables, materials_up_to
-from pdn.play.endgame import prober
+from pdn.study.play.endgame import prober
 
 #: Two White kings against one, White to move: a win in 31 plies by the tables.
 KINGS_WIN = "W:WK1,K5:BK32"

@@ -29,7 +29,7 @@ def diag(
 
 
 def test_fault_values_are_the_problem_codes() -> None:
-    problems = pytest.importorskip("pdn.problems")
+    problems = pytest.importorskip("pdn.text.problems")
     for fault in Fault:
         assert fault.value in problems.CODES
         assert fault == fault.value  # a str Enum: compares equal to its code

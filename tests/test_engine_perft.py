@@ -15,14 +15,7 @@ import pytest
 from shared_paths import REFERENCE_DATA, needs_shared
 from variant_cases import FAST_DEPTH, MERGE_UP_TO, START_PERFT
 
-from pdn.engine import (
-    CANADIAN,
-    ENGLISH,
-    POOL,
-    Position,
-    get_variant,
-    perft,
-)
+from pdn.engine import CANADIAN, ENGLISH, POOL, Position, get_variant, perft
 
 REFERENCE = REFERENCE_DATA / "perft.csv"
 

@@ -1,7 +1,7 @@
 """A game replayed from the reader's events gives what its model gives.
 
 ``pdn validate`` (and the dask bag of verdicts) read each game for its replay alone
-(:func:`pdn.recording.record`): one line of plain moves is replayed from the reader's lists,
+(:func:`pdn.reading.recording.record`): one line of plain moves is replayed from the reader's lists,
 with no tree. These tests read every game both ways, through the same :class:`Replays` as the
 commands (so the earlier games of a file break ties the same way), and compare everything the
 report says: status, rules and where they came from, every problem (reader's and replay's),
@@ -19,12 +19,12 @@ import pytest
 from shared_paths import CORPUS, needs_shared
 
 import pdn
-from pdn.model import Game, Node
-from pdn.reader import parse_raw, split_games
-from pdn.recording import record
-from pdn.replays import Replays
-from pdn.validation import Report, validate
-from pdn.verdicts import validate_files, verdict_of_report
+from pdn.collections.verdicts import validate_files, verdict_of_report
+from pdn.game.model import Game, Node
+from pdn.reading.reader import parse_raw, split_games
+from pdn.reading.recording import record
+from pdn.rules.replays import Replays
+from pdn.rules.validation import Report, validate
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_FILES = sorted((ROOT / "tests" / "fixtures").rglob("*.pdn")) + sorted(

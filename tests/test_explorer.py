@@ -19,10 +19,10 @@ from shared_paths import OCA, needs_shared
 import pdn
 from pdn.cli import main
 from pdn.engine import ENGLISH, INTERNATIONAL, RUSSIAN, Position, Variant
-from pdn.explorer import Tree, build, key_position, position_key, positions_asked
-from pdn.explorer_render import render_text, to_json
-from pdn.notation import move_texts
-from pdn.results import Outcome, parse_result
+from pdn.study.explore.render import render_text, to_json
+from pdn.study.explore.tree import Tree, build, key_position, position_key, positions_asked
+from pdn.text.notation import move_texts
+from pdn.text.results import Outcome, parse_result
 
 ROOT = Path(__file__).resolve().parents[1]
 OCA_SLICES = sorted((ROOT / "tests/fixtures/corpus/mzuluaga__checkers").glob("*.pdn"))

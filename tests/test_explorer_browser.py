@@ -16,9 +16,9 @@ from viewer_page import opening
 
 import pdn
 from pdn.engine import VARIANTS, Position, letters
-from pdn.explorer import Tree, build
-from pdn.explorer_page import explorer_data, explorer_html, panel_data, panel_tree
-from pdn.viewer import view_game, write_page
+from pdn.study.explore.tree import Tree, build
+from pdn.view.explorer_page import explorer_data, explorer_html, panel_data, panel_tree
+from pdn.view.viewer import view_game, write_page
 
 pytestmark = pytest.mark.browser
 

@@ -20,10 +20,12 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from pdn import engine, explorer, explorer_store
+from pdn import engine
 from pdn.cli import main
-from pdn.explorer import Tree, build
-from pdn.explorer_store import SpilledCounts, SpillError
+from pdn.study import counts as explorer_store
+from pdn.study.counts import SpilledCounts, SpillError
+from pdn.study.explore import tree as explorer
+from pdn.study.explore.tree import Tree, build
 
 ROOT = Path(__file__).resolve().parents[1]
 TOURNAMENT = ROOT / "examples" / "german-open-2004.pdn"
@@ -140,7 +142,7 @@ def test_a_full_temporary_folder_ends_a_report_in_one_line(
 ) -> None:
     # The report's games wait on disk by event: SQLite's "database or disk is full" there is
     # the explorer's one line, not a traceback.
-    from pdn.report.store import EventStore
+    from pdn.study.tournament.store import EventStore
 
     real = EventStore.__init__
 

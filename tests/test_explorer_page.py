@@ -1,4 +1,4 @@
-"""The explorer's page and the viewer's explorer panel (pdn/explorer_page.py), read back in
+"""The explorer's page and the viewer's explorer panel (pdn/view/explorer_page.py), read back in
 Python: what they embed is the tree's own figures (``Tree.node``), the board after each reply is
 the engine's, values from files are escaped, and the panel's within-tree counts what the whole
 collection's tree counts at the shown games' positions."""
@@ -17,8 +17,10 @@ from viewer_page import apply, opening
 import pdn
 from pdn.cli import main
 from pdn.engine import VARIANTS, Position, letters
-from pdn.explorer import Figures, Tree, build
-from pdn.explorer_page import (
+from pdn.study.explore.render import shown_replies
+from pdn.study.explore.tree import Figures, Tree, build
+from pdn.text.notation import move_texts
+from pdn.view.explorer_page import (
     MAX_NODES,
     PAGE_PLIES,
     explorer_data,
@@ -27,10 +29,8 @@ from pdn.explorer_page import (
     panel_key,
     panel_tree,
 )
-from pdn.explorer_render import shown_replies
-from pdn.jsonio import loads
-from pdn.notation import move_texts
-from pdn.viewer import board_geometry, render_html, view_game
+from pdn.view.viewer import board_geometry, render_html, view_game
+from pdn.writing.jsonio import loads
 
 ROOT = Path(__file__).resolve().parents[1]
 GERMAN = ROOT / "examples/german-open-2004.pdn"
@@ -130,7 +130,7 @@ def test_values_from_files_are_escaped() -> None:
     assert "<script>alert" not in page and "<b>W" not in page and "\u2028" not in page
     assert "<title>&lt;t&gt; &amp; more</title>" in page
     names = dict(page_data(page)["nodes"][0]["pl"])
-    assert set(names) == {pdn.safe_text.one_line(nasty), "<b>W</b>"}
+    assert set(names) == {pdn.text.safe_text.one_line(nasty), "<b>W</b>"}
     # The only scripts are the data block and the page's own.
     assert page.count("<script") == 2 and page.count("</script>") == 2
 
@@ -220,7 +220,7 @@ def test_explore_html_command(tmp_path: Path) -> None:
     tree = build([GERMAN])
     start = tree.start()
     assert start is not None
-    root = pdn.filtering.line_position(start, ("11-15", "22-18"))
+    root = pdn.collections.filtering.line_position(start, ("11-15", "22-18"))
     assert root is not None
     assert data["root"] == letters(root) and data["line"] == "11-15 22-18"
     assert data["nodes"][0]["f"] == figures_row(tree.figures(root))
@@ -275,7 +275,7 @@ def test_viewer_page_carries_the_panel_only_when_asked() -> None:
     from io import StringIO
 
     out = StringIO()
-    pdn.viewer.write_page(games, out, explorer=panel_data(tree, asked))
+    pdn.view.viewer.write_page(games, out, explorer=panel_data(tree, asked))
     page = out.getvalue()
     found = re.search(
         r'<script type="application/json" id="pdnv-\d+-explorer">(.*?)</script>', page

@@ -13,7 +13,7 @@ from explorer_inputs import random_file, tree_facts
 
 from pdn import read_games, validate
 from pdn.engine import ENGLISH, Position
-from pdn.explorer import Line, Tree, build, line_of
+from pdn.study.explore.tree import Line, Tree, build, line_of
 
 pytestmark = pytest.mark.stress
 

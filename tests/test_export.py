@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pdn
-from pdn.export import csv_rows, fen_lines
-from pdn.jsonio import game_from_dict, game_to_dict
-from pdn.validation import validate
+from pdn.rules.validation import validate
+from pdn.writing.export import csv_rows, fen_lines
+from pdn.writing.jsonio import game_from_dict, game_to_dict
 
 RICH = """[Event "Rich"]
 [Unknown "kept"]
@@ -55,8 +55,8 @@ SAMPLE_FILES = sorted((Path(__file__).parent / "fixtures").rglob("*.pdn")) + sor
 def test_json_text_is_the_records_on_the_sample() -> None:
     # game_json writes the moves of a plain line straight as text: the same text as
     # dumps(game_to_dict(...)), with a report, without one, and under rules with no replay.
-    from pdn.jsonio import _plain_line, dumps, game_json
-    from pdn.replays import Replays
+    from pdn.rules.replays import Replays
+    from pdn.writing.jsonio import _plain_line, dumps, game_json
 
     games = plain = 0
     for path in SAMPLE_FILES:
@@ -71,7 +71,7 @@ def test_json_text_is_the_records_on_the_sample() -> None:
 
 
 def test_json_text_of_a_game_stopped_by_an_illegal_move() -> None:
-    from pdn.jsonio import dumps, game_json
+    from pdn.writing.jsonio import dumps, game_json
 
     # 15-19 cannot be carried out (19 is taken): a step without a move or a position after
     # it, and no step for the move after it.

@@ -1,7 +1,7 @@
 """One home for each variant fact, and every other place agreeing with it (issue 21).
 
 The engine's :class:`~pdn.engine.Variant` is the home of a variant's GameType number, first
-mover, board and numbering. The GameType rows pdn reads and writes (:mod:`pdn.gametype`), the
+mover, board and numbering. The GameType rows pdn reads and writes (:mod:`pdn.game.gametype`), the
 square counts of detection, the draw rules, the first mover that reports and headings show,
 ``docs/rules.md`` and the PDN standard's own table are checked against it here; where the
 standard differs, the difference is named and decided (Thai draughts: White starts).
@@ -16,11 +16,14 @@ import pytest
 from shared_paths import REFERENCE, needs_shared
 
 import pdn
-from pdn import detection, draws, filenames, gametype, splitting
-from pdn.diagram import file_stem, snapshots
+from pdn.collections import splitting
 from pdn.engine import VARIANTS, Color, Variant, board_for, get_variant, variant_for_game_type
-from pdn.report import first_mover_colour
-from pdn.validation import validate
+from pdn.game import detection, gametype
+from pdn.rules import draws
+from pdn.rules.validation import validate
+from pdn.study.tournament import first_mover_colour
+from pdn.text import filenames
+from pdn.writing.diagram import file_stem, snapshots
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")

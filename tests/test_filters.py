@@ -1,5 +1,5 @@
-"""The forwarding filter base (:class:`pdn.visitor.GameFilter`): every event of
-:class:`~pdn.visitor.GameVisitor` reaches the downstream visitor, so a filter that overrides
+"""The forwarding filter base (:class:`pdn.game.visitor.GameFilter`): every event of
+:class:`~pdn.game.visitor.GameVisitor` reaches the downstream visitor, so a filter that overrides
 nothing changes no output, and the filters built on it (``Stripper``, ``Annotator``) override
 only what they change."""
 
@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 
 import pdn
-from pdn.annotate import Annotations, Annotator
-from pdn.builder import GameBuilder
-from pdn.jsonio import JsonBuilder
-from pdn.parsing import accept_raw
-from pdn.stripping import StripOptions, Stripper
-from pdn.visitor import GameFilter, GameVisitor
-from pdn.writer import PdnWriter
+from pdn.game.visitor import GameFilter, GameVisitor
+from pdn.reading.builder import GameBuilder
+from pdn.reading.parsing import accept_raw
+from pdn.writing.annotate import Annotations, Annotator
+from pdn.writing.jsonio import JsonBuilder
+from pdn.writing.stripping import StripOptions, Stripper
+from pdn.writing.writer import PdnWriter
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

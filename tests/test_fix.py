@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 import pdn
 from pdn.cli import main
-from pdn.fixing import FixOptions, certain_variant, fix_game, normalise_date
-from pdn.names import Aliases
+from pdn.collections.fixing import FixOptions, certain_variant, fix_game, normalise_date
+from pdn.text.names import Aliases
 
 ROOT = Path(__file__).resolve().parents[1]
 GERMAN_OPEN = ROOT / "examples" / "german-open-2004.pdn"

@@ -30,10 +30,10 @@ def test_mutants_through_the_cli_break_nothing(kind: str, seed: int, count: int)
 def test_the_round_finds_what_it_looks_for(monkeypatch: pytest.MonkeyPatch) -> None:
     # The checks can fail: a convert that drops the last game of what it writes, and a
     # reader that raises on a marked input, are both found.
-    import pdn.convert
-    from pdn import reader
+    import pdn.writing.convert
+    from pdn.reading import reader
 
-    real_convert = pdn.convert.convert_games
+    real_convert = pdn.writing.convert.convert_games
     real_read = reader.read_games
 
     def drop_last(games, options, *args, **kwargs):  # type: ignore[no-untyped-def]
@@ -47,13 +47,13 @@ def test_the_round_finds_what_it_looks_for(monkeypatch: pytest.MonkeyPatch) -> N
         return real_read(source, **kwargs)
 
     texts = [("two.pdn", '[Event "a"]\n1. 9-13 *\n\n[Event "b"]\n1. 10-14 *\n')]
-    monkeypatch.setattr(pdn.convert, "convert_games", drop_last)
+    monkeypatch.setattr(pdn.writing.convert, "convert_games", drop_last)
     fuzzer = Fuzzer(texts, "pdn", 1)
     try:
         fuzzer.check("two.pdn", texts[0][1].encode(), ["none"])
         assert fuzzer.tally.count("count-change") >= 1, fuzzer.tally.findings
-        monkeypatch.setattr(pdn.convert, "convert_games", real_convert)
-        monkeypatch.setattr("pdn.inputs.read_games", raising)
+        monkeypatch.setattr(pdn.writing.convert, "convert_games", real_convert)
+        monkeypatch.setattr("pdn.collections.inputs.read_games", raising)
         fuzzer.check("planted.pdn", b'[Event "c"]\n1. 11-15 *\n', ["none"])
         assert fuzzer.tally.count("traceback") >= 1, fuzzer.tally.findings
     finally:

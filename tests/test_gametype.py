@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pdn import parse_game
-from pdn.gametype import (
+from pdn.game.gametype import (
     FULL_VALUES,
     VARIANT_NAMES,
     GameType,
@@ -139,7 +139,7 @@ _MOVE_TEXTS = st.lists(
 def test_evidence_of_texts_is_that_of_the_joined_text(texts: list[str]) -> None:
     # Each text's evidence is remembered on its own; together they must say what the texts
     # joined by spaces say, the way the evidence was first defined.
-    from pdn.gametype import _joined_evidence
+    from pdn.game.gametype import _joined_evidence
 
     assert moves_evidence(texts) == _joined_evidence(" ".join(texts))
     assert moves_evidence(iter(texts)) == moves_evidence(tuple(texts))
@@ -200,7 +200,7 @@ def test_the_evidence_of_a_set_of_move_texts_is_the_same_in_every_run() -> None:
     texts = {"12 33", "-28", "9-14", "22 -18"}
     assert moves_evidence(texts) == moves_evidence(sorted(texts))
     code = (
-        "from pdn.gametype import moves_evidence; "
+        "from pdn.game.gametype import moves_evidence; "
         "print(moves_evidence({'12 33', '-28', '9-14', '22 -18'}))"
     )
     seen = {

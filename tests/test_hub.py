@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from pdn.engine import INTERNATIONAL, MAX_DEPTH, VARIANTS, Move, Position
-from pdn.hub import (
+from pdn.study.play.hub import (
     HubClient,
     HubEngine,
     HubError,

@@ -16,6 +16,7 @@ file of plain games neither Lark, nor the process pool, nor the JSON reader and 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import os
 import subprocess
 import sys
@@ -29,91 +30,22 @@ import pdn_engine
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = {"pdn": ROOT / "pdn", "pdn_engine": ROOT / "engine" / "pdn_engine"}
 
-#: The layers of ``pdn``, lowest first (module names without ``pdn.``; ``__init__`` is the
-#: package; a subpackage's modules are named ``report.records``, the subpackage itself
-#: ``report``, and a subpackage named alone holds all its modules). The engine is below them
-#: all, reached through ``pdn.engine``.
+#: The layers of ``pdn``, lowest first: its subpackages, each a layer (a module inherits its
+#: folder's layer; modules of one layer import each other freely), then the modules that stay
+#: at the top. Names are module names without ``pdn.`` (``__init__`` is the package; a
+#: subpackage named alone holds all its modules). The engine is below them all, reached
+#: through ``pdn.engine``.
 PDN_LAYERS: list[tuple[str, set[str]]] = [
     ("engine", {"engine"}),
-    (
-        "foundations",
-        {
-            "problems",
-            "results",
-            "safe_text",
-            "json_text",
-            "schema",
-            "tables",
-            "explorer_store",
-            "filenames",
-            "atomic",
-            "progress",
-        },
-    ),
-    (
-        "text facts",
-        {
-            "decoding",
-            "line_ends",
-            "grammar",
-            "gametype",
-            "detection",
-            "notation",
-            "names",
-            "name_typos",
-        },
-    ),
-    ("cutting", {"cutting"}),
-    ("model", {"model", "visitor", "steps"}),
-    ("parsing", {"tokens", "parse_problems", "parsing"}),
-    ("building", {"builder", "native", "stripping", "excerpts"}),
-    ("reading", {"reader", "recording"}),
-    ("rules", {"draws", "fastpath", "replay_report", "replayer", "validation", "replays"}),
-    ("writing", {"rewriting", "writer", "jsonio", "diagram"}),
-    ("analysis", {"openings", "openings_render", "annotate", "export", "convert"}),
-    # A report's records and tie-breaks, then its standings, then the store and the layouts.
-    ("report records", {"report.records", "report.tiebreaks", "report.marks", "report.delft"}),
-    ("report standings", {"report.standings"}),
-    ("reports", {"report.store", "report.render", "report"}),
-    (
-        "collections",
-        {
-            "inputs",
-            "pool",
-            "verdicts",
-            "batch",
-            "fixing",
-            "inplace",
-            "copying",
-            "criteria",
-            "filtering",
-            "raw_edits",
-            "selection",
-            "duplicates",
-            "splitting",
-            "dask",
-            "explorer_lines",
-            "explorer",
-            "explorer_render",
-            "novelty",
-        },
-    ),
-    # A match's clocks and ratings know nothing of engines; the engines' modules use them.
-    ("play foundations", {"play", "play.clock", "play.elo", "play.endgame"}),
-    (
-        "engines",
-        {
-            "hub",
-            "match",
-            "play.evaluators",
-            "play.judgement",
-            "play.appraisal",
-            "play.engines",
-            "analysis",
-            "analysis_record",
-        },
-    ),
-    ("presentation", {"viewer", "explorer_page"}),
+    ("text", {"text"}),
+    ("game", {"game"}),
+    ("reading", {"reading"}),
+    ("rules", {"rules"}),
+    ("writing", {"writing"}),
+    ("collections", {"collections"}),
+    ("study", {"study"}),
+    ("view", {"view"}),
+    ("dask", {"dask"}),
     # The command line's plumbing, then its commands, each module loaded by ``pdn.cli`` only
     # when one of its commands runs (so none imports another, nor the package's group).
     ("command plumbing", {"cli.guard", "cli.streams", "cli.options", "cli.inputs"}),
@@ -129,7 +61,7 @@ PDN_LAYERS: list[tuple[str, set[str]]] = [
             "cli.endgames",
         },
     ),
-    ("entry points", {"cli", "__main__", "__init__"}),
+    ("entry points", {"cli", "__main__", "__init__", "moved"}),
 ]
 
 #: The layers of ``pdn_engine``, lowest first. ``native`` (the way each build makes records
@@ -150,22 +82,30 @@ ENGINE_LAYERS: list[tuple[str, set[str]]] = [
 
 #: The imports upwards, each in a function (module, imported module, function) and why.
 ALLOWED_UPWARD: dict[tuple[str, str, str], str] = {
-    ("pdn.model", "pdn.writer", "Game.__str__"): "display hook: str(game) is its PDN text",
-    ("pdn.model", "pdn.viewer", "Game._repr_html_"): "display hook: the viewer in Jupyter",
-    ("pdn.replay_report", "pdn.viewer", "Report._repr_html_"): (
+    (
+        "pdn.game.model",
+        "pdn.writing.writer",
+        "Game.__str__",
+    ): "display hook: str(game) is its PDN text",
+    (
+        "pdn.game.model",
+        "pdn.view.viewer",
+        "Game._repr_html_",
+    ): "display hook: the viewer in Jupyter",
+    ("pdn.rules.replay_report", "pdn.view.viewer", "Report._repr_html_"): (
         "display hook: the viewer in Jupyter"
     ),
     ("pdn_engine.position", "pdn_engine.picture", "Position._repr_svg_"): (
         "display hook: the diagram in Jupyter"
     ),
-    ("pdn.model", "pdn.validation", "Node.position"): (
+    ("pdn.game.model", "pdn.rules.validation", "Node.position"): (
         "shortcut: a node's position is what its game's replay reaches"
     ),
     ("pdn_engine.position", "pdn_engine.diagnose", "Position._play_text"): (
         "shortcut: a move's text is matched by the one acceptance rule"
     ),
     ("pdn.cli.engines", "pdn", "engine_command"): "the engine tells its programs pdn.__version__",
-    ("pdn.reader", "pdn.jsonio", "_json_games"): (
+    ("pdn.reading.reader", "pdn.writing.jsonio", "_json_games"): (
         "read_games gives a JSON source's games: the records' reader lives with their writer"
     ),
 }
@@ -175,7 +115,7 @@ ALLOWED_UPWARD: dict[tuple[str, str, str], str] = {
 class Import:
     """One import statement's target, where it stands."""
 
-    module: str  # the importing module, e.g. "pdn.cutting"
+    module: str  # the importing module, e.g. "pdn.reading.cutting"
     target: str  # the module imported (for ``from x import y``: ``x``, or ``x.y`` if a module)
     names: tuple[str, ...]  # the names of ``from x import ...`` (empty for ``import x``)
     line: int
@@ -185,8 +125,9 @@ class Import:
 
 
 def _module_name(package: str, path: Path) -> str:
-    """``pdn.cutting`` for ``pdn/cutting.py``; a probe outside the package is named as if in
-    its top folder; ``pdn.report`` for ``pdn/report/__init__.py``."""
+    """``pdn.reading.cutting`` for ``pdn/reading/cutting.py``; a probe outside the package is named
+    as if in
+    its top folder; ``pdn.study.tournament`` for ``pdn/study/tournament/__init__.py``."""
     folder = SOURCES.get(package)
     parts = [path.stem]
     if folder is not None and path.is_relative_to(folder):
@@ -371,11 +312,15 @@ def test_pdn_reaches_the_engine_by_its_public_names_only() -> None:
 @pytest.mark.parametrize(
     ("text", "target", "function"),
     [
-        ("import pdn.reader\n", "pdn.reader", ""),
+        ("import pdn.reading.reader\n", "pdn.reading.reader", ""),
         ("from .engine import Position\n", "pdn.engine", ""),
         ("def f():\n    from . import reader\n", "pdn", "f"),
-        ("class C:\n    def m(self):\n        from .reader import x\n", "pdn.reader", "C.m"),
-        ("def f():\n    def g():\n        import pdn.viewer\n", "pdn.viewer", "f.g"),
+        (
+            "class C:\n    def m(self):\n        from .reading import x\n",
+            "pdn.reading",
+            "C.m",
+        ),
+        ("def f():\n    def g():\n        import pdn.view.viewer\n", "pdn.view.viewer", "f.g"),
     ],
 )
 def test_the_scan_sees_every_kind_of_import(
@@ -391,26 +336,27 @@ def test_the_scan_sees_every_kind_of_import(
 def test_imports_for_type_checking_only_are_read_and_told(tmp_path: Path) -> None:
     # The orelse of ``if TYPE_CHECKING`` runs: only its body is for the type checker.
     path = tmp_path / "probe.py"
-    path.write_text("if TYPE_CHECKING:\n    from .model import Game\nelse:\n    import os\n")
+    path.write_text("if TYPE_CHECKING:\n    from .game.model import Game\nelse:\n    import os\n")
     found = imports_of("pdn", path)
-    assert [(f.target, f.typing_only) for f in found] == [("pdn.model", True), ("os", False)]
+    assert [(f.target, f.typing_only) for f in found] == [("pdn.game.model", True), ("os", False)]
 
 
 def test_from_the_package_import_a_module_is_that_module(tmp_path: Path) -> None:
     path = tmp_path / "probe.py"
-    path.write_text("from . import reader\nfrom pdn import engine, parse_game\n")
+    path.write_text("from .reading import reader\nfrom pdn import engine, parse_game\n")
     assert [_target_module(found) for found in imports_of("pdn", path)] == [
-        "pdn.reader",
+        "pdn.reading.reader",
         "pdn.engine",
     ]
 
 
 def test_an_upward_import_is_named_with_its_layers(tmp_path: Path) -> None:
-    # What the contract says of a new inversion: the cutting (low) importing the reader.
+    # What the contract says of a new inversion: a text module (low) importing the reader.
     path = tmp_path / "cutting.py"
-    path.write_text("import os\n\n\ndef parse():\n    from pdn.reader import parse_raw\n")
+    path.write_text("import os\n\n\ndef parse():\n    from pdn.reading.reader import parse_raw\n")
     [_, found] = imports_of("pdn", path)
     assert found.line == 5 and found.function == "parse"
+    found = dataclasses.replace(found, module="pdn.text.cutting")
     assert layer_of(found.module) < layer_of(_target_module(found))
     assert (found.module, found.target, found.function) not in ALLOWED_UPWARD
 
@@ -427,7 +373,10 @@ def test_the_modules_of_a_subpackage_have_layers_of_their_own(tmp_path: Path) ->
         assert isinstance(node, ast.ImportFrom)
         return _resolve(module, is_package, node)
 
-    assert resolved("pdn.cli.checking", False, "from ..safe_text import x") == "pdn.safe_text"
+    assert (
+        resolved("pdn.cli.checking", False, "from ..text.safe_text import x")
+        == "pdn.text.safe_text"
+    )
     assert resolved("pdn.cli", True, "from .inputs import x") == "pdn.cli.inputs"
     probe = tmp_path / "probe.py"
     for target, names, module in [
@@ -460,10 +409,10 @@ _HEAVY = (
     "lark",
     "concurrent.futures.process",
     "multiprocessing",
-    "pdn.jsonio",
-    "pdn.reader",
+    "pdn.writing.jsonio",
+    "pdn.reading.reader",
     "pdn.cli.checking",
-    "pdn.atomic",
+    "pdn.text.atomic",
     "pdn_engine.position",
 )
 
@@ -489,6 +438,6 @@ def test_a_small_run_loads_only_what_it_uses(tmp_path: Path) -> None:
     loaded()  # the first run takes the grammar's terminals from Lark and caches them
     assert loaded() == [
         "loaded: -",  # pdn --help: click and the table of commands, nothing of the rest
-        "loaded: pdn.atomic pdn.cli.checking pdn.reader pdn_engine.position",
-        "loaded: pdn.atomic pdn.cli.checking pdn.reader pdn_engine.position",
+        "loaded: pdn.cli.checking pdn.reading.reader pdn.text.atomic pdn_engine.position",
+        "loaded: pdn.cli.checking pdn.reading.reader pdn.text.atomic pdn_engine.position",
     ]

@@ -21,13 +21,13 @@ from click.testing import CliRunner
 
 import pdn
 from pdn import read_games
-from pdn.atomic import atomic_writer
-from pdn.batch import usable_cores
 from pdn.cli import main
-from pdn.cutting import MAX_GAME_CHARS
-from pdn.inplace import InPlaceRefused, as_read, file_form, rewrite
-from pdn.reader import split_games
-from pdn.safe_text import csv_cell
+from pdn.collections.batch import usable_cores
+from pdn.collections.inplace import InPlaceRefused, as_read, file_form, rewrite
+from pdn.reading.cutting import MAX_GAME_CHARS
+from pdn.reading.reader import split_games
+from pdn.text.atomic import atomic_writer
+from pdn.text.safe_text import csv_cell
 
 ROOT = Path(__file__).resolve().parents[1]
 TOURNAMENT = ROOT / "examples" / "german-open-2004.pdn"
@@ -287,12 +287,12 @@ def test_no_space_left_names_the_file(tmp_path: Path) -> None:
 def test_no_space_left_in_the_cli_is_one_line_naming_the_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import pdn.atomic
+    import pdn.text.atomic
 
     def full(fd: int) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(pdn.atomic.os, "fsync", full)
+    monkeypatch.setattr(pdn.text.atomic.os, "fsync", full)
     target = tmp_path / "out.pdn"
     result = CliRunner().invoke(main, ["convert", str(TOURNAMENT), "-o", str(target)])
     assert result.exit_code == 1
@@ -303,7 +303,7 @@ def test_no_space_left_in_the_cli_is_one_line_naming_the_file(
 def test_no_space_left_while_split_spools_names_the_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pdn import splitting
+    from pdn.collections import splitting
 
     def full(self: object, name: str, text: str) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
@@ -328,7 +328,7 @@ def test_a_killed_worker_is_one_line_and_exit_2(tmp_path: Path) -> None:
     script = textwrap.dedent(
         f"""
         import os, signal, sys
-        from pdn import pool
+        from pdn.collections import pool
         from pdn.cli import main
         parent = os.getpid()
         real = pool.record  # what validate's workers read with
@@ -360,7 +360,7 @@ def test_sigterm_in_split_removes_the_spool_folder(tmp_path: Path) -> None:
         f"""
         import time
         from pathlib import Path
-        from pdn import splitting
+        from pdn.collections import splitting
         real = splitting._Spool.write
         def write(self, name, text):
             real(self, name, text)
@@ -400,8 +400,8 @@ def test_sigterm_in_split_inside_an_atomic_write_removes_both(tmp_path: Path) ->
         f"""
         import signal, time
         from pathlib import Path
-        from pdn import splitting
-        from pdn.atomic import atomic_writer
+        from pdn.collections import splitting
+        from pdn.text.atomic import atomic_writer
         real = splitting._Spool.write
         def write(self, name, text):
             real(self, name, text)
@@ -543,7 +543,7 @@ def test_unchanged_games_keep_literal_backslash_r_and_line_ends(tmp_path: Path) 
 def test_line_ends_are_read_lazily_and_kept_across_blocks(tmp_path: Path) -> None:
     # A CRLF cut by the end of a read block, lone CRs, and a file ending without a line end:
     # the file's own text (line ends read as LF) written back is the file, byte for byte.
-    from pdn.decoding import BLOCK_SIZE
+    from pdn.text.decoding import BLOCK_SIZE
 
     one = b'[Event "n"]\n1. 11-15 *\n\n'
     games = (BLOCK_SIZE - 40) // len(one)

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from pdn.cli import main
-from pdn.inputs import iter_games
+from pdn.collections.inputs import iter_games
 
 THREE = (
     '[Event "first"]\n[Result "1-0"]\n\n1. 11-15 24-20 1-0\n\n'

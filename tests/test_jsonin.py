@@ -24,12 +24,19 @@ import pytest
 from test_viewer_browser import driver as browser  # noqa: F401 (chromium, a fixture)
 
 import pdn
-from pdn.batch import iter_games
-from pdn.diagram import svg_board
+from pdn.collections.batch import iter_games
 from pdn.engine import ENGLISH, Position
-from pdn.jsonio import SCHEMA, JsonError, game_from_dict, game_to_dict, loads, read_json_games
-from pdn.reader import read_game
-from pdn.viewer import game_html, render_html, view_game
+from pdn.reading.reader import read_game
+from pdn.view.viewer import game_html, render_html, view_game
+from pdn.writing.diagram import svg_board
+from pdn.writing.jsonio import (
+    SCHEMA,
+    JsonError,
+    game_from_dict,
+    game_to_dict,
+    loads,
+    read_json_games,
+)
 from pdn_engine.picture import xml_text
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -510,7 +517,7 @@ _IDS = re.compile(r'class="pdn-viewer" id="(pdnv-[0-9]+)"')
 
 def test_fragments_of_two_processes_never_share_an_id() -> None:
     script = (
-        "import pdn; from pdn.viewer import game_html; "
+        "import pdn; from pdn.view.viewer import game_html; "
         "print(game_html(pdn.parse_game('1. 11-15 *')))"
     )
     ids = set()

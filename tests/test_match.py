@@ -13,11 +13,11 @@ from click.testing import CliRunner
 import pdn
 from pdn.cli import main
 from pdn.engine import ENGLISH, INTERNATIONAL, Position
-from pdn.hub import HubClient
-from pdn.match import Ballot, Engine, ballots_of, engine_command, play_game
-from pdn.play.clock import Clock, TimeControl
-from pdn.play.elo import elo_difference
-from pdn.results import Outcome
+from pdn.study.play.clock import Clock, TimeControl
+from pdn.study.play.elo import elo_difference
+from pdn.study.play.hub import HubClient
+from pdn.study.play.match import Ballot, Engine, ballots_of, engine_command, play_game
+from pdn.text.results import Outcome
 
 OURS = [sys.executable, "-m", "pdn", "engine", "--hub", "--depth", "1"]
 
@@ -218,7 +218,7 @@ def test_an_engine_over_its_time_loses_on_time(tmp_path: Path, limit: list[str])
 HOSTILE = """\
 import sys
 sys.path.insert(0, {root!r})
-from pdn.hub import HubEngine
+from pdn.study.play.hub import HubEngine
 
 class Out:
     def write(self, text):

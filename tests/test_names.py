@@ -1,6 +1,6 @@
 # ruff: noqa: RUF001, RUF003
 # (Cyrillic letters that look like Latin ones are the point of these tests.)
-"""Name keys, look-alike letters, transliteration and alias lists (pdn/names.py)."""
+"""Name keys, look-alike letters, transliteration and alias lists (pdn/text/names.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pdn.model import Tags
-from pdn.names import (
+from pdn.game.model import Tags
+from pdn.text.names import (
     AliasError,
     Aliases,
     aliases_csv,
@@ -227,7 +227,7 @@ def test_the_typo_search_grows_with_the_names_not_their_pairs(
     import random
     from collections import Counter
 
-    import pdn.name_typos as typos
+    import pdn.text.name_typos as typos
 
     calls = 0
     checked = typos._one_typo

@@ -1,6 +1,7 @@
 """The accelerated build's two-way code: one flag, and each fast constructor equal to the slow one.
 
-``pdn_engine.native`` and ``pdn.native`` hold the only code that differs between the compiled
+``pdn_engine.native`` and ``pdn.reading.native`` hold the only code that differs between the
+compiled
 and the pure build. Each build runs its own way: CI runs these tests on both builds, so each
 way is checked against the record's own constructor, field by field (the records' equality
 leaves some fields out).
@@ -16,13 +17,13 @@ from pathlib import Path
 import pytest
 
 import pdn
-import pdn.builder
+import pdn.reading.builder
 import pdn_engine.build
 import pdn_engine.lookup
 import pdn_engine.native
 from pdn.engine import COMPILED, ENGLISH, FRISIAN, Color, Move, Position
-from pdn.model import Node
-from pdn.native import chain_nodes
+from pdn.game.model import Node
+from pdn.reading.native import chain_nodes
 from pdn_engine.native import new_move
 from pdn_engine.position import next_position
 
@@ -101,7 +102,7 @@ def test_chain_nodes_makes_the_nodes_the_constructor_makes() -> None:
 def test_the_builder_makes_its_nodes_with_chain_nodes() -> None:
     # The builder's loop is the two-way function itself, called directly (no wrapper), and
     # what it builds is the game a model built by the constructors equals.
-    assert pdn.builder.chain_nodes is chain_nodes
+    assert pdn.reading.builder.chain_nodes is chain_nodes
     read = pdn.parse_game("1. 11-15 23-19 2. 8-11 *")
     by_hand = pdn.Game()
     node = by_hand.root
@@ -129,9 +130,12 @@ def test_one_module_sets_the_flag_and_every_module_reads_it() -> None:
 
 def test_the_two_way_modules_are_compiled_with_the_others() -> None:
     # Compiled alone or left out, a module's own __file__ would say the wrong build.
-    assert {"pdn_engine.build", "pdn_engine.native", "pdn.native", "pdn_engine.perft"} <= set(
-        COMPILED_MODULES
-    )
+    assert {
+        "pdn_engine.build",
+        "pdn_engine.native",
+        "pdn.reading.native",
+        "pdn_engine.perft",
+    } <= set(COMPILED_MODULES)
 
 
 def test_the_replay_calls_the_fast_constructors_directly() -> None:

@@ -63,7 +63,7 @@ def test_the_viewer_page_has_no_row_for_an_input_that_is_not_pdn(tmp_path: Path)
 
 
 def test_a_game_cut_for_its_length_makes_the_status_1(tmp_path: Path) -> None:
-    from pdn.cutting import MAX_GAME_CHARS
+    from pdn.reading.cutting import MAX_GAME_CHARS
 
     path = tmp_path / "long.pdn"
     path.write_text(

@@ -15,9 +15,15 @@ from shared_paths import OCA, needs_shared
 import pdn
 from pdn.cli import main
 from pdn.engine import Position
-from pdn.model import Game
-from pdn.notation import move_texts
-from pdn.novelty import Novelty, archive_summary, archive_tree, find_novelties, replay_games
+from pdn.game.model import Game
+from pdn.study.novelty import (
+    Novelty,
+    archive_summary,
+    archive_tree,
+    find_novelties,
+    replay_games,
+)
+from pdn.text.notation import move_texts
 
 ROOT = Path(__file__).resolve().parents[1]
 ARCHIVE = ROOT / "examples" / "german-open-2004.pdn"
@@ -148,7 +154,7 @@ def test_a_game_that_breaks_off_before_any_novelty() -> None:
     (found,) = find_novelties([pdn.parse_game(" ".join(moves) + " 1-5 *")], archive)
     assert (found.ply, found.stopped, found.plies) == (None, "illegal", 10)
     assert found.archive_moves  # what the archive played where it broke off
-    assert "no novelty before its illegal move at ply 11 (" in pdn.novelty.novelty_text(found)
+    assert "no novelty before its illegal move at ply 11 (" in pdn.study.novelty.novelty_text(found)
 
 
 def test_an_archive_game_under_other_rules_never_matches() -> None:

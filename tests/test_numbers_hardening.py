@@ -5,8 +5,13 @@ from __future__ import annotations
 import pytest
 
 from pdn import engine
-from pdn.gametype import GameTypeError, parse_game_type
-from pdn.report import build_reports, first_mover_colour, record_from_tags, round_sort_key
+from pdn.game.gametype import GameTypeError, parse_game_type
+from pdn.study.tournament import (
+    build_reports,
+    first_mover_colour,
+    record_from_tags,
+    round_sort_key,
+)
 
 HUGE = "9" * 5000  # past sys.get_int_max_str_digits() (4,300 by default)
 

@@ -15,12 +15,12 @@ from click.testing import CliRunner
 from shared_paths import WIEGERW_GAMES, needs_shared
 
 import pdn
-from pdn.batch import BATCH_SIZE, validate_files
 from pdn.cli import main
+from pdn.collections.batch import BATCH_SIZE, validate_files
+from pdn.collections.selection import Selection
 from pdn.engine import VARIANTS, Position, Variant
-from pdn.notation import move_texts
-from pdn.replays import Replays
-from pdn.selection import Selection
+from pdn.rules.replays import Replays
+from pdn.text.notation import move_texts
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "corpus" / "wiegerw__pdn" / "games"
 ITALIAN = FIXTURES / "succeed" / "Campionato Assoluto 2005.pdn"
@@ -207,16 +207,16 @@ def test_games_with_a_gametype_are_found_by_a_replay_of_their_beginning(
 def test_a_beginning_is_enough_only_where_the_rules_are_certain(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import pdn.replays
+    import pdn.rules.replays
 
     replayed: list[int] = []
-    real = pdn.replays.validate
+    real = pdn.rules.replays.validate
 
     def counting(game: pdn.Game, *args: object, **kwargs: object) -> pdn.Report:
         replayed.append(len(game.mainline_moves()))
         return real(game, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(pdn.replays, "validate", counting)
+    monkeypatch.setattr(pdn.rules.replays, "validate", counting)
     record = random_record(VARIANTS["russian"], random.Random(7))
     tagged = pdn.parse_game('[GameType "25"]\n' + record)
     total = len(tagged.mainline_moves())

@@ -19,8 +19,8 @@ from click.testing import CliRunner
 
 import pdn
 from pdn.cli import main
-from pdn.gametype import first_mover, game_type_of
-from pdn.replays import Replays
+from pdn.game.gametype import first_mover, game_type_of
+from pdn.rules.replays import Replays
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FILES = sorted(FIXTURES.rglob("*.pdn"))

@@ -17,11 +17,10 @@ import pytest
 from shared_paths import CORPUS, REFERENCE_DATA, needs_shared
 
 import pdn
-import pdn.openings
+import pdn.rules.openings
 from pdn.engine import ENGLISH, RUSSIAN, Color, Position, diagnose
-from pdn.openings import (
+from pdn.rules.openings import (
     Opening,
-    OpeningRow,
     ballot,
     ballot_stats,
     ballots,
@@ -29,14 +28,12 @@ from pdn.openings import (
     classify_positions,
     compact_fen,
     eleven_man_fens,
-    opening_row,
-    render_openings,
-    render_stats,
     three_move_positions,
     two_move_openings,
 )
-from pdn.problems import Problem
-from pdn.results import Outcome
+from pdn.text.problems import Problem
+from pdn.text.results import Outcome
+from pdn.writing.openings_render import OpeningRow, opening_row, render_openings, render_stats
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "openings"
@@ -421,17 +418,17 @@ def test_a_position_that_does_not_follow_from_the_one_before_is_a_setup() -> Non
 def test_classification_is_a_cheap_lookup(monkeypatch: pytest.MonkeyPatch) -> None:
     after = replay("11-15 22-17 9-14 17-13 15-18")
     first = classify_positions(START, after)
-    built = pdn.openings._tables.cache_info().misses
+    built = pdn.rules.openings._tables.cache_info().misses
 
     # Once the tables are built, a game costs dictionary look-ups: no data file is read again
     # and no table is built again (nor the replay of the first plies that builds them).
     def read_again(name: str) -> list[dict[str, str]]:
         raise AssertionError(f"{name} read again")
 
-    monkeypatch.setattr(pdn.openings, "_read_csv", read_again)
+    monkeypatch.setattr(pdn.rules.openings, "_read_csv", read_again)
     for _ in range(1000):
         assert classify_positions(START, after) == first
-    assert pdn.openings._tables.cache_info().misses == built
+    assert pdn.rules.openings._tables.cache_info().misses == built
 
 
 def test_opening_to_dict_is_json_ready() -> None:
@@ -476,7 +473,7 @@ def test_classify_games_from_a_file() -> None:
 
 
 def test_classify_accepts_a_ready_report() -> None:
-    from pdn.validation import validate
+    from pdn.rules.validation import validate
 
     game = fixture_games()["1"]
     assert classify(game, validate(game)) == classify(game)

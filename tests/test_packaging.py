@@ -37,7 +37,7 @@ def test_only_pdn_and_its_own_packages_are_installed(installed: Path) -> None:
     assert (installed / "pdn" / "cli" / "__init__.py").is_file()  # a subpackage: pdn.* found
     for package in ("pdn", "pdn_engine"):
         assert (installed / package / "py.typed").is_file()
-    # Subpackages too (pdn.report): every module of the checkout is in the wheel.
+    # Subpackages too (pdn.study.tournament): every module of the checkout is in the wheel.
     modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "pdn").rglob("*.py")}
     wheel = {p.relative_to(installed).as_posix() for p in (installed / "pdn").rglob("*.py")}
     assert modules <= wheel, sorted(modules - wheel)

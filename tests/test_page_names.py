@@ -2,7 +2,8 @@
 
 A page pdn writes for others (``report`` in HTML and Markdown, ``view``, ``explore --format
 html``) names a file as the user gave it when the path is relative, by its base name when it is
-absolute (:func:`pdn.inputs.page_name`); the messages on standard error keep the full path.
+absolute (:func:`pdn.collections.inputs.page_name`); the messages on standard error keep the full
+path.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from pdn.cli import main
-from pdn.inputs import page_name
+from pdn.collections.inputs import page_name
 
 ROOT = Path(__file__).resolve().parents[1]
 TOURNAMENT = ROOT / "examples" / "german-open-2004.pdn"

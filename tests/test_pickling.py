@@ -9,12 +9,12 @@ import pickle
 import pytest
 
 import pdn
-from pdn import report as reports
-from pdn.annotate import AnnotateOptions
-from pdn.draws import draw_rules
 from pdn.engine import ENGLISH, FRISIAN, VARIANTS, Position, board_for, diagnose
-from pdn.notation import parse_move
-from pdn.validation import validate
+from pdn.rules.draws import draw_rules
+from pdn.rules.validation import validate
+from pdn.study import tournament as reports
+from pdn.text.notation import parse_move
+from pdn.writing.annotate import AnnotateOptions
 
 GAME = """[Event "E"]
 [Black "Ann"]

@@ -18,11 +18,14 @@ from typing import Any
 import pytest
 
 import pdn
-from pdn import splitting, viewer, writer
-from pdn.openings import Opening, OpeningRow, render_openings_chunks
-from pdn.splitting import NAME_BYTES, Names, safe_name
-from pdn.validation import validate
-from pdn.writer import write_game
+from pdn.collections import splitting
+from pdn.collections.splitting import NAME_BYTES, Names, safe_name
+from pdn.rules.openings import Opening
+from pdn.rules.validation import validate
+from pdn.view import viewer
+from pdn.writing import writer
+from pdn.writing.openings_render import OpeningRow, render_openings_chunks
+from pdn.writing.writer import write_game
 
 #: 4n over n: linear work gives 4, quadratic 16; the margin covers fixed costs and noise.
 LINEAR = 7.0
@@ -131,7 +134,8 @@ def test_writer_lays_out_a_long_run_of_glued_closes_in_linear_work() -> None:
 
 
 def _naming_work(folder: Path, labels: list[str]) -> int:
-    """The lines of :mod:`pdn.splitting` that naming ``labels`` runs (each a new label)."""
+    """The lines of :mod:`pdn.collections.splitting` that naming ``labels`` runs (each a new
+    label)."""
     names = Names(folder)
     chosen: list[str] = []
     work = _lines_run(splitting.__file__, lambda: chosen.extend(map(names.name, labels)))
@@ -187,8 +191,8 @@ def test_openings_aligned_table_memory_does_not_grow_with_the_rows(fmt: str) -> 
 
 @pytest.mark.parametrize("fmt", ["text", "markdown"])
 def test_openings_spooled_table_is_the_table_laid_out_in_memory(fmt: str) -> None:
-    from pdn.openings_render import _OPENING_COLUMNS, _opening_cells
-    from pdn.tables import markdown_table, text_table
+    from pdn.text.tables import markdown_table, text_table
+    from pdn.writing.openings_render import _OPENING_COLUMNS, _opening_cells
 
     rows = list(_opening_rows(50))
     cells = [_opening_cells(row) for row in rows]

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 import pdn
-import pdn.cutting
-import pdn.parsing
+import pdn.reading.cutting
+import pdn.reading.parsing
 from pdn import Comment, Game, parse_game, parse_games, read_games, write_game
-from pdn import decoding as reader_module
-from pdn.reader import RawGame, split_games
-from pdn.visitor import GameStart
+from pdn.game.visitor import GameStart
+from pdn.reading.reader import RawGame, split_games
+from pdn.text import decoding as reader_module
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "reader"
 
@@ -689,7 +689,7 @@ def test_games_are_read_lazily() -> None:
 def test_a_game_that_never_ends_is_kept_to_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     # Past MAX_GAME_CHARS the game is read no further, but it is still one game (no phantom
     # games cut out of its text), with an error that says where it was cut and where it ends.
-    monkeypatch.setattr(pdn.cutting, "MAX_GAME_CHARS", 200)
+    monkeypatch.setattr(pdn.reading.cutting, "MAX_GAME_CHARS", 200)
     monkeypatch.setattr(reader_module, "BLOCK_SIZE", 50)
     text = "{" + "x\n" * 400
     (game,) = read_games(io.StringIO(text))
@@ -699,7 +699,7 @@ def test_a_game_that_never_ends_is_kept_to_the_limit(monkeypatch: pytest.MonkeyP
 
 
 def test_an_overlong_single_line_is_cut_between_words(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pdn.cutting, "MAX_GAME_CHARS", 300)
+    monkeypatch.setattr(pdn.reading.cutting, "MAX_GAME_CHARS", 300)
     monkeypatch.setattr(reader_module, "BLOCK_SIZE", 64)
     moves = [f"{a}-{b}" for a in range(10, 30) for b in range(10, 30)][:2500]
     text = '[Event "long"] ' + " ".join(moves) + ' *\n[Event "next"] 1. 9-13 *'
@@ -830,10 +830,10 @@ def test_tag_names_are_read_when_the_table_of_checked_names_is_full(
 ) -> None:
     # The table of checked names is bounded: a name met after it is full is checked anew
     # (it once raised KeyError, an internal error on every later game with a new tag name).
-    import pdn.parsing
+    import pdn.reading.parsing
 
-    monkeypatch.setattr(pdn.parsing, "_TAG_NAMES_SEEN", {})
-    monkeypatch.setattr(pdn.parsing, "_TAG_NAMES_KEPT", 2)
+    monkeypatch.setattr(pdn.reading.parsing, "_TAG_NAMES_SEEN", {})
+    monkeypatch.setattr(pdn.reading.parsing, "_TAG_NAMES_KEPT", 2)
     games = list(
         pdn.parse_games(
             '[Event "a"]\n[Site "b"]\n1. 11-15 *\n\n'
@@ -846,7 +846,7 @@ def test_tag_names_are_read_when_the_table_of_checked_names_is_full(
         [("Round", "3"), ("Zeta", "4")],
     ]
     assert not games[0].errors and not games[1].errors
-    assert len(pdn.parsing._TAG_NAMES_SEEN) == 2
+    assert len(pdn.reading.parsing._TAG_NAMES_SEEN) == 2
     assert [p.code for p in games[2].errors] == [
         p.code for p in pdn.parse_game('[bad name "5"]\n1. 11-15 *').errors
     ]

@@ -12,8 +12,8 @@ from roundtrip import normalised_again
 from shared_paths import CORPUS, OCA, needs_shared
 
 from pdn import parse_game, read_games, write_game
-from pdn.jsonio import game_from_dict, game_to_dict
-from pdn.model import Game
+from pdn.game.model import Game
+from pdn.writing.jsonio import game_from_dict, game_to_dict
 
 STANDARD = CORPUS / "wiegerw__pdn" / "games"
 

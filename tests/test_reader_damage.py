@@ -16,9 +16,9 @@ from mutations import mutate, round_trip
 
 import pdn
 from pdn.cli import main
-from pdn.jsonio import game_from_dict, game_to_dict
-from pdn.model import Comment
-from pdn.writer import write_games
+from pdn.game.model import Comment
+from pdn.writing.jsonio import game_from_dict, game_to_dict
+from pdn.writing.writer import write_games
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 

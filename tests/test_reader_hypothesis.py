@@ -219,8 +219,8 @@ def test_plain_movetext_shortcut_agrees_with_the_grammar(
 ) -> None:
     # A game of plain words is cut into tags, moves and result without the grammar's regular
     # expression; wherever the shortcut answers, the expression must give the same spans.
-    from pdn.grammar import patterns
-    from pdn.tokens import _plain_spans, tag_section_end
+    from pdn.reading.grammar import patterns
+    from pdn.reading.tokens import _plain_spans, tag_section_end
 
     text = ('[Event "x"]\n' if tagged else "") + "".join(a + b for a, b in pieces)
     spans = _plain_spans(text, tag_section_end(text))
@@ -238,7 +238,7 @@ def test_tag_run_end_the_cutter_gives_is_the_grammars(
     # The cutter says where a game's run of tag pairs ends when the movetext follows it; the
     # parser takes its word for it instead of matching the TAGS terminal again.
     from pdn import split_games
-    from pdn.tokens import tag_section_end
+    from pdn.reading.tokens import tag_section_end
 
     text = ('[Event "x"]\n[Site "y"] ' if tagged else "") + "".join(a + b for a, b in pieces)
     for raw in split_games(io.StringIO(text + '\n[Event "next"]\n1. 11-15 *')):

@@ -1,7 +1,7 @@
-"""Tests for pdn.report: tournament reports built from game tags.
+"""Tests for pdn.study.tournament: tournament reports built from game tags.
 
 Records are built from plain dicts of tags (the fixtures' tag pairs are read with a small regex
-here), so these tests do not depend on pdn.reader.
+here), so these tests do not depend on pdn.reading.reader.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdn.report import (
+from pdn.study.tournament import (
     BLACK,
     CSV_TABLES,
     DEFAULT_POINTS,
@@ -734,7 +734,7 @@ def test_crosstable_of_two_thousand_players_is_folded_and_linear() -> None:
 
 
 def test_crosstable_at_the_limit_is_still_a_grid() -> None:
-    from pdn.report import CROSSTABLE_MAX_PLAYERS
+    from pdn.study.tournament import CROSSTABLE_MAX_PLAYERS
 
     (report,) = build_reports(_open_event(CROSSTABLE_MAX_PLAYERS))
     assert not report.crosstable.folded

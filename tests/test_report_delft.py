@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from pdn.cli import main
-from pdn.report import build_reports, parse_tiebreaks, record_from_tags
-from pdn.report.delft import delft_note, delft_scores
+from pdn.study.tournament import build_reports, parse_tiebreaks, record_from_tags
+from pdn.study.tournament.delft import delft_note, delft_scores
 
 
 def _game(round_: str, white: str, black: str, result: str, fen: str, moves: str) -> str:

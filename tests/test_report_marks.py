@@ -8,8 +8,8 @@ from __future__ import annotations
 import html
 import re
 
-from pdn.report import build_reports, record_from_tags, render_html
-from pdn.report.marks import marked_html
+from pdn.study.tournament import build_reports, record_from_tags, render_html
+from pdn.study.tournament.marks import marked_html
 
 NAMES = ["Wyllie J", "Wyllie  J", "Садовский С", "Cадовский С", "<b>Bold</b>"]
 

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdn.cli import main
-from pdn.report import (
+from pdn.study.tournament import (
     FORMATS,
     EventReport,
     EventStore,
@@ -91,9 +91,9 @@ def test_the_store_gives_each_event_its_records_in_order(
 
 def _in_memory(games: list[GameRecord]) -> list[EventReport]:
     # What build_reports did before the store: a dict of lists.
-    from pdn.report import DEFAULT_POINTS
-    from pdn.report.records import _points_scheme
-    from pdn.report.standings import _build_event
+    from pdn.study.tournament import DEFAULT_POINTS
+    from pdn.study.tournament.records import _points_scheme
+    from pdn.study.tournament.standings import _build_event
 
     events: dict[str, list[GameRecord]] = {}
     for record in games:
@@ -184,7 +184,7 @@ JSON_VALUES = st.recursive(
 @settings(max_examples=80)
 @given(st.text(), st.lists(JSON_VALUES, max_size=6))
 def test_a_listing_in_pieces_is_the_whole_document(key: str, items: list[object]) -> None:
-    from pdn.json_text import dumps_listing
+    from pdn.text.json_text import dumps_listing
 
     whole = json.dumps({key: items}, indent=2, ensure_ascii=False)
     assert "".join(dumps_listing(key, iter(items))) == whole
@@ -192,8 +192,9 @@ def test_a_listing_in_pieces_is_the_whole_document(key: str, items: list[object]
 
 def test_the_openings_listing_in_pieces_is_the_whole_table() -> None:
     import pdn
-    from pdn.openings import FORMATS as OPENING_FORMATS
-    from pdn.openings import classify, opening_row, render_openings, render_openings_chunks
+    from pdn.rules.openings import classify
+    from pdn.writing.openings_render import FORMATS as OPENING_FORMATS
+    from pdn.writing.openings_render import opening_row, render_openings, render_openings_chunks
 
     games = Path(__file__).parent / "fixtures" / "openings" / "games.pdn"
     rows = [opening_row(game, classify(game)) for game in pdn.read_games(games)]

@@ -12,8 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from pdn.cli import main
-from pdn.names import Aliases
-from pdn.report import (
+from pdn.study.tournament import (
     EventReport,
     build_reports,
     points_of_results,
@@ -21,6 +20,7 @@ from pdn.report import (
     render_csv,
     render_text,
 )
+from pdn.text.names import Aliases
 
 # A Swiss of six players over three rounds (Black moves first and is named first):
 #   round 1: A-B 1-0, C-D 1-0, E-F 0-1

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from pdn.cli import main
-from pdn.report import (
+from pdn.study.tournament import (
     DEFAULT_TIEBREAKS,
     EventReport,
     build_reports,

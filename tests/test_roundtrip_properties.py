@@ -1,7 +1,7 @@
 """Property tests of the round-trip contract on generated *models* and generated PDN-like text.
 
-For every generated model ``M`` (a :class:`~pdn.model.Game` built in code, kept within what
-:mod:`pdn.writer` documents it can write):
+For every generated model ``M`` (a :class:`~pdn.game.model.Game` built in code, kept within what
+:mod:`pdn.writing.writer` documents it can write):
 
 * faithful: ``parse(write(M)) == M``;
 * normalised: ``parse(write(M, normalize=True)) == normalised(M)``, where ``normalised`` applies

@@ -11,12 +11,12 @@ from click.testing import CliRunner
 from shared_paths import WIEGERW_GAMES, needs_shared
 
 import pdn
-from pdn.batch import validate_files
 from pdn.cli import main
+from pdn.collections.batch import validate_files
 from pdn.engine import FRISIAN, INTERNATIONAL, POOL, RUSSIAN, Position, Variant, get_variant
-from pdn.gametype import moves_evidence
-from pdn.notation import move_text, move_texts
-from pdn.validation import FileRules, _common_game
+from pdn.game.gametype import moves_evidence
+from pdn.rules.validation import FileRules, _common_game
+from pdn.text.notation import move_text, move_texts
 
 SAMPLE = Path(__file__).resolve().parent / "fixtures" / "corpus" / "wiegerw__pdn" / "games"
 
@@ -169,7 +169,7 @@ def test_file_rules_count_per_block_of_games() -> None:
 
 
 def test_the_tie_break_is_the_same_with_several_processes(tmp_path: Path) -> None:
-    # 450 games, so three batches of pdn.batch.BATCH_SIZE: each worker counts only its
+    # 450 games, so three batches of pdn.collections.batch.BATCH_SIZE: each worker counts only its
     # block, and so does one process, which then gives the same verdicts.
     path = tmp_path / "mixed.pdn"
     czech = '[GameType "29"]\n1. c3-d4 f6-g5 *\n\n'
@@ -357,7 +357,7 @@ def test_the_stronger_side_has_so_many_moves(
 def test_variants_without_watched_draw_rules_say_so(game_type: int, fen: str, moves: str) -> None:
     report = pdn.validate(pdn.parse_game(f'[GameType "{game_type}"]\n[FEN "{fen}"]\n{moves} *'))
     variant = report.variant
-    assert variant is not None and pdn.draws.draw_rules(variant) is None
+    assert variant is not None and pdn.rules.draws.draw_rules(variant) is None
     (said,) = [p for p in report.problems if p.code == "draws-unwatched"]
     assert said.severity == "notice" and said.ply == 1
     assert said.message.startswith(f"draw rules not watched for {variant.title}")

@@ -1,4 +1,4 @@
-"""pdn.safe_text and its use: control characters from files are shown, never obeyed."""
+"""pdn.text.safe_text and its use: control characters from files are shown, never obeyed."""
 
 from __future__ import annotations
 
@@ -7,10 +7,11 @@ import sys
 import pytest
 
 import pdn
-from pdn.batch import verdict_of, verdict_text
-from pdn.openings import OpeningRow, classify, opening_row, render_openings
-from pdn.report import build_reports, record_from_tags, render
-from pdn.safe_text import _BREAKS, UNSAFE, csv_cell, one_line, printable
+from pdn.collections.batch import verdict_of, verdict_text
+from pdn.rules.openings import classify
+from pdn.study.tournament import build_reports, record_from_tags, render
+from pdn.text.safe_text import _BREAKS, UNSAFE, csv_cell, one_line, printable
+from pdn.writing.openings_render import OpeningRow, opening_row, render_openings
 
 RAW = ["\x1b", "\x07", "\x08", "\r", "\x7f", "\x9b", "\u202e", "\u2066", "\u2028", "\x00"]
 

@@ -1,4 +1,5 @@
-"""``pdn select`` and :mod:`pdn.selection`, on a hand-made collection with one game per case."""
+"""``pdn select`` and :mod:`pdn.collections.selection`, on a hand-made collection with one game per
+case."""
 
 from __future__ import annotations
 
@@ -12,10 +13,7 @@ from shared_paths import OCA, needs_shared
 
 import pdn
 from pdn.cli import main
-from pdn.cutting import RawGame
-from pdn.engine import ENGLISH, Position
-from pdn.results import Outcome
-from pdn.selection import (
+from pdn.collections.selection import (
     Selection,
     date_span,
     parse_date_bound,
@@ -24,6 +22,9 @@ from pdn.selection import (
     parse_results,
     select_games,
 )
+from pdn.engine import ENGLISH, Position
+from pdn.reading.cutting import RawGame
+from pdn.text.results import Outcome
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -184,12 +185,12 @@ def test_variant_from_gametype_or_detection(collection: Path) -> None:
 def test_tag_selection_never_parses_the_moves(
     collection: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import pdn.selection
+    import pdn.collections.selection
 
     def refuse(raw: RawGame) -> pdn.Game:
         raise AssertionError("the movetext was parsed")
 
-    monkeypatch.setattr(pdn.selection, "parse_raw", refuse)
+    monkeypatch.setattr(pdn.collections.selection, "parse_raw", refuse)
     assert picked(collection, player=re.compile("ann", re.I), results=parse_results(["1-0"])) == [
         1,
         2,
@@ -200,12 +201,12 @@ def test_selection_by_players_does_not_scan_the_file(
     collection: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The scan for the board the games agree on only serves games that are parsed.
-    import pdn.reader
+    import pdn.reading.reader
 
     def refuse(source: object) -> None:
         raise AssertionError("the file was scanned")
 
-    monkeypatch.setattr(pdn.reader, "scan_file", refuse)
+    monkeypatch.setattr(pdn.reading.reader, "scan_file", refuse)
     assert picked(collection, player=re.compile("ann", re.I)) == [1, 2, 5]
 
 

@@ -11,7 +11,13 @@ from click.testing import CliRunner
 
 import pdn
 from pdn.cli import main
-from pdn.selection import Selection, parse_line, parse_material, parse_where, select_games
+from pdn.collections.selection import (
+    Selection,
+    parse_line,
+    parse_material,
+    parse_where,
+    select_games,
+)
 
 # Ballot 38 (9-14 22-17 11-15) in both move orders, and a game that leaves it.
 RATED = """[Event "Open"]
@@ -105,13 +111,13 @@ def test_any_needs_where(rated: Path) -> None:
 def test_where_is_a_tag_condition_that_never_parses_moves(
     rated: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import pdn.selection
-    from pdn.cutting import RawGame
+    import pdn.collections.selection
+    from pdn.reading.cutting import RawGame
 
     def refuse(raw: RawGame) -> pdn.Game:
         raise AssertionError("a tag condition parsed a game")
 
-    monkeypatch.setattr(pdn.selection, "parse_raw", refuse)
+    monkeypatch.setattr(pdn.collections.selection, "parse_raw", refuse)
     chosen = Selection(where=[parse_where("WhiteRating>1900")])
     assert [p.index for p in select_games([str(rated)], chosen)] == [1]
 
@@ -265,12 +271,12 @@ def test_report_and_duplicates_never_overwrite_an_input(archive: tuple[Path, Pat
 
 
 def test_dedupe_has_the_progress_bar(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import pdn.progress
+    import pdn.text.progress
 
-    monkeypatch.setattr(pdn.progress, "is_terminal", lambda stream: True)
+    monkeypatch.setattr(pdn.text.progress, "is_terminal", lambda stream: True)
     path = tmp_path / "padded.pdn"
     game = '[Event "E"]\n1. 11-15 23-19 *\n'
-    path.write_text(game + " " * pdn.progress.LARGE + "\n" + game, encoding="utf-8")
+    path.write_text(game + " " * pdn.text.progress.LARGE + "\n" + game, encoding="utf-8")
     code, out, err = run("dedupe", str(path))
     assert code == 0 and "%" in err and "B/s" in err  # the bar, drawn on standard error
     assert len(list(pdn.parse_games(out))) == 1
@@ -311,7 +317,7 @@ def test_max_plies_cuts_every_line(branchy: Path, limit: int) -> None:
     kept = [(n.move, n.comments_after, n.nags) for n, d in whole.walk() if d <= limit]
     assert [(n.move, n.comments_after, n.nags) for n, _ in cut.walk()] == kept
     assert (cut.tags["Result"], cut.terminator) == ("1-0", "1-0")  # the result is kept
-    from pdn.excerpts import truncate
+    from pdn.game.excerpts import truncate
 
     assert truncate(whole, limit) == cut
     assert whole == pdn.parse_game(BRANCHY)  # the game given is not changed

@@ -13,9 +13,9 @@ from shared_paths import WIEGERW_GAMES, needs_shared
 
 import pdn
 from pdn.cli import main
-from pdn.openings import classify
-from pdn.replays import Replays
-from pdn.selection import Selection, parse_numbers, partition_games, select_games
+from pdn.collections.selection import Selection, parse_numbers, partition_games, select_games
+from pdn.rules.openings import classify
+from pdn.rules.replays import Replays
 
 # Ten English games without GameType; the first plies put games 3 and 8 on ballot 38
 # (9-14 22-17 11-15, in another order in 8), the others on other ballots.
@@ -161,12 +161,12 @@ def test_rest_never_overwrites_an_input_nor_the_output(games: Path, tmp_path: Pa
 def test_ballot_replays_whole_only_the_games_its_first_plies_put_on_it(
     games: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import pdn.selection
+    import pdn.collections.selection
 
     models = []
-    parse_raw = pdn.selection.parse_raw
+    parse_raw = pdn.collections.selection.parse_raw
     monkeypatch.setattr(
-        pdn.selection, "parse_raw", lambda raw: models.append(raw) or parse_raw(raw)
+        pdn.collections.selection, "parse_raw", lambda raw: models.append(raw) or parse_raw(raw)
     )
     selection = Selection(ballot=38)
     kept = [picked.index for picked in select_games([str(games)], selection)]

@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 
 import pdn
-from pdn import parsing
-from pdn.validation import validate
-from pdn.writer import write_game
+from pdn.reading import parsing
+from pdn.rules.validation import validate
+from pdn.writing.writer import write_game
 
 pytestmark = pytest.mark.skipif(
     not parsing.__file__.endswith(".py"), reason="compiled: no lines to count"
@@ -274,7 +274,7 @@ def test_validator_memory_on_nested_replayed_variations_is_linear() -> None:
 def test_shared_variation_paths_read_and_compare_as_tuples() -> None:
     import pickle
 
-    from pdn.problems import Problem, VariationPath
+    from pdn.text.problems import Problem, VariationPath
 
     problems = validate(_read(SHAPES["nesting-replayed"](12))).all_problems
     assert sorted(len(p.variation) for p in problems) == list(range(1, 13))
@@ -304,7 +304,7 @@ SPLIT_SHAPES: dict[str, Callable[[int], str]] = {
 
 
 def _split(game: pdn.Game, fmt: str) -> str:
-    from pdn.convert import ConvertOptions, convert_games
+    from pdn.writing.convert import ConvertOptions, convert_games
 
     options = ConvertOptions(fmt=fmt, split_variations=True)
     return "".join(piece.text for piece in convert_games([("g.pdn", game)], options))
@@ -341,7 +341,7 @@ def test_deeply_nested_closed_variations_cost_what_their_games_hold() -> None:
 
 
 def test_each_variation_carries_the_problems_of_its_own_moves() -> None:
-    from pdn.excerpts import split_variations
+    from pdn.game.excerpts import split_variations
 
     text = (
         '[Event "x"]\n'  # line 1

@@ -1,6 +1,7 @@
 """The replay's fast path gives the verdicts of the full diagnosis, move for move.
 
-``pdn.validate`` asks :class:`pdn.fastpath.FastPath` first and runs ``engine.diagnose`` only when
+``pdn.validate`` asks :class:`pdn.rules.fastpath.FastPath` first and runs ``engine.diagnose`` only
+when
 the fast path declines. These tests replay every game twice, once with the fast path declining
 everything (so every move goes through ``diagnose``), and compare the whole reports: status,
 every problem with its position and listed moves, every step's move and position, the final
@@ -30,8 +31,8 @@ from pdn.engine import (
     diagnose,
     get_variant,
 )
-from pdn.fastpath import FastPath
-from pdn.validation import Report, validate
+from pdn.rules.fastpath import FastPath
+from pdn.rules.validation import Report, validate
 from pdn_engine.lookup import MoveLookup
 
 SAMPLE = Path(__file__).resolve().parent / "fixtures" / "corpus"
@@ -163,9 +164,9 @@ def test_lookup_remembers_and_stays_bounded() -> None:
 def test_move_texts_are_parsed_once_and_the_table_stays_bounded(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import pdn.fastpath
+    import pdn.rules.fastpath
 
-    monkeypatch.setattr(pdn.fastpath, "_TEXTS", 4)
+    monkeypatch.setattr(pdn.rules.fastpath, "_TEXTS", 4)
     fast = FastPath(ENGLISH)
     start = Position.start(ENGLISH)
     written = {
@@ -191,9 +192,9 @@ def test_move_texts_are_parsed_once_and_the_table_stays_bounded(
 
 
 def test_lines_played_before_come_from_the_opening_tree(monkeypatch: pytest.MonkeyPatch) -> None:
-    import pdn.fastpath
+    import pdn.rules.fastpath
 
-    monkeypatch.setattr(pdn.fastpath, "_TREE_PLIES", 3)
+    monkeypatch.setattr(pdn.rules.fastpath, "_TREE_PLIES", 3)
     fast = FastPath(ENGLISH)
     start = Position.start(ENGLISH)
     line = ["11-15", "23-19", "8-11", "22-17", "9-13"]
@@ -220,9 +221,9 @@ def test_lines_played_before_come_from_the_opening_tree(monkeypatch: pytest.Monk
 
 
 def test_the_opening_tree_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    import pdn.fastpath
+    import pdn.rules.fastpath
 
-    monkeypatch.setattr(pdn.fastpath, "_TREE_SIZE", 4)
+    monkeypatch.setattr(pdn.rules.fastpath, "_TREE_SIZE", 4)
     fast = FastPath(ENGLISH)
     start = Position.start(ENGLISH)
     for text in ["11-15", "11-16", "10-14", "10-15", "9-13", "9-14", "12-16"]:

@@ -1,4 +1,5 @@
-"""The progress bar (pdn.progress) and the default --jobs (pdn.batch.default_jobs)."""
+"""The progress bar (pdn.text.progress) and the default --jobs
+(pdn.collections.batch.default_jobs)."""
 
 from __future__ import annotations
 
@@ -17,9 +18,9 @@ import pytest
 from click.testing import CliRunner
 
 from pdn import read_games, write_game
-from pdn.batch import PARALLEL_BYTES, default_jobs, usable_cores
 from pdn.cli import main
-from pdn.progress import LARGE, Progress
+from pdn.collections.batch import PARALLEL_BYTES, default_jobs, usable_cores
+from pdn.text.progress import LARGE, Progress
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 GAME = '[Event "bar {n}"]\n[Result "1-0"]\n\n1. 11-15 23-19 2. 8-11 22-17 3. 9-13 17x10 1-0\n\n'

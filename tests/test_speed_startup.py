@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pdn import grammar, parse_game, write_game
+from pdn import parse_game, write_game
+from pdn.reading import grammar
 
 
 def run_python(code: str, env: dict[str, str], cwd: Path) -> str:
@@ -28,8 +29,8 @@ def run_python(code: str, env: dict[str, str], cwd: Path) -> str:
 def test_import_pdn_and_the_cli_load_neither_grammar_nor_engine(tmp_path: Path) -> None:
     code = (
         "import sys, pdn, pdn.cli\n"
-        "print(sorted(m for m in ('lark', 'pdn.grammar', 'pdn_engine.movegen', "
-        "'pdn.validation') if m in sys.modules))\n"
+        "print(sorted(m for m in ('lark', 'pdn.reading.grammar', 'pdn_engine.movegen', "
+        "'pdn.rules.validation') if m in sys.modules))\n"
         "print(pdn.validate(pdn.parse_game('1. 11-15 *')).status)\n"
     )
     assert run_python(code, {}, tmp_path).splitlines() == ["[]", "ok"]
@@ -53,7 +54,7 @@ def test_the_parse_tables_are_cached_and_read_back(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     code = (
         "import pdn\n"
-        "from pdn.grammar import cache_file\n"
+        "from pdn.reading.grammar import cache_file\n"
         "g = pdn.parse_game('[Event \"x\"]\\n1. 11-15 (1. 9-14) 23-19 {c} *')\n"
         "print(cache_file(), pdn.write_game(g).replace(chr(10), '|'))\n"
     )

@@ -15,13 +15,13 @@ import pytest
 from click.testing import CliRunner
 
 import pdn
-import pdn.grammar
+import pdn.reading.grammar
 from pdn import Comment, GameBuilder, GameVisitor, PdnWriter
 from pdn.cli import main
 from pdn.engine import ENGLISH, Position
-from pdn.jsonio import SCHEMA, game_from_dict, game_to_dict
-from pdn.validation import Step
-from pdn.visitor import SKIP, GameStart, Skip
+from pdn.game.visitor import SKIP, GameStart, Skip
+from pdn.rules.validation import Step
+from pdn.writing.jsonio import SCHEMA, game_from_dict, game_to_dict
 
 ROOT = Path(__file__).resolve().parents[1]
 TOURNAMENT = ROOT / "examples" / "german-open-2004.pdn"
@@ -107,9 +107,9 @@ def test_read_games_reads_a_file_name_and_parse_games_reads_text(tmp_path: Path)
 
 
 def test_the_package_does_not_hide_its_modules() -> None:
-    import pdn.validation
+    import pdn.rules.validation
 
-    assert pdn.validate is pdn.validation.validate
+    assert pdn.validate is pdn.rules.validation.validate
     assert pdn.__version__ and pdn.__version__[0].isdigit()
     for name in ("write_games", "read_headers", "parse_games", "GameVisitor", "engine"):
         assert name in pdn.__all__
@@ -170,7 +170,7 @@ def test_the_writer_gives_the_same_text_from_the_reader_as_from_the_model() -> N
 
 
 def test_json_goes_straight_to_pdn_through_the_same_events() -> None:
-    from pdn.jsonio import accept_dict
+    from pdn.writing.jsonio import accept_dict
 
     game = pdn.parse_game(RICH)
     assert accept_dict(game_to_dict(game), PdnWriter()) == pdn.write_game(game)
@@ -181,14 +181,14 @@ def test_headers_only_reads_tags_without_parsing_the_movetext(
 ) -> None:
     text = '[Event "a"]\n1. 11-15 (9-13 {x} 24-20 *\n[Event "b"]\n1. 9-13 1-0\n'
     parsed: list[str] = []
-    real = pdn.grammar.parser()
+    real = pdn.reading.grammar.parser()
 
     class Spy:
         def parse(self, text: str, **options: object) -> object:
             parsed.append(text)
             return real.parse(text, **options)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(pdn.parsing, "parser", lambda: Spy())
+    monkeypatch.setattr(pdn.reading.parsing, "parser", lambda: Spy())
     tags = list(pdn.read_headers(io.StringIO(text)))
     assert [t.items() for t in tags] == [[("Event", "a")], [("Event", "b")]]
     assert all("11-15" not in piece and "9-13" not in piece for piece in parsed)
@@ -232,7 +232,7 @@ def test_deep_variations_are_walked_without_recursion() -> None:
 
 
 def test_json_of_variations_nested_thousands_deep() -> None:
-    from pdn.json_text import _dumps_deep, _loads_deep, dumps, loads
+    from pdn.text.json_text import _dumps_deep, _loads_deep, dumps, loads
 
     depth = 3 * sys.getrecursionlimit()
     text = "1. 11-15 23-19 " + "(9-13 24-20 " * depth + ")" * depth + " *"
@@ -452,8 +452,8 @@ def test_a_step_pickles_with_its_place() -> None:
 
 
 def test_the_annotator_passes_steps_on() -> None:
-    from pdn.annotate import Annotations, Annotator
-    from pdn.jsonio import JsonBuilder
+    from pdn.writing.annotate import Annotations, Annotator
+    from pdn.writing.jsonio import JsonBuilder
 
     game = pdn.parse_game(ORDERED["setups"])
     report = pdn.validate(game)

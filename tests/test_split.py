@@ -1,4 +1,5 @@
-"""``pdn split`` and :mod:`pdn.splitting`: safe, confined, unique file names and an index."""
+"""``pdn split`` and :mod:`pdn.collections.splitting`: safe, confined, unique file names and an
+index."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 
 import pdn
 from pdn.cli import main
-from pdn.splitting import NAME_BYTES, Names, safe_name, split_files
+from pdn.collections.splitting import NAME_BYTES, Names, safe_name, split_files
 
 
 def game(event: str, black: str = "Ann", white: str = "Bob", moves: str = "1. 11-15 *") -> str:

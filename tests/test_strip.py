@@ -13,10 +13,10 @@ from click.testing import CliRunner
 
 import pdn
 from pdn.cli import main
-from pdn.convert import ConvertOptions, convert_games
-from pdn.jsonio import game_from_dict
-from pdn.stripping import StripOptions, Stripper, strip_game
-from pdn.writer import PdnWriter
+from pdn.writing.convert import ConvertOptions, convert_games
+from pdn.writing.jsonio import game_from_dict
+from pdn.writing.stripping import StripOptions, Stripper, strip_game
+from pdn.writing.writer import PdnWriter
 
 COLLECTION = """\
 {a comment before the tags}
@@ -135,7 +135,7 @@ def test_json_output_is_stripped_and_keeps_its_replay(collection: str) -> None:
     assert all("variations" not in m and "nags" not in m and "strength" not in m for m in moves)
     # The replay still holds: every ply has its FEN, the same as without stripping.
     original = games()[0]
-    full = pdn.jsonio.game_to_dict(original, pdn.validate(original))
+    full = pdn.writing.jsonio.game_to_dict(original, pdn.validate(original))
     assert [m["fen"] for m in moves] == [m["fen"] for m in full["moves"]]
     assert game_from_dict(first).mainline_moves() == games()[0].mainline_moves()
 

@@ -15,8 +15,8 @@ import pytest
 
 import pdn
 from pdn import Comment, Game, GameBuilder, Node, PdnWriter, Tags
-from pdn.annotate import Annotations, Annotator
-from pdn.jsonio import JsonBuilder
+from pdn.writing.annotate import Annotations, Annotator
+from pdn.writing.jsonio import JsonBuilder
 
 TEXT = '[Event "e"]\n1. 11-15 {a comment} 23-19 $1 2. 8-11 *\n'
 

@@ -150,7 +150,7 @@ def test_encoding_is_defined_once() -> None:
 
 
 def test_png_advice_names_an_install_that_works() -> None:
-    from pdn.diagram import PNG_INSTALL
+    from pdn.writing.diagram import PNG_INSTALL
 
     assert "pdn[png]" not in PNG_INSTALL and 'pip install ".[png]"' in PNG_INSTALL
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -221,7 +221,7 @@ def test_view_and_select_by_position_show_the_bar(
     tmp_path: Path, args: list[str], bar: bool
 ) -> None:
     pytest.importorskip("pty")
-    from pdn.progress import LARGE
+    from pdn.text.progress import LARGE
 
     path = tmp_path / "padded.pdn"
     path.write_text(GAME + " " * LARGE + "\n" + GAME, encoding="utf-8")
@@ -235,7 +235,7 @@ def test_view_and_select_by_position_show_the_bar(
 
 
 def test_hyphen_and_comma_variants_are_one_name() -> None:
-    from pdn.names import differences, name_key, similar_names
+    from pdn.text.names import differences, name_key, similar_names
 
     spellings = [
         "Koops, Lambert-Jan",
@@ -256,7 +256,7 @@ def test_hyphen_and_comma_variants_are_one_name() -> None:
 
 
 def test_a_latin_letter_in_a_cyrillic_name_is_folded() -> None:
-    from pdn.names import differences, name_key, similar_names
+    from pdn.text.names import differences, name_key, similar_names
 
     latin_c = "C\u0430довский"  # a Latin C, then Cyrillic letters
     assert name_key(latin_c) == name_key("Садовский") == "sadovskiy"
@@ -302,8 +302,8 @@ def test_suggest_names_writes_these_aliases(tmp_path: Path) -> None:
     ],
 )
 def test_an_event_for_other_players_is_never_folded_in(other: str) -> None:
-    from pdn.model import Tags
-    from pdn.names import distinct_events, suggest_aliases
+    from pdn.game.model import Tags
+    from pdn.text.names import distinct_events, suggest_aliases
 
     main_event = "Чемпионат Беларуси 2015"
     games = [Tags([("Event", main_event)])] * 5 + [Tags([("Event", other)])] * 2
@@ -315,8 +315,8 @@ def test_an_event_for_other_players_is_never_folded_in(other: str) -> None:
 
 
 def test_the_mens_event_renamed_is_suggested_alone_only() -> None:
-    from pdn.model import Tags
-    from pdn.names import suggest_aliases
+    from pdn.game.model import Tags
+    from pdn.text.names import suggest_aliases
 
     games = [Tags([("Event", "Championship 2015")])] * 5
     games += [Tags([("Event", "Championship 2015 (men)")])] * 3
@@ -389,7 +389,7 @@ def test_a_clean_report_page_has_no_warnings_and_text_keeps_them_on_stderr(
 
 
 def test_render_chunks_reads_warnings_after_the_records() -> None:
-    from pdn import report as reports
+    from pdn.study import tournament as reports
 
     said: list[str] = []
 

@@ -178,7 +178,7 @@ def test_control_characters_in_utf16_count_as_in_utf8(tmp_path: Path, data: byte
 def test_damage_costs_linear_work(monkeypatch: pytest.MonkeyPatch, unit: bytes) -> None:
     # Bytes handed to the codec at n and 2n damaged units: linear (it was the rest of the
     # block again after each damaged unit).
-    from pdn import decoding
+    from pdn.text import decoding
 
     work = [0]
 

@@ -9,7 +9,7 @@ import pytest
 
 import pdn
 from pdn.engine import INTERNATIONAL, RUSSIAN
-from pdn.validation import validate
+from pdn.rules.validation import validate
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -196,7 +196,7 @@ def test_bundled_clean_examples_replay_cleanly(name: str) -> None:
 
 
 def test_a_bug_in_one_game_becomes_a_problem_not_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
-    module = sys.modules["pdn.replayer"]  # the replay of one game's lines, validate's
+    module = sys.modules["pdn.rules.replayer"]  # the replay of one game's lines, validate's
 
     def broken(*args: object) -> None:
         raise RuntimeError("boom")
@@ -255,7 +255,7 @@ def test_each_variant_gets_its_own_federations_draw_rules() -> None:
 
 
 def test_headings_put_the_first_mover_first() -> None:
-    from pdn.batch import verdict_of, verdict_text
+    from pdn.collections.batch import verdict_of, verdict_text
 
     text = '[GameType "20"]\n[White "Wim"]\n[Black "Bart"]\n1. 32-28 32-28 *'
     heading = verdict_text(verdict_of(pdn.parse_game(text), "f.pdn")).splitlines()[0]
@@ -276,7 +276,7 @@ def test_a_problem_in_a_side_line_says_which_line_and_the_status_says_so() -> No
     ]
     assert report.problems[1].where == "variation 1.1, ply 3"
     assert report.problems[1].to_dict()["variation"] == [1, 1]
-    from pdn.batch import verdict_of, verdict_text
+    from pdn.collections.batch import verdict_of, verdict_text
 
     verdict = verdict_of(game, "f.pdn")
     assert verdict.has_errors

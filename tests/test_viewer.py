@@ -13,8 +13,8 @@ from viewer_page import engine_boards, read_page, walk
 import pdn
 from pdn.cli import main
 from pdn.engine import INTERNATIONAL, TURKISH, board_for
-from pdn.validation import validate
-from pdn.viewer import (
+from pdn.rules.validation import validate
+from pdn.view.viewer import (
     board_geometry,
     game_html,
     render_html,
@@ -166,7 +166,7 @@ def test_variations_nested_thousands_deep_still_make_a_page() -> None:
 
 
 def test_problems_find_their_move_in_a_game_without_file_positions() -> None:
-    from pdn.jsonio import game_from_dict, game_to_dict
+    from pdn.writing.jsonio import game_from_dict, game_to_dict
 
     text = "1. 11-15 (1. 9-13 22-18 2. 13-9) 23-19 2. 15-11 *"
     game = game_from_dict(game_to_dict(pdn.parse_game(text)))

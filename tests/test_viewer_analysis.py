@@ -19,8 +19,8 @@ from test_analysis import BLUNDER_GAME
 from viewer_page import move_of, read_page
 
 import pdn
-from pdn.analysis import analyse_game, ply_note, value_text
-from pdn.viewer import render_html, view_game
+from pdn.study.play.analysis import analyse_game, ply_note, value_text
+from pdn.view.viewer import render_html, view_game
 
 HERE = Path(__file__).resolve().parent
 

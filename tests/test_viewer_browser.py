@@ -23,7 +23,7 @@ import pytest
 from viewer_page import engine_boards
 
 import pdn
-from pdn.viewer import render_html, view_game
+from pdn.view.viewer import render_html, view_game
 
 pytestmark = pytest.mark.browser
 

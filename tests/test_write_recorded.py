@@ -1,8 +1,9 @@
 """A game written from the reader's runs of moves is written as its model is.
 
 ``pdn convert`` (a faithful copy) and ``pdn annotate`` (tags only) read each game whole for its
-replay (:func:`pdn.recording.record` with ``whole=True``): one line of plain moves keeps the
-reader's lists and is written from them (:meth:`~pdn.recording.Recorded.accept`), replayed from
+replay (:func:`pdn.reading.recording.record` with ``whole=True``): one line of plain moves keeps the
+reader's lists and is written from them (:meth:`~pdn.reading.recording.Recorded.accept`), replayed
+from
 them too, and anything else (a comment after a move, a NAG, a variation) makes the model. These
 tests write every game of the sample both ways and compare the texts, as the commands write
 them; the model's walk, which now hands a writer its moves in a row at once, is checked against
@@ -21,15 +22,15 @@ from click.testing import CliRunner
 from shared_paths import CORPUS, needs_shared
 
 import pdn
-from pdn.annotate import Annotator, annotations_of
 from pdn.cli import main
-from pdn.model import Comment, Game
-from pdn.openings import BALLOT_PLIES
-from pdn.reader import parse_raw, split_games
-from pdn.recording import Recorded, record
-from pdn.replays import Replays
-from pdn.visitor import GameStart, GameVisitor
-from pdn.writer import PdnWriter
+from pdn.game.model import Comment, Game
+from pdn.game.visitor import GameStart, GameVisitor
+from pdn.reading.reader import parse_raw, split_games
+from pdn.reading.recording import Recorded, record
+from pdn.rules.openings import BALLOT_PLIES
+from pdn.rules.replays import Replays
+from pdn.writing.annotate import Annotator, annotations_of
+from pdn.writing.writer import PdnWriter
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_FILES = sorted((ROOT / "tests" / "fixtures").rglob("*.pdn")) + sorted(

@@ -7,7 +7,7 @@ import io
 import pytest
 
 from pdn import Comment, Game, Node, parse_game, parse_games, write_game
-from pdn.writer import canonical_move, write_games
+from pdn.writing.writer import canonical_move, write_games
 
 
 def roundtrip(text: str) -> tuple[Game, str]:
@@ -231,7 +231,7 @@ def test_normalised_lines_fit_80_columns_around_variations() -> None:
 @pytest.mark.parametrize("brk", ["\n", "\r", "\r\n"])
 def test_a_line_break_in_a_tag_value_cannot_make_a_tag_of_its_own(brk: str) -> None:
     # A value set by a program (an engine's name) may hold one; a value read never does.
-    from pdn.writer import tag_line
+    from pdn.writing.writer import tag_line
 
     hostile = f'Evil"]{brk}[Result "1-0"]'
     text = tag_line("Black", hostile) + tag_line("Result", "1/2-1/2") + "\n1/2-1/2\n"

@@ -10,9 +10,9 @@ from typing import Any
 
 import pdn
 from pdn.engine import VARIANTS, Position
-from pdn.jsonio import loads
-from pdn.notation import move_texts
-from pdn.validation import validate
+from pdn.rules.validation import validate
+from pdn.text.notation import move_texts
+from pdn.writing.jsonio import loads
 from pdn_engine.picture import letters
 
 _CHANGE = re.compile(r"(\d+)([.bwBW])")

@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/, for
 from _support import CORPUS
 
 import pdn
-from pdn.jsonio import dumps, game_from_dict, game_to_dict, loads
+from pdn.writing.jsonio import dumps, game_from_dict, game_to_dict, loads
 
 
 def main() -> int:

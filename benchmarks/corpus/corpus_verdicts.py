@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/, for _support
 from _support import CORPUS
 
-from pdn.batch import Summary, validate_files
+from pdn.collections.batch import Summary, validate_files
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,7 +3,7 @@
 Each mutant is a real file of the corpus (a window of about 8 KB of it, cut at a line end)
 with one to three random edits: a character among ``[ ] { } ( ) " \\n`` and the digits
 deleted, inserted or doubled, or a tag line cut short. The mutant is read, converted to PDN
-as ``pdn convert`` does (the faithful writer, :func:`pdn.convert.convert_games`) and read
+as ``pdn convert`` does (the faithful writer, :func:`pdn.writing.convert.convert_games`) and read
 back. A mutant *changes its game count* when the text read back holds another number of
 games; it *changes a game* when some game reads back to another faithful text. Both must
 be 0: a damaged file is written back as it was read, junk and all (issue 22, item 4).

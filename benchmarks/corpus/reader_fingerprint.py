@@ -29,9 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/, for
 from _support import CORPUS, ROOT
 
 import pdn
-from pdn.jsonio import game_to_dict
-from pdn.model import Game, Node
-from pdn.validation import validate
+from pdn.game.model import Game, Node
+from pdn.rules.validation import validate
+from pdn.writing.jsonio import game_to_dict
 
 DEFAULTS = [CORPUS, ROOT / "tests" / "fixtures"]
 #: Files larger than this are not read again game by game through ``read_game``.

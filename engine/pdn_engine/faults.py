@@ -25,7 +25,7 @@ from .position import Piece, Position
 
 
 class Fault(str, enum.Enum):
-    """Why a written move is not legal. The values are the ``pdn.problems`` codes."""
+    """Why a written move is not legal. The values are the ``pdn.text.problems`` codes."""
 
     MISSED_CAPTURE = "missed-capture"
     BACKWARD_MAN = "backward-man"

@@ -1,8 +1,9 @@
 """Drawing a position: one letter per square, and a self-contained SVG diagram.
 
 The drawing lives in the engine, not in ``pdn``, so that :meth:`Position._repr_svg_` (what
-Jupyter shows for a position) works without the engine importing ``pdn``; ``pdn.diagram`` and
-``pdn.viewer`` build on it.
+Jupyter shows for a position) works without the engine importing ``pdn``; ``pdn.writing.diagram``
+and
+``pdn.view.viewer`` build on it.
 
 Every board is drawn from :meth:`Board.coordinates`, so the 8x8, 10x10 and 12x12 boards of dark
 squares, the mirrored Italian/Spanish boards and the orthogonal Turkish board all come out right.

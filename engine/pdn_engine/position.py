@@ -43,7 +43,7 @@ pickle_by_fields(Piece)
 
 
 #: What separates the squares of a move's text: ``-`` for a quiet move, ``x`` or ``:`` for a
-#: capture (the full PDN notation, glued forms included, is ``pdn.notation``'s).
+#: capture (the full PDN notation, glued forms included, is ``pdn.text.notation``'s).
 _SEPARATORS = re.compile(r"\s*[-xX:]\s*")
 _CAPTURE_SIGN = re.compile(r"[xX:]")
 

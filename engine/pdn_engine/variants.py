@@ -148,7 +148,8 @@ class Variant:
 pickle_by_fields(Variant)
 
 # The records are annotated, not inferred: the accelerated build type-checks modules that use
-# them at import (pdn.draws' table) before it would have inferred them ("Cannot determine type").
+# them at import (pdn.rules.draws' table) before it would have inferred them ("Cannot determine
+# type").
 ENGLISH: Variant = Variant(
     name="english",
     title="English draughts / American checkers",

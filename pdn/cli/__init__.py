@@ -215,7 +215,7 @@ class _Group(click.Group):
                 raise StreamClosedError(exc.filename, exc.strerror) from exc
             raise click.ClickException(f"{exc.filename or ''}: {exc.strerror or exc}") from exc
         except RuntimeError as exc:
-            from ..batch import WorkerDiedError
+            from pdn.collections.batch import WorkerDiedError
 
             if not isinstance(exc, WorkerDiedError):
                 raise
@@ -236,7 +236,7 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
         return
     from importlib.metadata import version
 
-    from ..engine import COMPILED
+    from pdn.engine import COMPILED
 
     # Which build: a slow machine's first question, and the accelerated build must say so.
     build = "compiled with mypyc" if COMPILED else "pure Python"

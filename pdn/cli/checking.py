@@ -40,8 +40,14 @@ def validate(
     Problems are printed as FILE:LINE:COL: CODE: MESSAGE, grouped per game, then a summary.
     Exit status: 0 when every game is clean, 1 when any has an error, 2 on usage errors.
     """
-    from ..batch import Summary, default_jobs, usable_cores, validate_files, verdict_text
-    from ..schema import SCHEMA
+    from pdn.collections.batch import (
+        Summary,
+        default_jobs,
+        usable_cores,
+        validate_files,
+        verdict_text,
+    )
+    from pdn.text.schema import SCHEMA
 
     if fmt != "text":
         import json  # (the text report, the default, needs none of it)

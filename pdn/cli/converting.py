@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, TextIO
 
 import click
 
-from ..safe_text import printable
+from pdn.text.safe_text import printable
+
 from .guard import InputPath, OutputPath
 from .inputs import (
     Emptiness,
@@ -37,10 +38,10 @@ from .options import (
 from .streams import open_output, write_outputs
 
 if TYPE_CHECKING:
-    from ..model import Game, Tags
-    from ..names import Aliases
-    from ..novelty import Novelty
-    from ..recording import Recorded
+    from pdn.game.model import Game, Tags
+    from pdn.reading.recording import Recorded
+    from pdn.study.novelty import Novelty
+    from pdn.text.names import Aliases
 
 
 @click.command()
@@ -141,11 +142,11 @@ def convert(
     csv-games one row per game: tags, result, plies, ballot, status) or FEN lists.
 
     JSON is lossless (tags, the move tree with comments, NAGs and variations, and the FEN after
-    every ply) and reads back with pdn.jsonio.game_from_dict. Nothing is left out unless
+    every ply) and reads back with pdn.writing.jsonio.game_from_dict. Nothing is left out unless
     --no-comments, --no-variations, --no-nags, --tags or --drop-tags asks.
     """
-    from ..convert import ConvertOptions, convert_games
-    from ..stripping import StripOptions, tag_list
+    from pdn.writing.convert import ConvertOptions, convert_games
+    from pdn.writing.stripping import StripOptions, tag_list
 
     try:
         strip = StripOptions(
@@ -183,9 +184,9 @@ def convert(
             # Written as read: no tree is needed for a game of plain moves (most are).
             recorded_games_of(inputs, whole=True) if options.writes_as_read else games_of(inputs)
         )
-        from ..copying import AsRead
-        from ..inplace import keep_as_read
-        from ..recording import game_of
+        from pdn.collections.copying import AsRead
+        from pdn.collections.inplace import keep_as_read
+        from pdn.reading.recording import game_of
 
         current: list[tuple[str, Game]] = []  # the game being converted
         empty = Emptiness(inputs)
@@ -266,16 +267,16 @@ def annotate(
     With --novelties, FILES are read twice (once to find where their games go, then to
     write them), so they cannot be standard input.
     """
-    from ..annotate import AnnotateOptions, Annotator, annotations_of
-    from ..inplace import keep_as_read
-    from ..replays import Replays
-    from ..writer import PdnWriter
+    from pdn.collections.inplace import keep_as_read
+    from pdn.rules.replays import Replays
+    from pdn.writing.annotate import AnnotateOptions, Annotator, annotations_of
+    from pdn.writing.writer import PdnWriter
 
     options = AnnotateOptions(fen=fen_comments, forced=forced, problems=problems)
     found = _novelties_of(files, novelties, variant) if novelties else {}
 
     def write(inputs: tuple[str, ...], out: TextIO) -> None:
-        from ..openings import BALLOT_PLIES
+        from pdn.rules.openings import BALLOT_PLIES
 
         replays = Replays(variant)
         games: Iterator[tuple[str, Game | Recorded]]
@@ -301,7 +302,7 @@ def annotate(
             annotations = annotations_of(read, report, options)
             novelty = found.get((name, game.index))
             if novelty is not None:
-                from ..novelty import add_novelty  # (only then: it takes a while to import)
+                from pdn.study.novelty import add_novelty  # (only then: it takes a while to import)
 
                 add_novelty(annotations, novelty, report)
             text = read.accept(Annotator(PdnWriter(variant=game.variant), annotations))
@@ -316,8 +317,8 @@ def annotate(
 
 def _say_damage(name: str, game: Game) -> None:
     """Say where bytes the file's encoding cannot read were written as U+FFFD, and what the
-    writer cannot give back as it was read (:data:`pdn.inplace.UNWRITABLE_CODES`)."""
-    from ..inplace import UNWRITABLE_CODES
+    writer cannot give back as it was read (:data:`pdn.collections.inplace.UNWRITABLE_CODES`)."""
+    from pdn.collections.inplace import UNWRITABLE_CODES
 
     for problem in game.errors:
         if problem.code in UNWRITABLE_CODES:
@@ -332,7 +333,7 @@ def _say_damage(name: str, game: Game) -> None:
 def _kept_as_read(out: TextIO, name: str, game: Game, why: str) -> str:
     """The text a game was read with, for a rewrite in place that cannot write its new text
     (``why``, said on standard error)."""
-    from ..inplace import as_read
+    from pdn.collections.inplace import as_read
 
     text = as_read(out, game.index)
     assert text is not None  # (only in place)
@@ -345,7 +346,7 @@ def _novelties_of(
 ) -> dict[tuple[str, int], Novelty]:
     """The novelty of each game of FILES against the archive, by file and game number, for
     ``annotate --novelties``; a line on standard error says how many were found."""
-    from ..novelty import archive_summary, archive_tree, novelty_of, replay_games
+    from pdn.study.novelty import archive_summary, archive_tree, novelty_of, replay_games
 
     if "-" in files:
         raise click.UsageError("--novelties reads FILES twice: give files, not standard input")
@@ -378,8 +379,8 @@ def _novelties_of(
 def _headers_of(files: tuple[str, ...]) -> Iterator[Tags]:
     """The tags of every game of FILES, without parsing PDN movetext (JSON records are read
     whole: their tags come with them)."""
-    from ..batch import is_json, iter_games
-    from ..reader import read_headers
+    from pdn.collections.batch import is_json, iter_games
+    from pdn.reading.reader import read_headers
 
     for source in sources_of(files):
         if is_json(source):
@@ -438,9 +439,9 @@ def fix(
     its text exactly; with --in-place a file with no change is not rewritten at all. Nothing
     is changed unless an option asks; --suggest-names only writes an alias list for --names.
     """
-    from ..batch import display_name
-    from ..fixing import FixOptions, fix_source
-    from ..names import aliases_csv, suggest_aliases
+    from pdn.collections.batch import display_name
+    from pdn.collections.fixing import FixOptions, fix_source
+    from pdn.text.names import aliases_csv, suggest_aliases
 
     if suggest_names:
         with open_output(output, files) as out:

@@ -53,8 +53,9 @@ def build(variant: str | None, pieces: int, directory: str | None) -> None:
     """Build the tables of every material of up to PIECES pieces, smallest first, each written
     atomically; tables already built (their header and checksum verified) are kept, so a build
     that was stopped goes on where it stopped."""
-    from ..play.endgame import data_folder
-    from ..progress import Progress
+    from pdn.study.play.endgame import data_folder
+    from pdn.text.progress import Progress
+
     from .options import quiet
 
     rules = _variant(variant)
@@ -85,8 +86,7 @@ def probe(fen: str, variant: str | None, directory: str | None) -> None:
     """Print the table value of the position --fen for the side to move, its best moves and
     the distance to the end in plies."""
     from pdn.engine import move_text
-
-    from ..play.endgame import tables_for
+    from pdn.study.play.endgame import tables_for
 
     rules = _variant(variant)
     try:

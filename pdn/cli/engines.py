@@ -30,7 +30,7 @@ from .options import (
 from .streams import open_output
 
 if TYPE_CHECKING:
-    from ..model import Game
+    from pdn.game.model import Game
 
 
 @click.command()
@@ -166,8 +166,9 @@ def match(
     cannot be read or runs over its time forfeits the game (said on standard error) and is
     started again; the match goes on.
     """
-    from ..hub import HubError
-    from ..match import (
+    from pdn.study.play.clock import TimeControl
+    from pdn.study.play.hub import HubError
+    from pdn.study.play.match import (
         Limits,
         ballots_of,
         engine_command,
@@ -175,15 +176,14 @@ def match(
         openings_of,
         play_match,
     )
-    from ..play.clock import TimeControl
-    from ..report import build_reports, games_to_records, render_text
+    from pdn.study.tournament import build_reports, games_to_records, render_text
 
     given = [name for name, value in (("--depth", depth), ("--movetime", movetime)) if value]
     if control is not None:
         given.append("--time")
     if len(given) > 1:
         raise click.UsageError(f"give one of --depth, --movetime and --time, not {given}")
-    from ..play.engines import configured_engines
+    from pdn.study.play.engines import configured_engines
 
     try:
         named = configured_engines()
@@ -254,9 +254,10 @@ def _kept_games(output: str, inputs: tuple[str, ...], resume: bool) -> dict[int,
     file being checked as a place to write."""
     import os
 
-    from ..match import rounds_played
-    from ..reader import read_games
-    from ..writer import write_game
+    from pdn.reading.reader import read_games
+    from pdn.study.play.match import rounds_played
+    from pdn.writing.writer import write_game
+
     from .guard import guard_output
     from .streams import open_output
 
@@ -281,14 +282,14 @@ def _game_sink(output: str, append: bool) -> Iterator[Callable[[Game, bool], Non
     if output == "-":
 
         def echo(game: Game, more: bool) -> None:
-            from ..writer import write_game
+            from pdn.writing.writer import write_game
 
             sys.stdout.write(("\n" if more else "") + write_game(game))
             sys.stdout.flush()
 
         yield echo
         return
-    from ..writer import write_game
+    from pdn.writing.writer import write_game
 
     with open(output, "a" if append else "w", encoding="utf-8", newline="") as handle:
 
@@ -312,7 +313,7 @@ def engine_command(hub: bool, depth: int | None, movetime: float | None) -> None
     answers on standard output. The depth or time given here is its level until the
     program sends a level command; without either it searches 6 plies. A search runs
     while the engine reads on: stop answers at once with the best move found so far."""
-    from ..hub import HubEngine
+    from pdn.study.play.hub import HubEngine
 
     if not hub:
         raise click.UsageError("say which protocol: --hub")
@@ -394,10 +395,10 @@ def analyse(
     """
     import json
 
-    from ..analysis import AnalysisStopped, analyse_files, plies_in
-    from ..batch import default_jobs, usable_cores
-    from ..progress import is_terminal
-    from ..schema import SCHEMA
+    from pdn.collections.batch import default_jobs, usable_cores
+    from pdn.study.play.analysis import AnalysisStopped, analyse_files, plies_in
+    from pdn.text.progress import is_terminal
+    from pdn.text.schema import SCHEMA
 
     if depth is not None and movetime is not None:
         raise click.UsageError("give --depth or --movetime, not both")
@@ -405,9 +406,9 @@ def analyse(
         raise click.UsageError("--engine needs --depth 2 or more")
     from contextlib import nullcontext
 
-    from ..hub import HubError
-    from ..play.engines import engine_args
-    from ..play.evaluators import HubEvaluator
+    from pdn.study.play.engines import engine_args
+    from pdn.study.play.evaluators import HubEvaluator
+    from pdn.study.play.hub import HubError
 
     tables = tables_choice(tables_dir, no_tables)
     evaluator = None

@@ -8,7 +8,7 @@ every input as soon as both are known, before any work is done; :func:`guard_out
 again when a file is opened (:func:`pdn.cli.streams.open_output`, each file of an output
 folder). One file is one device and inode: a symbolic link, a hard link or another spelling
 of the path is caught too. A folder read is the files pdn reads in it
-(:func:`pdn.inputs.input_files`, with the command's ``--recursive``).
+(:func:`pdn.collections.inputs.input_files`, with the command's ``--recursive``).
 
 ``-o`` naming a FILE of a command with ``--in-place`` is left to
 :func:`pdn.cli.streams.write_outputs`, which rewrites the one FILE in place (or refuses).
@@ -84,7 +84,8 @@ def files_read(*, skip_files: bool = False) -> list[tuple[str, str]]:
 
 
 def _expanded(named: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
-    from ..inputs import input_files
+    from pdn.collections.inputs import input_files
+
     from .options import recursive
 
     found: list[tuple[str, str]] = []

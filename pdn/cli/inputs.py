@@ -15,15 +15,16 @@ from typing import TYPE_CHECKING, BinaryIO, TypeVar
 
 import click
 
-from ..safe_text import printable
+from pdn.text.safe_text import printable
+
 from .options import encoding, quiet, recursive
 from .streams import EXIT_PROBLEMS, INPUT_LOST
 
 if TYPE_CHECKING:
-    from ..model import Game
-    from ..problems import Problem
-    from ..progress import Progress
-    from ..recording import Recorded
+    from pdn.game.model import Game
+    from pdn.reading.recording import Recorded
+    from pdn.text.problems import Problem
+    from pdn.text.progress import Progress
 
 #: Reading errors said per game by commands whose output is not a report (convert).
 ERRORS_SHOWN = 20
@@ -47,7 +48,7 @@ def progress_bar(
     ``per_game`` for work slow on each game (an analysis): shown whatever the input's size,
     the games done counted one by one, and with ``plies`` (the plies the input holds) the
     plies done counted against them."""
-    from ..progress import LARGE, Progress
+    from pdn.text.progress import LARGE, Progress
 
     if per_game:
         return Progress(files, quiet=quiet(), large=0, every=1, plies=plies)
@@ -62,11 +63,13 @@ def reported(games: Iterator[tuple[str, G]], *, in_place: bool = False) -> Itera
     """The games, each reading error said on standard error as FILE:LINE:COL: CODE: MESSAGE
     (the game is still written with everything that was read; one that lost text on reading
     makes the exit status 1).  In place, a game that lost
-    text on reading (:func:`pdn.inplace.text_lost`: a file that is not PDN at all, a game cut
-    for its length) ends the rewrite of its file with :class:`~pdn.inplace.InPlaceRefused`:
+    text on reading (:func:`pdn.collections.inplace.text_lost`: a file that is not PDN at all, a
+    game cut
+    for its length) ends the rewrite of its file with
+    :class:`~pdn.collections.inplace.InPlaceRefused`:
     writing it would replace the file with less than it holds."""
-    from ..inplace import InPlaceRefused, text_lost
-    from ..recording import game_of
+    from pdn.collections.inplace import InPlaceRefused, text_lost
+    from pdn.reading.recording import game_of
 
     for name, read in games:
         game = game_of(read)
@@ -96,7 +99,7 @@ def games_of(
 ) -> Iterator[tuple[str, Game]]:
     """(file name, game) for every game of FILES, streaming; an input that is not PDN at all
     is said (:func:`not_pdn_said`, through ``not_pdn`` when given)."""
-    from ..batch import named_games
+    from pdn.collections.batch import named_games
 
     named = sources_of(files)
     progress = progress_bar(files)
@@ -112,9 +115,9 @@ def recorded_games_of(
     not_pdn: NotPdn | None = None,
 ) -> Iterator[tuple[str, Game | Recorded]]:
     """:func:`games_of` for a command that only replays the games: each read for its replay
-    alone (:mod:`pdn.recording`), with steps for its first ``first_steps`` plies; ``whole``
+    alone (:mod:`pdn.reading.recording`), with steps for its first ``first_steps`` plies; ``whole``
     for one that writes them back as they were read."""
-    from ..pool import map_recorded
+    from pdn.collections.pool import map_recorded
 
     named = sources_of(files)
     progress = progress_bar(files)
@@ -139,7 +142,7 @@ def not_pdn_said(
     """The games, each input that is not PDN at all (its one game says ``not-pdn``) said on
     standard error by ``say`` (a new :class:`NotPdn` by default), so that the run ends with
     status 1."""
-    from ..recording import game_of
+    from pdn.reading.recording import game_of
 
     say = NotPdn() if say is None else say
     for name, game in games:
@@ -186,7 +189,9 @@ class NotPdn:
         where = f"{problem.line or 1}:{problem.column or 1}: {problem.code}: {problem.message}"
         click.echo(printable(f"{name}:{where}"), err=True)
         if self.page is not None:
-            from ..inputs import page_name  # a page names the file, not the user's folders
+            from pdn.collections.inputs import (
+                page_name,  # a page names the file, not the user's folders
+            )
 
             self.page.append(f"{page_name(name)}:{where}")
 
@@ -217,7 +222,8 @@ def say_damage(name: str, line: int, messages: list[tuple[str, int, int]], kept:
 
 
 def say_recoded(name: str, encoding: str) -> None:
-    """Say that the games of a UTF-16 file are written in UTF-8 (see :mod:`pdn.copying`)."""
+    """Say that the games of a UTF-16 file are written in UTF-8 (see
+    :mod:`pdn.collections.copying`)."""
     click.echo(
         printable(f"note: {name} is {encoding.upper()}: its games are written in UTF-8"), err=True
     )
@@ -250,7 +256,7 @@ class Emptiness:
 def archive_files(files: tuple[str, ...], against: tuple[str, ...], option: str) -> list[str]:
     """The files of the archives named by ``option`` (files or folders, ``--recursive`` as
     for FILES), none of them a FILE."""
-    from ..batch import input_files
+    from pdn.collections.batch import input_files
 
     try:
         archive = input_files(against, recursive=recursive())

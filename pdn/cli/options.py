@@ -21,7 +21,7 @@ from pdn import engine
 from .guard import InputPath, OutputPath
 
 if TYPE_CHECKING:
-    from ..names import Aliases
+    from pdn.text.names import Aliases
 
 VARIANT_NAMES = sorted(engine.VARIANTS)
 
@@ -62,7 +62,7 @@ def _expand_files(
 ) -> tuple[str, ...]:
     """FILES as the command reads them: a folder is its ``*.pdn`` files (``--recursive``:
     of its subfolders too), and no FILE at all is standard input when data is piped in."""
-    from ..batch import input_files
+    from pdn.collections.batch import input_files
 
     if not value:
         stdin = sys.stdin
@@ -171,8 +171,8 @@ def output_folder_option(name: str, *, writable: bool) -> Callable[[FC], FC]:
 
 
 def _load_aliases(ctx: click.Context, param: click.Parameter, value: str | None) -> Aliases | None:
-    from ..decoding import decode_bytes
-    from ..names import AliasError, Aliases
+    from pdn.text.decoding import decode_bytes
+    from pdn.text.names import AliasError, Aliases
 
     if not value:
         return None
@@ -196,7 +196,7 @@ def _load_aliases(ctx: click.Context, param: click.Parameter, value: str | None)
 
 
 def names_option() -> Callable[[FC], FC]:
-    """``--names LIST``: an alias list, read as ``aliases`` (a :class:`pdn.names.Aliases`)."""
+    """``--names LIST``: an alias list, read as ``aliases`` (a :class:`pdn.text.names.Aliases`)."""
     return click.option(
         "--names",
         "aliases",
@@ -210,7 +210,8 @@ def names_option() -> Callable[[FC], FC]:
 
 def jobs_option(default: int | None = None) -> Callable[[FC], FC]:
     """``-j/--jobs N``: worker processes, 0 for one per core. ``default`` None chooses by the
-    size of the input (see :func:`pdn.batch.default_jobs`); a number is the default itself."""
+    size of the input (see :func:`pdn.collections.batch.default_jobs`); a number is the default
+    itself."""
     if default is None:
         help = (
             "Worker processes (0: one per core). Default: one per core for inputs over 4 MB, "
@@ -299,7 +300,7 @@ def tables_option() -> Callable[[FC], FC]:
 
 def tables_choice(tables_dir: str | None, no_tables: bool) -> bool | str:
     """What ``--tables``/``--no-tables`` ask: ``True`` the data folder's, ``False`` none, or
-    a folder (as :data:`pdn.analysis.Tables`)."""
+    a folder (as :data:`pdn.study.play.analysis.Tables`)."""
     if no_tables and tables_dir is not None:
         raise click.UsageError("give --tables or --no-tables, not both")
     if no_tables:

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, TextIO, TypeVar
 import click
 
 from pdn import engine
+from pdn.text.safe_text import printable
 
-from ..safe_text import printable
 from .guard import InputPath, OutputPath
 from .inputs import NotPdn, progress_bar, say_damage, say_recoded, sources_of
 from .options import (
@@ -30,9 +30,9 @@ from .options import (
 from .streams import EXIT_PROBLEMS, open_output
 
 if TYPE_CHECKING:
-    from ..copying import AsRead
-    from ..cutting import RawGame
-    from ..selection import Picked
+    from pdn.collections.copying import AsRead
+    from pdn.collections.selection import Picked
+    from pdn.reading.cutting import RawGame
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -77,7 +77,7 @@ def _check_line(moves: tuple[str, ...] | None, text: str | None) -> None:
     set up by a FEN tag can then match (it is no usage error, as they may)."""
     if moves is None:
         return
-    from ..selection import line_position
+    from pdn.collections.selection import line_position
 
     for rules in engine.VARIANTS.values():
         if line_position(engine.Position.start(rules), moves) is not None:
@@ -271,7 +271,7 @@ def select(
     opposite of =), else as text (any case). A missing tag, or one that cannot be read so
     (a rating of ?), meets no comparison.
     """
-    from ..selection import (
+    from pdn.collections.selection import (
         Selection,
         parse_date_bound,
         parse_line,
@@ -336,7 +336,7 @@ def select(
         or (rest != "-" and output != "-" and Path(rest).resolve() == Path(output).resolve())
     ):
         raise click.UsageError("--rest and -o must be different files")
-    from ..copying import AsRead
+    from pdn.collections.copying import AsRead
 
     chosen = read = left = cut = 0
     not_pdn = NotPdn()
@@ -378,7 +378,7 @@ def select(
 
 
 def _copied(copy: AsRead, out: TextIO, picked: Picked, *, first: bool) -> None:
-    """Write a game picked into ``out`` as read (:mod:`pdn.copying`: its file's BOM and
+    """Write a game picked into ``out`` as read (:mod:`pdn.collections.copying`: its file's BOM and
     line ends), saying its damaged bytes, written as U+FFFD."""
     copy.follow(picked.file)
     raw = picked.raw
@@ -390,7 +390,7 @@ def _copied(copy: AsRead, out: TextIO, picked: Picked, *, first: bool) -> None:
 
 def _damage_said(name: str, raw: RawGame) -> None:
     """Say where a game holds damaged bytes, written as U+FFFD."""
-    from ..copying import damage_messages
+    from pdn.collections.copying import damage_messages
 
     say_damage(name, raw.line, damage_messages(raw))
 
@@ -463,10 +463,10 @@ def dedupe(
     error; bytes the file's encoding cannot read are written as U+FFFD, each said as
     FILE:LINE:COL (the exit status is not changed).
     """
-    from ..batch import input_files
-    from ..copying import AsRead
-    from ..duplicates import LEVELS, dedupe_games
-    from ..writer import write_game
+    from pdn.collections.batch import input_files
+    from pdn.collections.copying import AsRead
+    from pdn.collections.duplicates import LEVELS, dedupe_games
+    from pdn.writing.writer import write_game
 
     by = LEVELS[LEVELS.index(level)]
     try:
@@ -580,7 +580,7 @@ def split(files: tuple[str, ...], grouping: str, folder: str) -> None:
     error; bytes the file's encoding cannot read are written as U+FFFD, each said as
     FILE:LINE:COL (the exit status is not changed).
     """
-    from ..splitting import GROUPINGS, INDEX_NAME, split_files
+    from pdn.collections.splitting import GROUPINGS, INDEX_NAME, split_files
 
     by: str | int = grouping.lower()
     if isinstance(by, str) and by.isdigit():

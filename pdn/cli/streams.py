@@ -16,7 +16,8 @@ from typing import BinaryIO, TextIO
 
 import click
 
-# (pdn.atomic and pdn.safe_text are imported where they are used: ``pdn --help`` imports this
+# (pdn.text.atomic and pdn.text.safe_text are imported where they are used: ``pdn --help`` imports
+# this
 # module, and needs neither.)
 
 # Exit statuses: 0 all clean, 1 a game has an error, 2 usage errors (click's own convention).
@@ -38,7 +39,8 @@ def open_output(output: str, inputs: tuple[str, ...] = ()) -> Iterator[TextIO]:
             raise StreamClosedError("standard output")  # before any work is done
         yield sys.stdout
         return
-    from ..atomic import atomic_writer
+    from pdn.text.atomic import atomic_writer
+
     from .guard import guard_output
 
     guard_output(output, inputs)
@@ -58,13 +60,15 @@ def write_outputs(
     """Call ``write(inputs, out)``: once, with every input and OUTPUT; or, with ``in_place``
     and no ``-o`` (or ``-o`` naming the one input), once per input file with that file as its
     output, through
-    :func:`pdn.inplace.rewrite`: in its own encoding (``--encoding`` when given) and line
+    :func:`pdn.collections.inplace.rewrite`: in its own encoding (``--encoding`` when given) and
+    line
     ends, replaced atomically only when its whole output is written and nothing of it would
     be lost (else it is left as it was, said in one line, the other files are still done, and
     the exit status is 1). A ``write`` that raises ``unchanged`` leaves its file as it is,
     untouched, and the others go on. Standard input cannot be rewritten in place."""
-    from ..inplace import InPlaceRefused, rewrite
-    from ..safe_text import printable
+    from pdn.collections.inplace import InPlaceRefused, rewrite
+    from pdn.text.safe_text import printable
+
     from .guard import same_file
     from .options import encoding
 
@@ -139,7 +143,7 @@ def prepare_standard_streams() -> None:
     """Closed standard streams become explicit errors; text that the output encoding cannot
     hold (Cyrillic names under cp1252, what Windows gives a redirected stream) is written as
     ``\\u....`` escapes instead of raising ``UnicodeEncodeError``."""
-    from ..atomic import reserve_closed_standard_descriptors
+    from pdn.text.atomic import reserve_closed_standard_descriptors
 
     reserve_closed_standard_descriptors()
     if sys.stdin is None:

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 import click
 
 from pdn import engine
+from pdn.text.safe_text import printable
 
-from ..safe_text import printable
 from .guard import InputPath
 from .inputs import (
     NotPdn,
@@ -36,9 +36,9 @@ from .options import (
 from .streams import open_output
 
 if TYPE_CHECKING:
-    from ..model import Game
-    from ..names import Aliases
-    from ..recording import Recorded
+    from pdn.game.model import Game
+    from pdn.reading.recording import Recorded
+    from pdn.text.names import Aliases
 
 
 @click.command()
@@ -72,19 +72,16 @@ def openings(
     """
     from collections import Counter
 
-    from ..openings import (
-        BALLOT_PLIES,
-        Opening,
-        ballot_stats,
-        classify,
+    from pdn.rules.openings import BALLOT_PLIES, Opening, ballot_stats, classify
+    from pdn.rules.replay_report import Report
+    from pdn.rules.replays import Replays
+    from pdn.writing.openings_render import (
         empty_stats_note,
         opening_row,
         render_openings_chunks,
         render_stats,
     )
-    from ..replay_report import Report
-    from ..replays import Replays
-    from ..writer import write_game
+    from pdn.writing.writer import write_game
 
     replays = Replays()
 
@@ -207,9 +204,9 @@ def explore(
     """
     import json
 
-    from ..batch import default_jobs, usable_cores
-    from ..explorer import build, positions_asked
-    from ..explorer_render import render_text, to_json
+    from pdn.collections.batch import default_jobs, usable_cores
+    from pdn.study.explore.render import render_text, to_json
+    from pdn.study.explore.tree import build, positions_asked
 
     if line is not None and fen is not None:
         raise click.UsageError("give --moves or --fen, not both")
@@ -238,8 +235,8 @@ def explore(
     if isinstance(position, str):
         raise click.BadParameter(position, param_hint="--fen" if fen else "--moves")
     if fmt == "html":
-        from ..batch import page_name
-        from ..explorer_page import explorer_html
+        from pdn.collections.batch import page_name
+        from pdn.view.explorer_page import explorer_html
 
         page = explorer_html(
             tree,
@@ -300,8 +297,8 @@ def novelty(
     """
     import json
 
-    from ..batch import default_jobs, usable_cores
-    from ..novelty import (
+    from pdn.collections.batch import default_jobs, usable_cores
+    from pdn.study.novelty import (
         archive_tree,
         novelty_of,
         novelty_text,
@@ -423,12 +420,12 @@ def report(
     """
     import shutil
 
-    from .. import report as reports
-    from ..openings import BALLOT_PLIES, classify
-    from ..problems import Problem
-    from ..recording import game_of
-    from ..replays import Replays
-    from ..report.delft import with_material
+    from pdn.reading.recording import game_of
+    from pdn.rules.openings import BALLOT_PLIES, classify
+    from pdn.rules.replays import Replays
+    from pdn.study import tournament as reports
+    from pdn.study.tournament.delft import with_material
+    from pdn.text.problems import Problem
 
     try:
         scheme = None if points is None else reports.parse_points(points)
@@ -442,7 +439,8 @@ def report(
         width = shutil.get_terminal_size().columns
     delft = "delft" in order
 
-    # What standard error says, the page says too (HTML and Markdown): pdn.report.render_chunks.
+    # What standard error says, the page says too (HTML and Markdown):
+    # pdn.study.tournament.render_chunks.
     page_warnings: list[str] = []
     not_pdn = NotPdn(page_warnings)
 
@@ -488,7 +486,8 @@ def report(
                 not_pdn(name, Problem("not-pdn", "no PDN game in this file", line=1, column=1))
         repeats.summary()  # after the last game, before the first event is written
 
-    # One event at a time: the records wait on disk, not in memory (pdn.report.EventStore).
+    # One event at a time: the records wait on disk, not in memory
+    # (pdn.study.tournament.EventStore).
     try:
         built = reports.iter_reports(
             records(), scheme, aliases=aliases, event=event, tiebreaks=order
@@ -503,14 +502,14 @@ def report(
 
 
 class _Repeats:
-    """Warns of repeated games on standard error (pdn.duplicates.pairing_key); with
+    """Warns of repeated games on standard error (pdn.collections.duplicates.pairing_key); with
     ``dedupe``, says which are left out of the counts."""
 
     #: Repeats listed one by one on a page (standard error lists them all).
     SHOWN = 20
 
     def __init__(self, dedupe: bool, page: list[str] | None = None) -> None:
-        from ..duplicates import Deduper
+        from pdn.collections.duplicates import Deduper
 
         self.dedupe = dedupe
         self.seen = Deduper()
@@ -519,9 +518,9 @@ class _Repeats:
 
     def skip(self, name: str, read: Game | Recorded) -> bool:
         """Whether to leave a game out: it repeats an earlier game and ``dedupe`` is on."""
-        from ..duplicates import Place, pairing_key
-        from ..inputs import page_name
-        from ..recording import game_of
+        from pdn.collections.duplicates import Place, pairing_key
+        from pdn.collections.inputs import page_name
+        from pdn.reading.recording import game_of
 
         game = game_of(read)
         place = Place(name, game.line, game.index)

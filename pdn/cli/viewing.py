@@ -11,9 +11,9 @@ from typing import TextIO
 import click
 
 from pdn import engine
+from pdn.text.atomic import atomic_writer
+from pdn.text.safe_text import printable
 
-from ..atomic import atomic_writer
-from ..safe_text import printable
 from .guard import InputPath, guard_output
 from .inputs import NotPdn, games_of, progress_bar, sources_of
 from .options import (
@@ -54,7 +54,7 @@ def _picture_options(func: click.decorators.FC) -> click.decorators.FC:
 
 def _write_picture(out: TextIO, svg: str, png: bool) -> None:
     """An SVG diagram, or its PNG (bytes through the text stream's buffer)."""
-    from ..diagram import PngUnavailable, png_bytes
+    from pdn.writing.diagram import PngUnavailable, png_bytes
 
     if not png:
         out.write(svg + "\n")
@@ -130,9 +130,9 @@ def show(
     moves by pdn's search (--depth plies, as pdn analyse values them), and the verdict of the
     endgame tables built by pdn endgame build (--tables, --no-tables): a win or a loss in so
     many plies, or a draw, with the moves that keep it; or that no table holds the material."""
-    from ..diagram import play_written, svg_board, text_board
-    from ..replays import Replays
-    from ..validation import locate
+    from pdn.rules.replays import Replays
+    from pdn.rules.validation import locate
+    from pdn.writing.diagram import play_written, svg_board, text_board
 
     piped = file is None and fen is None and sys.stdin is not None and not sys.stdin.isatty()
     if piped:
@@ -198,8 +198,8 @@ def show(
 
 def _appraisal(position: engine.Position, depth: int | None, tables: bool | str) -> str:
     """What ``show --eval`` writes under the board."""
-    from ..analysis import DEPTH, value_text
-    from ..play.appraisal import appraise
+    from pdn.study.play.analysis import DEPTH, value_text
+    from pdn.study.play.appraisal import appraise
 
     side = position.turn.label
     found = appraise(position, depth or DEPTH, tables)
@@ -296,13 +296,13 @@ def view(
     shown games' positions are counted, so a large archive costs its replay time, not its
     tree's memory; FILES are read twice (so not standard input).
     """
-    from ..batch import page_name
-    from ..viewer import view_files
+    from pdn.collections.batch import page_name
+    from pdn.view.viewer import view_files
 
     if depth is not None and not analyse:
         raise click.UsageError("--depth is for --analyse")
     if analyse and depth is None:
-        from ..analysis import DEPTH
+        from pdn.study.play.analysis import DEPTH
 
         depth = DEPTH
     sources = sources_of(files)
@@ -310,7 +310,7 @@ def view(
     workers = jobs or os.cpu_count() or 1
     panel = None
     if explorer or archives:
-        from ..explorer_page import panel_data, panel_tree
+        from pdn.view.explorer_page import panel_data, panel_tree
 
         if any(not isinstance(s, str) for s in sources):
             raise click.UsageError("--explorer reads FILES twice: give files, not standard input")
@@ -382,8 +382,8 @@ def diagram(
     """Write a diagram of each chosen position of the games of FILES into a folder (file names
     from the game number, players and ply, always inside it), or with --sheet one printable
     HTML page of them (print it to PDF from a browser)."""
-    from ..diagram import confined, diagram_sheet, file_stem, snapshots, svg_board
-    from ..replays import Replays
+    from pdn.rules.replays import Replays
+    from pdn.writing.diagram import confined, diagram_sheet, file_stem, snapshots, svg_board
 
     wanted = _plies_option(plies)
     folder = Path(directory)

@@ -11,9 +11,14 @@ import importlib
 import sys
 import warnings
 from collections.abc import Sequence
-from importlib.abc import Loader
 from importlib.machinery import ModuleSpec
 from types import ModuleType
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    # Only for the type: importlib.abc would bring importlib.resources and pathlib into every
+    # start-up.
+    from importlib.abc import Loader
 
 #: Each old path and the path its module has now.
 MOVED: dict[str, str] = {
@@ -105,7 +110,7 @@ MOVED: dict[str, str] = {
 }
 
 
-class _MovedLoader(Loader):
+class _MovedLoader:
     """Gives the module at its new path for an import of its old one."""
 
     def __init__(self, new: str) -> None:
@@ -133,7 +138,7 @@ class MovedFinder:
     ) -> ModuleSpec | None:
         """A spec whose loader gives the moved module, for an old path; else None."""
         new = MOVED.get(fullname)
-        return None if new is None else ModuleSpec(fullname, _MovedLoader(new))
+        return None if new is None else ModuleSpec(fullname, cast("Loader", _MovedLoader(new)))
 
 
 def install() -> None:

@@ -300,7 +300,7 @@ def tables_option() -> Callable[[FC], FC]:
 
 def tables_choice(tables_dir: str | None, no_tables: bool) -> bool | str:
     """What ``--tables``/``--no-tables`` ask: ``True`` the data folder's, ``False`` none, or
-    a folder (as :data:`pdn.study.play.analysis.Tables`)."""
+    a folder (as :data:`pdn.study.play.endgame.Tables`)."""
     if no_tables and tables_dir is not None:
         raise click.UsageError("give --tables or --no-tables, not both")
     if no_tables:

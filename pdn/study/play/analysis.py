@@ -48,7 +48,6 @@ game is its ply of the largest loss (the largest swing against the side that mov
 
 from __future__ import annotations
 
-import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
@@ -74,6 +73,7 @@ from pdn.text.notation import move_texts
 from pdn.text.problems import Problem
 from pdn.writing.writer import write_game
 
+from .endgame import Tables, used_prober
 from .evaluators import Evaluator, OwnSearch, Place, end_of
 from .hub import HubError
 from .judgement import (
@@ -124,9 +124,6 @@ _TABLE_COUNTED = {
     "throws away a draw": ("draw thrown away", "draws thrown away"),
     "misses a win": ("win missed", "wins missed"),
 }
-#: Which endgame tables an analysis uses: ``True`` the data folder's, ``False`` none, or a
-#: folder.
-Tables = bool | str | os.PathLike[str]
 #: NAGs that already judge a move (good, poor, very good, very poor, speculative, dubious).
 _JUDGED = frozenset(range(1, 7))
 
@@ -401,7 +398,7 @@ def analyse_game(
     if depth is not None and depth < 1:
         raise ValueError("the depth must be at least 1")
     variant = report.variant
-    probe = _prober(variant, tables) if variant is not None else None
+    probe = used_prober(variant, tables) if variant is not None else None
     engine = OwnSearch(prober=probe) if evaluator is None else evaluator
     found = GameAnalysis(
         file=file,
@@ -459,15 +456,6 @@ def analyse_game(
             if against is not None:
                 found.contradiction, found.contradiction_ply = against, count
     return found
-
-
-def _prober(variant: Variant, tables: Tables) -> Prober | None:
-    """The endgame tables of ``variant`` an analysis uses (``None``: none)."""
-    if tables is False:
-        return None
-    from .endgame import prober
-
-    return prober(variant, None if tables is True else tables)
 
 
 def _among(position: Position, moves: list[Move], move: Move) -> Move:

@@ -3,12 +3,12 @@ verdict (``pdn show --eval``)."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 from pdn.engine import Position, Probe
 from pdn.text.notation import move_texts
 
+from .endgame import Tables, chosen_folder, tables_for, used_prober
 from .evaluators import OwnSearch, Place
 
 __all__ = ["Appraisal", "appraise"]
@@ -29,17 +29,12 @@ class Appraisal:
     tables_built: bool
 
 
-def appraise(
-    position: Position, depth: int, tables: bool | str | os.PathLike[str] = True
-) -> Appraisal | None:
+def appraise(position: Position, depth: int, tables: Tables = True) -> Appraisal | None:
     """``position`` searched ``depth`` plies, every legal move valued (as ``pdn analyse``
-    values them), with the endgame tables (``tables`` as :data:`pdn.study.play.analysis.Tables`)
-    taken
-    by the search and asked for their verdict; ``None`` when there is no legal move."""
-    from .endgame import prober, tables_for
-
+    values them), with the endgame tables (``tables`` as :data:`pdn.study.play.endgame.Tables`)
+    taken by the search and asked for their verdict; ``None`` when there is no legal move."""
     variant = position.variant
-    probe = None if tables is False else prober(variant, None if tables is True else tables)
+    probe = used_prober(variant, tables)
     moves = position.legal_moves(merge_duplicates=True)
     if not moves:
         return None
@@ -51,9 +46,7 @@ def appraise(
     table = probe(position) if probe is not None else None
     best: tuple[str, ...] = ()
     if table is not None:
-        folder = None if tables is True else tables
-        assert folder is not False
-        kept = {m for m, _ in tables_for(variant, folder).best_moves(position)}
+        kept = {m for m, _ in tables_for(variant, chosen_folder(tables)).best_moves(position)}
         best = tuple(texts[i] for i, m in enumerate(moves) if m in kept)
     return Appraisal(
         value=valued[ranked[0]].value,

@@ -13,7 +13,11 @@ from pathlib import Path
 
 from pdn.engine import EndgameTables, Position, Probe, Prober, Variant
 
-__all__ = ["data_folder", "probe", "prober", "tables_for"]
+__all__ = ["Tables", "chosen_folder", "data_folder", "probe", "prober", "tables_for", "used_prober"]
+
+#: Which endgame tables a search, an analysis or a match uses: ``True`` the data folder's,
+#: ``False`` none, or a folder.
+Tables = bool | str | os.PathLike[str]
 
 _OPEN: dict[tuple[str, str], EndgameTables] = {}
 
@@ -51,3 +55,14 @@ def prober(variant: Variant, directory: str | os.PathLike[str] | None = None) ->
         return None
     tables = tables_for(variant, directory)
     return tables.probe if tables.most else None
+
+
+def chosen_folder(tables: Tables) -> str | os.PathLike[str] | None:
+    """The folder ``tables`` names (``None``: the data folder)."""
+    return None if isinstance(tables, bool) else tables
+
+
+def used_prober(variant: Variant, tables: Tables) -> Prober | None:
+    """The prober of ``variant``'s tables as ``tables`` chooses them: ``None`` for none
+    (``False``, or none built there)."""
+    return None if tables is False else prober(variant, chosen_folder(tables))

@@ -36,6 +36,7 @@ from pdn.writing.writer import tag_line
 
 from .clock import Clock, TimeControl
 from .elo import EloDifference, elo_difference
+from .endgame import Tables, used_prober
 from .hub import HubClient, HubError, HubTimeout, parse_hub_move
 
 __all__ = [
@@ -404,7 +405,7 @@ def play_match(
     shuffle: bool = True,
     done: Mapping[int, Game] | None = None,
     warn: Callable[[str], None] | None = None,
-    tables: bool | str | os.PathLike[str] = True,
+    tables: Tables = True,
 ) -> Iterator[Game]:
     """Play ``games`` games between the two engines of ``commands`` (their programs), over
     ballots of ``deck`` drawn at random (``seed``; in their order when ``shuffle`` is
@@ -426,11 +427,7 @@ def play_match(
         limits = Limits(depth=depth, movetime=movetime)
     rounds = schedule(deck, games, seed=seed, shuffle=shuffle)
     variant = rounds[0].ballot.start.variant
-    probe = None
-    if tables is not False:
-        from .endgame import prober
-
-        probe = prober(variant, None if tables is True else tables)
+    probe = used_prober(variant, tables)
     level = limits.text()
     done = done or {}
     broken: set[str] = set()  # the engines to start again before the next game
